@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cli.h - the irjack command-line program's commands and shared helpers.
+ * Exit status convention for every command: 0 success, 1 "nothing found"
+ * where a command says so (decode with no frame), 2 usage or input errors.
+ */
+#ifndef IRJACK_CLI_H
+#define IRJACK_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ir_protocol.h"
+
+#define EXIT_NOTHING 1
+#define EXIT_USAGE 2
+
+int cmd_decode(int argc, char **argv);
+int cmd_encode(int argc, char **argv);
+int cmd_protocols(int argc, char **argv);
+
+/* Prints "irjack: <message>\n" to stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parses "PROTO:SCANCODE" (scancode in C notation: 0x.., decimal).
+ * Prints a clear error and returns -1 on failure. */
+int cli_parse_proto_scancode(const char *arg, enum ir_protocol *proto, uint64_t *scancode);
+
+/* Parses a whole unsigned number in [min, max]; prints an error naming
+ * `what` and returns -1 otherwise. */
+int cli_parse_uint(const char *arg, const char *what, unsigned long long min,
+		   unsigned long long max, unsigned long long *out);
+
+/* True if the argument list asks for help (-h/--help anywhere before "--"). */
+bool cli_wants_help(int argc, char **argv);
+
+#endif

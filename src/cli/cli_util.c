@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("irjack: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cli_parse_uint(const char *arg, const char *what, unsigned long long min,
+		   unsigned long long max, unsigned long long *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	if (!arg || !*arg || *arg == '-') {
+		cli_error("%s: '%s' is not a non-negative number", what, arg ? arg : "");
+		return -1;
+	}
+	v = strtoull(arg, &end, 0);
+	if (*end || errno) {
+		cli_error("%s: '%s' is not a number", what, arg);
+		return -1;
+	}
+	if (v < min || v > max) {
+		cli_error("%s: %llu is out of range (%llu..%llu)", what, v, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int cli_parse_proto_scancode(const char *arg, enum ir_protocol *proto, uint64_t *scancode)
+{
+	const char *colon = strchr(arg, ':');
+	char name[64];
+	unsigned long long v;
+	char *end;
+	const struct ir_protocol_info *info;
+
+	if (!colon || colon == arg || (size_t)(colon - arg) >= sizeof(name)) {
+		cli_error("'%s': expected PROTOCOL:SCANCODE, e.g. nec:0x04fb", arg);
+		return -1;
+	}
+	memcpy(name, arg, (size_t)(colon - arg));
+	name[colon - arg] = '\0';
+	if (ir_protocol_from_name(name, proto) < 0) {
+		cli_error("unknown protocol '%s' (see 'irjack protocols')", name);
+		return -1;
+	}
+	errno = 0;
+	v = strtoull(colon + 1, &end, 0);
+	if (!colon[1] || *end || errno || colon[1] == '-') {
+		cli_error("'%s' is not a scancode (use hex like 0x1e01 or decimal)", colon + 1);
+		return -1;
+	}
+	info = ir_protocol_get(*proto);
+	if (v & ~info->scancode_mask) {
+		cli_error("scancode 0x%llx has bits outside %s's mask 0x%llx", v, info->name,
+			  (unsigned long long)info->scancode_mask);
+		return -1;
+	}
+	*scancode = v;
+	return 0;
+}
+
+bool cli_wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return false;
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+			return true;
+	}
+	return false;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * irjack.c - the `irjack` command: one program, one subcommand per job.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "decode", cmd_decode, "decode timing files (mode2, ir-ctl, LIRC binary, lircd raw, IRMP)" },
+	{ "encode", cmd_encode, "print the timings of PROTOCOL:SCANCODE as mode2 text" },
+	{ "protocols", cmd_protocols, "list the protocols irjack decodes and encodes" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: irjack COMMAND [OPTIONS] [ARGS]\n"
+		"\n"
+		"irjack turns infrared remote-control signals into key presses: it reads IR\n"
+		"receivers wired to a sound card's microphone input, USB receivers and the\n"
+		"kernel's /dev/lircN, decodes every common protocol, and transmits through\n"
+		"the headphone output.  Timings use the ecosystem's formats (LIRC mode2,\n"
+		"ir-ctl) and protocol names and scancodes follow the kernel's rc-core, so\n"
+		"ir-keytable keymaps apply unchanged.\n"
+		"\n"
+		"Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-11s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out,
+		"\n"
+		"Run 'irjack COMMAND --help' for a command's options.\n"
+		"\n"
+		"Options:\n"
+		"  -h, --help     show this help\n"
+		"  -V, --version  show the version\n"
+		"\n"
+		"Exit status: 0 on success, 1 when a command found nothing (e.g. no frame\n"
+		"decoded), 2 on a usage or input error.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		if (argc > 2) {
+			for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+				if (strcmp(argv[2], commands[i].name) == 0) {
+					char *help_argv[] = { argv[2], "--help", NULL };
+
+					return commands[i].run(2, help_argv);
+				}
+			}
+		}
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
+		printf("irjack " IRJACK_VERSION "\n");
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	cli_error("unknown command '%s' (see 'irjack --help')", argv[1]);
+	return EXIT_USAGE;
+}

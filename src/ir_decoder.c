@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ir_decoder.c - runs every enabled protocol family on one source's edges,
+ * keeps source time, and applies rc-core's repeat-code rule.
+ */
+#include "ir_decoder.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "ir_family.h"
+
+/* rc-core's IR_DEFAULT_TIMEOUT: how long a key stays down after its last
+ * frame, on top of the protocol's repeat period. */
+#define DEFAULT_KEYUP_TIMEOUT_US 125000u
+
+/* The silence ir_decoder_flush() stands for: longer than any protocol's
+ * trailing space or inter-frame gap. */
+#define FLUSH_SILENCE_US 1000000u
+
+struct family_slot {
+	const struct ir_family *family;
+	void *state;
+	/* This family was already handed the current space through
+	 * ir_decoder_space_elapsed(); it must not see the space edge again. */
+	bool got_space_early;
+};
+
+struct last_frame {
+	bool valid;
+	enum ir_protocol protocol;
+	uint64_t scancode;
+	uint32_t flags;
+	uint64_t end_us;
+};
+
+struct ir_decoder {
+	struct ir_protocol_set enabled;
+	ir_frame_fn fn;
+	void *userdata;
+	struct family_slot *slots;
+	size_t slot_count;
+	uint64_t now_us;
+	bool after_pulse; /* the last timing edge fed was a pulse */
+	uint32_t keyup_timeout_us;
+	struct last_frame last;
+};
+
+struct ir_decode_ctx {
+	struct ir_decoder *dec;
+	uint64_t now_us;          /* start of the edge being decoded */
+	uint64_t pulse_end_us;    /* end of the frame if it ends on this edge */
+};
+
+static bool family_has_enabled_protocol(const struct ir_family *f,
+					const struct ir_protocol_set *enabled)
+{
+	for (size_t i = 0; i < f->protocol_count; i++)
+		if (ir_protocol_set_has(enabled, f->protocols[i].id))
+			return true;
+	return false;
+}
+
+int ir_decoder_new(const struct ir_protocol_set *enabled, ir_frame_fn fn, void *userdata,
+		   struct ir_decoder **out)
+{
+	struct ir_decoder *dec;
+	size_t n = 0;
+
+	if (!fn || !out)
+		return -EINVAL;
+	dec = calloc(1, sizeof(*dec));
+	if (!dec)
+		return -ENOMEM;
+	if (enabled)
+		dec->enabled = *enabled;
+	else
+		ir_protocol_set_all(&dec->enabled);
+	dec->fn = fn;
+	dec->userdata = userdata;
+	dec->keyup_timeout_us = DEFAULT_KEYUP_TIMEOUT_US;
+
+	for (size_t f = 0; ir_families[f]; f++)
+		n++;
+	dec->slots = calloc(n, sizeof(*dec->slots));
+	if (!dec->slots) {
+		ir_decoder_free(dec);
+		return -ENOMEM;
+	}
+	for (size_t f = 0; ir_families[f]; f++) {
+		const struct ir_family *family = ir_families[f];
+		struct family_slot *slot;
+
+		if (!family_has_enabled_protocol(family, &dec->enabled))
+			continue;
+		slot = &dec->slots[dec->slot_count++];
+		slot->family = family;
+		slot->state = calloc(1, family->state_size ? family->state_size : 1);
+		if (!slot->state) {
+			ir_decoder_free(dec);
+			return -ENOMEM;
+		}
+		family->reset(slot->state);
+	}
+	*out = dec;
+	return 0;
+}
+
+void ir_decoder_free(struct ir_decoder *dec)
+{
+	if (!dec)
+		return;
+	for (size_t i = 0; i < dec->slot_count; i++)
+		free(dec->slots[i].state);
+	free(dec->slots);
+	free(dec);
+}
+
+static void reset_families(struct ir_decoder *dec)
+{
+	for (size_t i = 0; i < dec->slot_count; i++) {
+		dec->slots[i].family->reset(dec->slots[i].state);
+		dec->slots[i].got_space_early = false;
+	}
+}
+
+void ir_decoder_reset(struct ir_decoder *dec)
+{
+	reset_families(dec);
+	dec->after_pulse = false;
+	dec->last.valid = false;
+}
+
+void ir_decoder_set_keyup_timeout(struct ir_decoder *dec, uint32_t us)
+{
+	dec->keyup_timeout_us = us;
+}
+
+uint64_t ir_decoder_time_us(const struct ir_decoder *dec)
+{
+	return dec->now_us;
+}
+
+static void decode_in_slot(struct ir_decoder *dec, struct family_slot *slot,
+			   const struct ir_edge *e)
+{
+	struct ir_decode_ctx ctx = {
+		.dec = dec,
+		.now_us = dec->now_us,
+		.pulse_end_us = e->kind == IR_PULSE ? dec->now_us + e->duration : dec->now_us,
+	};
+
+	slot->family->decode(slot->state, &ctx, e);
+}
+
+int ir_decoder_feed(struct ir_decoder *dec, const struct ir_edge *edge)
+{
+	switch (edge->kind) {
+	case IR_PULSE:
+		for (size_t i = 0; i < dec->slot_count; i++) {
+			dec->slots[i].got_space_early = false;
+			decode_in_slot(dec, &dec->slots[i], edge);
+		}
+		dec->now_us += edge->duration;
+		dec->after_pulse = true;
+		return 0;
+	case IR_SPACE:
+		for (size_t i = 0; i < dec->slot_count; i++) {
+			if (dec->slots[i].got_space_early)
+				dec->slots[i].got_space_early = false;
+			else
+				decode_in_slot(dec, &dec->slots[i], edge);
+		}
+		dec->now_us += edge->duration;
+		dec->after_pulse = false;
+		return 0;
+	case IR_TIMEOUT:
+		for (size_t i = 0; i < dec->slot_count; i++)
+			decode_in_slot(dec, &dec->slots[i], edge);
+		reset_families(dec);
+		dec->now_us += edge->duration;
+		dec->after_pulse = false;
+		return 0;
+	case IR_OVERFLOW:
+		ir_decoder_reset(dec);
+		return 0;
+	case IR_CARRIER:
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int ir_decoder_feed_many(struct ir_decoder *dec, const struct ir_edge *edges, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int ret = ir_decoder_feed(dec, &edges[i]);
+
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+void ir_decoder_flush(struct ir_decoder *dec)
+{
+	struct ir_edge silence = { .duration = FLUSH_SILENCE_US, .kind = IR_TIMEOUT };
+
+	for (size_t i = 0; i < dec->slot_count; i++)
+		decode_in_slot(dec, &dec->slots[i], &silence);
+	reset_families(dec);
+	dec->after_pulse = false;
+}
+
+uint32_t ir_decoder_space_deadline(const struct ir_decoder *dec)
+{
+	uint32_t best = 0;
+
+	if (!dec->after_pulse)
+		return 0;
+	for (size_t i = 0; i < dec->slot_count; i++) {
+		const struct family_slot *slot = &dec->slots[i];
+		struct ir_decode_ctx ctx = { .dec = (struct ir_decoder *)dec,
+					     .now_us = dec->now_us,
+					     .pulse_end_us = dec->now_us };
+		uint32_t d;
+
+		if (slot->got_space_early || !slot->family->space_deadline)
+			continue;
+		d = slot->family->space_deadline(slot->state, &ctx);
+		if (d && (!best || d < best))
+			best = d;
+	}
+	return best;
+}
+
+void ir_decoder_space_elapsed(struct ir_decoder *dec, uint32_t elapsed_us)
+{
+	struct ir_edge space = ir_space(elapsed_us);
+
+	if (!dec->after_pulse)
+		return;
+	for (size_t i = 0; i < dec->slot_count; i++) {
+		struct family_slot *slot = &dec->slots[i];
+		struct ir_decode_ctx ctx = { .dec = dec, .now_us = dec->now_us,
+					     .pulse_end_us = dec->now_us };
+		uint32_t d;
+
+		if (slot->got_space_early || !slot->family->space_deadline)
+			continue;
+		d = slot->family->space_deadline(slot->state, &ctx);
+		if (!d || d > elapsed_us)
+			continue;
+		slot->got_space_early = true;
+		slot->family->decode(slot->state, &ctx, &space);
+	}
+}
+
+/* ---- the side decoders call ---- */
+
+bool ir_decode_enabled(const struct ir_decode_ctx *ctx, enum ir_protocol p)
+{
+	return ir_protocol_set_has(&ctx->dec->enabled, p);
+}
+
+uint64_t ir_decode_now(const struct ir_decode_ctx *ctx)
+{
+	return ctx->now_us;
+}
+
+static void deliver(struct ir_decoder *dec, const struct ir_frame *frame)
+{
+	dec->last.valid = true;
+	dec->last.protocol = frame->protocol;
+	dec->last.scancode = frame->scancode;
+	dec->last.flags = frame->flags & IR_FRAME_TOGGLE;
+	dec->last.end_us = frame->end_us;
+	dec->fn(dec->userdata, frame);
+}
+
+void ir_decode_emit(struct ir_decode_ctx *ctx, enum ir_protocol p, uint64_t scancode,
+		    unsigned toggle, uint64_t start_us)
+{
+	struct ir_frame frame = {
+		.protocol = p,
+		.flags = toggle ? IR_FRAME_TOGGLE : 0,
+		.scancode = scancode,
+		.start_us = start_us,
+		.end_us = ctx->pulse_end_us,
+	};
+
+	if (!ir_decode_enabled(ctx, p))
+		return;
+	deliver(ctx->dec, &frame);
+}
+
+void ir_decode_emit_repeat(struct ir_decode_ctx *ctx, const struct ir_protocol_set *of,
+			   uint64_t start_us)
+{
+	struct ir_decoder *dec = ctx->dec;
+	const struct ir_protocol_info *info;
+	uint64_t window;
+
+	if (!dec->last.valid || !ir_protocol_set_has(of, dec->last.protocol))
+		return;
+	info = ir_protocol_get(dec->last.protocol);
+	window = (uint64_t)(info ? info->repeat_period_ms : 0) * 1000 + dec->keyup_timeout_us;
+	if (start_us < dec->last.end_us || start_us - dec->last.end_us > window)
+		return;
+
+	struct ir_frame frame = {
+		.protocol = dec->last.protocol,
+		.flags = dec->last.flags | IR_FRAME_REPEAT,
+		.scancode = dec->last.scancode,
+		.start_us = start_us,
+		.end_us = ctx->pulse_end_us,
+	};
+
+	deliver(dec, &frame);
+}

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ir_family.h - what a protocol family (one file in src/protocols/)
+ * implements, and the helpers it shares.  Internal to libirjack.
+ *
+ * A family is one streaming state machine that decodes one or more related
+ * protocols (nec/necx/nec32; rc6_0, rc6_6a_20/24/32, rc6_mce ...), in the style of the
+ * kernel's drivers/media/rc/ir-*-decoder.c, plus the encoder for them.
+ *
+ * Decoder rules:
+ *  - state lives in the family's own struct (state_size bytes, zeroed by the
+ *    core, reset() returns it to idle); no globals;
+ *  - every duration comparison goes through ir_eq_margin()/ir_geq_margin();
+ *  - a frame is emitted with ir_decode_emit() as soon as its last bit is
+ *    certain; if only the silence after the last pulse can tell, the family
+ *    waits in a state whose space_deadline() says how much silence it needs
+ *    and accepts any space at least that long (the core may then hand it
+ *    that much silence early, see ir_decoder_space_elapsed());
+ *  - IR_TIMEOUT arrives as a space (kind IR_TIMEOUT), after which the core
+ *    resets the family anyway.
+ */
+#ifndef IRJACK_IR_FAMILY_H
+#define IRJACK_IR_FAMILY_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ir_decoder.h"
+#include "ir_edge.h"
+#include "ir_protocol.h"
+
+struct ir_decode_ctx;
+
+struct ir_family {
+	const char *name;
+	/* The protocols this family decodes and encodes, with their numbers. */
+	const struct ir_protocol_info *protocols;
+	size_t protocol_count;
+	size_t state_size;
+	/* Return `state` to idle. */
+	void (*reset)(void *state);
+	/* Consume one pulse, space or timeout edge. */
+	void (*decode)(void *state, struct ir_decode_ctx *ctx, const struct ir_edge *e);
+	/* Optional: the silence (µs after the last pulse) that would complete a
+	 * frame in the current state, or 0. */
+	uint32_t (*space_deadline)(const void *state, const struct ir_decode_ctx *ctx);
+	/* Append one frame of (p, scancode) without trailing gap handling: the
+	 * frame's timings ending with its final pulse or the protocol's own
+	 * trailer space.  Return 0 or -EINVAL for an unrepresentable scancode. */
+	int (*encode)(enum ir_protocol p, uint64_t scancode, unsigned toggle,
+		      struct ir_edge_buf *out);
+	/* Optional: append the protocol's repeat code (NEC-style).  Protocols
+	 * without one repeat the whole frame. */
+	int (*encode_repeat)(enum ir_protocol p, uint64_t scancode, struct ir_edge_buf *out);
+};
+
+/* ---- the core's side, for decoders ---- */
+
+/* Is protocol p enabled for this decoder? */
+bool ir_decode_enabled(const struct ir_decode_ctx *ctx, enum ir_protocol p);
+
+/* Source time (µs) at the start of the edge being decoded. */
+uint64_t ir_decode_now(const struct ir_decode_ctx *ctx);
+
+/*
+ * Reports a frame.  `start_us` is the source time its first pulse began
+ * (the family records ir_decode_now() on its header).  The end time is taken
+ * from the edge being decoded: the end of it if it is a pulse, its start if
+ * it is a space.  Frames of disabled protocols are dropped here, so a family
+ * may emit without checking.
+ */
+void ir_decode_emit(struct ir_decode_ctx *ctx, enum ir_protocol p, uint64_t scancode,
+		    unsigned toggle, uint64_t start_us);
+
+/*
+ * Reports a repeat code: the last frame, if it was of one of the protocols in
+ * `of` and ended recently enough (rc-core's key-up window), is reported
+ * again with IR_FRAME_REPEAT.  Otherwise nothing is reported.
+ */
+void ir_decode_emit_repeat(struct ir_decode_ctx *ctx, const struct ir_protocol_set *of,
+			   uint64_t start_us);
+
+/* ---- duration helpers ---- */
+
+/* |d - ref| <= margin */
+static inline bool ir_eq_margin(uint32_t d, uint32_t ref, uint32_t margin)
+{
+	return (d > ref ? d - ref : ref - d) <= margin;
+}
+
+/* d >= ref - margin */
+static inline bool ir_geq_margin(uint32_t d, uint32_t ref, uint32_t margin)
+{
+	return (uint64_t)d + margin >= ref;
+}
+
+/* d <= ref + margin */
+static inline bool ir_leq_margin(uint32_t d, uint32_t ref, uint32_t margin)
+{
+	return (uint64_t)d <= (uint64_t)ref + margin;
+}
+
+/* For Manchester-style decoders that eat a merged duration one half-bit at
+ * a time: subtract, saturating at 0. */
+static inline void ir_edge_consume(struct ir_edge *e, uint32_t us)
+{
+	e->duration = e->duration > us ? e->duration - us : 0;
+}
+
+/* Reverse the low `nbits` bits of v. */
+static inline uint64_t ir_bitrev(uint64_t v, unsigned nbits)
+{
+	uint64_t r = 0;
+
+	for (unsigned i = 0; i < nbits; i++) {
+		r = (r << 1) | (v & 1);
+		v >>= 1;
+	}
+	return r;
+}
+
+/* ---- encoder helpers (timings in µs) ---- */
+
+/* Pulse-distance bits: each bit is `bit_pulse` then space0/space1. */
+struct ir_pd_timings {
+	uint32_t header_pulse, header_space; /* 0 = none */
+	uint32_t bit_pulse, bit_0_space, bit_1_space;
+	uint32_t trailer_pulse, trailer_space; /* 0 = none */
+	bool msb_first;
+};
+int ir_gen_pulse_distance(struct ir_edge_buf *out, const struct ir_pd_timings *t,
+			  unsigned nbits, uint64_t data);
+
+/* Pulse-length bits: each bit is pulse0/pulse1 then `bit_space`. */
+struct ir_pl_timings {
+	uint32_t header_pulse, header_space; /* 0 = none */
+	uint32_t bit_0_pulse, bit_1_pulse, bit_space;
+	uint32_t trailer_space; /* replaces the last bit's space; 0 = keep it */
+	bool msb_first;
+};
+int ir_gen_pulse_length(struct ir_edge_buf *out, const struct ir_pl_timings *t,
+			unsigned nbits, uint64_t data);
+
+/* Manchester bits, MSB first: a 1 is `one_first` then the other level for
+ * one half each; `half_us` per half-bit. */
+int ir_gen_manchester(struct ir_edge_buf *out, uint32_t half_us, bool one_is_pulse_first,
+		      unsigned nbits, uint64_t data);
+
+/* ---- the family registry (ir_protocol.c) ---- */
+
+/* Families, each defined in src/protocols/<name>.c. */
+extern const struct ir_family ir_family_nec;
+extern const struct ir_family ir_family_rc5;
+extern const struct ir_family ir_family_rc6;
+extern const struct ir_family ir_family_sony;
+extern const struct ir_family ir_family_jvc;
+extern const struct ir_family ir_family_sanyo;
+extern const struct ir_family ir_family_sharp;
+extern const struct ir_family ir_family_xmp;
+extern const struct ir_family ir_family_rcmm;
+extern const struct ir_family ir_family_imon;
+extern const struct ir_family ir_family_mce_kbd;
+
+/* The families, in decode order, NULL-terminated. */
+extern const struct ir_family *const ir_families[];
+
+/* The family that decodes/encodes protocol p, or NULL. */
+const struct ir_family *ir_protocol_family(enum ir_protocol p);
+
+#endif

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ir_protocol.h - the IR protocols irjack knows: names, scancode layouts,
+ * timings, and the encoder that turns (protocol, scancode) into edges.
+ *
+ * Protocol numbers below 32 are the kernel's enum rc_proto values (uapi
+ * <linux/lirc.h>), so a struct lirc_scancode's rc_proto maps one to one.
+ * Names and scancode layouts are rc-core's, so ir-keytable keymaps apply
+ * unchanged.  Protocols the kernel does not have are numbered from 32 up.
+ */
+#ifndef IRJACK_IR_PROTOCOL_H
+#define IRJACK_IR_PROTOCOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ir_edge.h"
+
+enum ir_protocol {
+	IR_PROTO_UNKNOWN = 0,
+	IR_PROTO_OTHER = 1,
+	IR_PROTO_RC5 = 2,
+	IR_PROTO_RC5X_20 = 3,
+	IR_PROTO_RC5_SZ = 4,
+	IR_PROTO_JVC = 5,
+	IR_PROTO_SONY12 = 6,
+	IR_PROTO_SONY15 = 7,
+	IR_PROTO_SONY20 = 8,
+	IR_PROTO_NEC = 9,
+	IR_PROTO_NECX = 10,
+	IR_PROTO_NEC32 = 11,
+	IR_PROTO_SANYO = 12,
+	IR_PROTO_MCIR2_KBD = 13,
+	IR_PROTO_MCIR2_MSE = 14,
+	IR_PROTO_RC6_0 = 15,
+	IR_PROTO_RC6_6A_20 = 16,
+	IR_PROTO_RC6_6A_24 = 17,
+	IR_PROTO_RC6_6A_32 = 18,
+	IR_PROTO_RC6_MCE = 19,
+	IR_PROTO_SHARP = 20,
+	IR_PROTO_XMP = 21,
+	IR_PROTO_CEC = 22,
+	IR_PROTO_IMON = 23,
+	IR_PROTO_RCMM12 = 24,
+	IR_PROTO_RCMM24 = 25,
+	IR_PROTO_RCMM32 = 26,
+	IR_PROTO_XBOX_DVD = 27,
+	/* 28..31 reserved for future rc-core numbers; irjack's own from 32. */
+	IR_PROTO_COUNT = 128,
+};
+
+/* What a protocol is, as numbers.  All durations in µs. */
+struct ir_protocol_info {
+	enum ir_protocol id;
+	const char *name;          /* canonical name (rc-core's where it has one) */
+	const char *family;        /* decoder family, e.g. "nec" for nec/necx/nec32 */
+	uint64_t scancode_mask;    /* bits a valid scancode may have */
+	uint32_t carrier_hz;
+	uint8_t duty_cycle;        /* percent, 0 = unspecified */
+	uint32_t unit_us;          /* the protocol's time unit */
+	uint32_t margin_us;        /* decoder tolerance on a bit-level duration */
+	uint32_t repeat_period_ms; /* rc-core repeat period: frames of a held key */
+	uint32_t frame_period_us;  /* start-to-start spacing of repeated frames (0 = frame + trailing gap) */
+	uint32_t min_trailing_space_us; /* silence after a frame before the next (rc-core min_timeout) */
+	bool has_toggle;           /* frames carry a toggle bit that flips per key press */
+	bool has_encoder;
+	const char *summary;       /* one line for `irjack protocols` */
+};
+
+/* The info of protocol `p`, or NULL if irjack does not implement it. */
+const struct ir_protocol_info *ir_protocol_get(enum ir_protocol p);
+
+/* Implemented protocols in display order: index 0 .. ir_protocol_count()-1. */
+size_t ir_protocol_count(void);
+const struct ir_protocol_info *ir_protocol_at(size_t index);
+
+/* Looks a protocol up by name.  Case, '-' and '_' are ignored, and the
+ * spellings of ir-keytable/ir-ctl ("rc-5", "rc-mm-32", "mcir2-kbd") and
+ * LIRC are accepted as aliases.  Returns 0 and sets *out, or -ENOENT. */
+int ir_protocol_from_name(const char *name, enum ir_protocol *out);
+
+/* A set of protocols, e.g. the ones a decoder runs. */
+struct ir_protocol_set {
+	uint64_t bits[IR_PROTO_COUNT / 64];
+};
+
+static inline void ir_protocol_set_clear(struct ir_protocol_set *s)
+{
+	for (size_t i = 0; i < IR_PROTO_COUNT / 64; i++)
+		s->bits[i] = 0;
+}
+
+static inline void ir_protocol_set_add(struct ir_protocol_set *s, enum ir_protocol p)
+{
+	if ((unsigned)p < IR_PROTO_COUNT)
+		s->bits[(unsigned)p / 64] |= UINT64_C(1) << ((unsigned)p % 64);
+}
+
+static inline void ir_protocol_set_remove(struct ir_protocol_set *s, enum ir_protocol p)
+{
+	if ((unsigned)p < IR_PROTO_COUNT)
+		s->bits[(unsigned)p / 64] &= ~(UINT64_C(1) << ((unsigned)p % 64));
+}
+
+static inline bool ir_protocol_set_has(const struct ir_protocol_set *s, enum ir_protocol p)
+{
+	return (unsigned)p < IR_PROTO_COUNT &&
+	       (s->bits[(unsigned)p / 64] >> ((unsigned)p % 64)) & 1;
+}
+
+/* Every implemented protocol. */
+void ir_protocol_set_all(struct ir_protocol_set *s);
+
+/* Parses a comma-separated list of protocol or family names ("nec,rc5",
+ * "rc6" = every rc6 variant, "all").  Returns 0, or -ENOENT with the
+ * offending name copied to `bad` (if not NULL, `bad_size` bytes). */
+int ir_protocol_set_parse(const char *list, struct ir_protocol_set *out,
+			  char *bad, size_t bad_size);
+
+/* Options for ir_encode(). */
+struct ir_encode_opts {
+	unsigned toggle;  /* toggle bit value for protocols that have one */
+	unsigned repeats; /* extra transmissions after the first (repeat codes or whole frames) */
+};
+
+/*
+ * Appends the timings of one key press to `out`: the frame, `repeats`
+ * repetitions (the protocol's repeat code where it has one, otherwise the
+ * whole frame with the same toggle), each spaced at the protocol's frame
+ * period, and a trailing space of at least the protocol's minimum gap.  The
+ * sequence starts with a pulse and ends with a space.
+ *
+ * Returns 0; -EINVAL if `scancode` has bits outside the protocol's mask or
+ * is not representable (e.g. an rc6_mce scancode without its 0x800f0000
+ * prefix); -EOPNOTSUPP if the protocol has no encoder; -ENOMEM.
+ */
+int ir_encode(enum ir_protocol p, uint64_t scancode, const struct ir_encode_opts *opts,
+	      struct ir_edge_buf *out);
+
+#endif
