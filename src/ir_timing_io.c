@@ -409,6 +409,9 @@ static int parse_irmp(const char *data, size_t len, unsigned rate, struct ir_edg
 		n = strlen(line);
 		while (n && isspace((unsigned char)line[n - 1]))
 			line[--n] = '\0';
+		/* Some IR-Data exports show each line end as a literal "<\n>". */
+		if (n >= 4 && strcmp(line + n - 4, "<\\n>") == 0)
+			line[n -= 4] = '\0';
 		if (n == 0)
 			continue;
 		for (size_t i = 0; i <= n && ret == 0; i++) {

@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The decoder core: early reports, silence deadlines, timeouts, overflow,
+ * repeat codes, per-source state, protocol sets and names.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ir_decoder.h"
+#include "ir_protocol.h"
+#include "test_util.h"
+
+static struct frame_log log_;
+
+static struct ir_decoder *new_decoder(const struct ir_protocol_set *enabled)
+{
+	struct ir_decoder *dec = NULL;
+
+	memset(&log_, 0, sizeof(log_));
+	assert_int_equal(ir_decoder_new(enabled, frame_log_add, &log_, &dec), 0);
+	return dec;
+}
+
+/* The frame of (p, sc) without its trailing gap: it ends with a pulse. */
+static void encode_frame_only(enum ir_protocol p, uint64_t sc, struct ir_edge_buf *b)
+{
+	assert_int_equal(ir_encode(p, sc, NULL, b), 0);
+	assert_int_equal(b->edges[b->len - 1].kind, IR_SPACE);
+	b->len--;
+}
+
+static void test_nec_reported_at_its_last_pulse(void **state)
+{
+	struct ir_decoder *dec = new_decoder(NULL);
+	struct ir_edge_buf b = { 0 };
+
+	(void)state;
+	encode_frame_only(IR_PROTO_NEC, 0x04fb, &b);
+	ir_decoder_feed_many(dec, b.edges, b.len);
+	/* no silence fed yet */
+	assert_int_equal(log_.count, 1);
+	assert_int_equal(log_.frames[0].protocol, IR_PROTO_NEC);
+	assert_int_equal(log_.frames[0].scancode, 0x04fb);
+	assert_int_equal(log_.frames[0].start_us, 0);
+	assert_int_equal(log_.frames[0].end_us, ir_edge_buf_duration(&b));
+	assert_int_equal(ir_decoder_time_us(dec), ir_edge_buf_duration(&b));
+	ir_decoder_free(dec);
+	ir_edge_buf_free(&b);
+}
+
+/* A NEC frame whose first 26 bits look like Sanyo's address and its
+ * complement could go on for 10 more bits: only silence settles it. */
+static void test_deadline_settles_an_ambiguous_frame(void **state)
+{
+	struct ir_decoder *dec = new_decoder(NULL);
+	struct ir_edge_buf b = { 0 };
+	/* bytes as sent 0x00 0xe0 0xff 0x03: bits 0..12 are 0, bits 13..25 all 1 */
+	uint64_t sc = 0xe00003ffu;
+	uint32_t deadline;
+
+	(void)state;
+	encode_frame_only(IR_PROTO_NEC32, sc, &b);
+	ir_decoder_feed_many(dec, b.edges, b.len);
+	assert_int_equal(log_.count, 0);
+	deadline = ir_decoder_space_deadline(dec);
+	assert_true(deadline > 1969 && deadline < 5000);
+	ir_decoder_space_elapsed(dec, deadline - 1);
+	assert_int_equal(log_.count, 0);
+	ir_decoder_space_elapsed(dec, deadline);
+	assert_int_equal(log_.count, 1);
+	assert_int_equal(log_.frames[0].protocol, IR_PROTO_NEC32);
+	assert_int_equal(log_.frames[0].scancode, sc);
+	/* the frame ends at its last pulse, not when the silence settled it */
+	assert_int_equal(log_.frames[0].end_us, ir_edge_buf_duration(&b));
+	/* nobody waits any more; the real space does not report it again */
+	assert_int_equal(ir_decoder_space_deadline(dec), 0);
+	ir_decoder_feed(dec, &(struct ir_edge){ .duration = 40000, .kind = IR_SPACE });
+	ir_decoder_flush(dec);
+	assert_int_equal(log_.count, 1);
+	ir_decoder_free(dec);
+	ir_edge_buf_free(&b);
+}
+
+static void test_no_deadline_after_a_space(void **state)
+{
+	struct ir_decoder *dec = new_decoder(NULL);
+
+	(void)state;
+	ir_decoder_feed(dec, &(struct ir_edge){ .duration = 5000, .kind = IR_SPACE });
+	assert_int_equal(ir_decoder_space_deadline(dec), 0);
+	ir_decoder_space_elapsed(dec, 100000);
+	assert_int_equal(log_.count, 0);
+	ir_decoder_free(dec);
+}
+
+static void test_timeout_finishes_a_frame(void **state)
+{
+	struct ir_decoder *dec = new_decoder(NULL);
+	struct ir_edge_buf b = { 0 };
+	uint64_t t;
+
+	(void)state;
+	encode_frame_only(IR_PROTO_RC5, 0x1e01, &b);
+	ir_decoder_feed_many(dec, b.edges, b.len);
+	assert_int_equal(log_.count, 0); /* RC-5 could still be a 15-bit StreamZap frame */
+	t = ir_decoder_time_us(dec);
+	ir_decoder_feed(dec, &(struct ir_edge){ .duration = 125000, .kind = IR_TIMEOUT });
+	assert_int_equal(log_.count, 1);
+	assert_int_equal(log_.frames[0].scancode, 0x1e01);
+	assert_int_equal(log_.frames[0].end_us, t);
+	/* a timeout occupies time */
+	assert_int_equal(ir_decoder_time_us(dec), t + 125000);
+	ir_decoder_free(dec);
+	ir_edge_buf_free(&b);
+}
+
+static void test_overflow_discards_a_partial_frame(void **state)
+{
+	struct ir_decoder *dec = new_decoder(NULL);
+	struct ir_edge_buf b = { 0 };
+	size_t half;
+
+	(void)state;
+	assert_int_equal(ir_encode(IR_PROTO_NEC, 0x1234, NULL, &b), 0);
+	half = b.len / 2;
+	ir_decoder_feed_many(dec, b.edges, half);
+	ir_decoder_feed(dec, &(struct ir_edge){ .kind = IR_OVERFLOW });
+	ir_decoder_feed_many(dec, b.edges + half, b.len - half);
+	ir_decoder_flush(dec);
+	assert_int_equal(log_.count, 0);
+	/* and recovers on the next frame */
+	ir_decoder_feed_many(dec, b.edges, b.len);
+	assert_int_equal(log_.count, 1);
+	ir_decoder_free(dec);
+	ir_edge_buf_free(&b);
+}
+
+static void test_repeat_code_needs_a_recent_frame(void **state)
+{
+	struct ir_decoder *dec = new_decoder(NULL);
+	struct ir_edge_buf frame = { 0 }, held = { 0 };
+	struct ir_encode_opts two_repeats = { .repeats = 2 };
+
+	(void)state;
+	/* a repeat code with no frame before it stands for nothing */
+	assert_int_equal(ir_encode(IR_PROTO_NEC, 0x0102, &two_repeats, &held), 0);
+	assert_int_equal(ir_encode(IR_PROTO_NEC, 0x0102, NULL, &frame), 0);
+	ir_decoder_feed_many(dec, held.edges + frame.len, held.len - frame.len);
+	assert_int_equal(log_.count, 0);
+
+	ir_decoder_feed_many(dec, held.edges, held.len);
+	assert_int_equal(log_.count, 3);
+	assert_false(log_.frames[0].flags & IR_FRAME_REPEAT);
+	assert_true(log_.frames[1].flags & IR_FRAME_REPEAT);
+	assert_int_equal(log_.frames[1].scancode, 0x0102);
+	assert_int_equal(log_.frames[2].start_us - log_.frames[1].start_us, 108000);
+
+	/* a second of silence: the key is up, a late repeat code is ignored */
+	ir_decoder_feed(dec, &(struct ir_edge){ .duration = 1000000, .kind = IR_SPACE });
+	ir_decoder_feed_many(dec, held.edges + frame.len, held.len - frame.len);
+	assert_int_equal(log_.count, 3);
+	ir_decoder_free(dec);
+	ir_edge_buf_free(&frame);
+	ir_edge_buf_free(&held);
+}
+
+static void test_disabled_protocols_stay_silent(void **state)
+{
+	struct ir_protocol_set only_rc5;
+	struct ir_decoder *dec;
+	struct ir_edge_buf b = { 0 };
+
+	(void)state;
+	ir_protocol_set_clear(&only_rc5);
+	ir_protocol_set_add(&only_rc5, IR_PROTO_RC5);
+	dec = new_decoder(&only_rc5);
+	assert_int_equal(ir_encode(IR_PROTO_NEC, 0x1234, NULL, &b), 0);
+	assert_int_equal(ir_encode(IR_PROTO_RC5, 0x0101, NULL, &b), 0);
+	ir_decoder_feed_many(dec, b.edges, b.len);
+	ir_decoder_flush(dec);
+	assert_int_equal(log_.count, 1);
+	assert_int_equal(log_.frames[0].protocol, IR_PROTO_RC5);
+	ir_decoder_free(dec);
+	ir_edge_buf_free(&b);
+}
+
+/* Two sources interleaved edge by edge: each decoder sees only its own. */
+static struct frame_log log_b;
+
+static void test_state_is_per_source(void **state)
+{
+	struct ir_decoder *a = new_decoder(NULL), *bdec = NULL;
+	struct ir_edge_buf ea = { 0 }, eb = { 0 };
+
+	(void)state;
+	memset(&log_b, 0, sizeof(log_b));
+	assert_int_equal(ir_decoder_new(NULL, frame_log_add, &log_b, &bdec), 0);
+	assert_int_equal(ir_encode(IR_PROTO_NEC, 0x00aa, NULL, &ea), 0);
+	assert_int_equal(ir_encode(IR_PROTO_RC5, 0x0a0b, NULL, &eb), 0);
+	for (size_t i = 0; i < ea.len || i < eb.len; i++) {
+		if (i < ea.len)
+			ir_decoder_feed(a, &ea.edges[i]);
+		if (i < eb.len)
+			ir_decoder_feed(bdec, &eb.edges[i]);
+	}
+	ir_decoder_flush(a);
+	ir_decoder_flush(bdec);
+	assert_int_equal(log_.count, 1);
+	assert_int_equal(log_.frames[0].scancode, 0x00aa);
+	assert_int_equal(log_b.count, 1);
+	assert_int_equal(log_b.frames[0].scancode, 0x0a0b);
+	ir_decoder_free(a);
+	ir_decoder_free(bdec);
+	ir_edge_buf_free(&ea);
+	ir_edge_buf_free(&eb);
+}
+
+static void test_bad_arguments(void **state)
+{
+	struct ir_decoder *dec = NULL;
+	struct ir_edge_buf b = { 0 };
+
+	(void)state;
+	assert_int_equal(ir_decoder_new(NULL, NULL, NULL, &dec), -EINVAL);
+	dec = new_decoder(NULL);
+	assert_int_equal(ir_decoder_feed(dec, &(struct ir_edge){ .duration = 1, .kind = 99 }), -EINVAL);
+	ir_decoder_free(dec);
+	ir_decoder_free(NULL);
+	/* scancodes outside the mask, unknown protocols */
+	assert_int_equal(ir_encode(IR_PROTO_NEC, 0x10000, NULL, &b), -EINVAL);
+	assert_int_equal(ir_encode(IR_PROTO_UNKNOWN, 1, NULL, &b), -EINVAL);
+	assert_int_equal(b.len, 0);
+	/* a buffer that ends in a pulse cannot take a frame */
+	ir_edge_buf_pulse(&b, 100);
+	assert_int_equal(ir_encode(IR_PROTO_NEC, 0x1, NULL, &b), -EINVAL);
+	assert_int_equal(b.len, 1);
+	ir_edge_buf_free(&b);
+}
+
+static void test_protocol_names_and_sets(void **state)
+{
+	enum ir_protocol p;
+	struct ir_protocol_set s;
+	char bad[32];
+
+	(void)state;
+	assert_int_equal(ir_protocol_from_name("RC-5", &p), 0);
+	assert_int_equal(p, IR_PROTO_RC5);
+	assert_int_equal(ir_protocol_from_name("rc5x", &p), 0);
+	assert_int_equal(p, IR_PROTO_RC5X_20);
+	assert_int_equal(ir_protocol_from_name("NEC32", &p), 0);
+	assert_int_equal(p, IR_PROTO_NEC32);
+	assert_int_equal(ir_protocol_from_name("bogus", &p), -ENOENT);
+
+	assert_int_equal(ir_protocol_set_parse(" necx , rc5_sz", &s, bad, sizeof(bad)), 0);
+	assert_true(ir_protocol_set_has(&s, IR_PROTO_NECX));
+	assert_false(ir_protocol_set_has(&s, IR_PROTO_NEC));
+	assert_false(ir_protocol_set_has(&s, IR_PROTO_RC5));
+	assert_true(ir_protocol_set_has(&s, IR_PROTO_RC5_SZ));
+	/* "nec" is the family, as ir-keytable's -p nec enables nec, necx, nec32 */
+	assert_int_equal(ir_protocol_set_parse("nec", &s, bad, sizeof(bad)), 0);
+	assert_true(ir_protocol_set_has(&s, IR_PROTO_NEC32));
+	/* a family name means all its protocols */
+	assert_int_equal(ir_protocol_set_parse("rc5", &s, bad, sizeof(bad)), 0);
+	assert_true(ir_protocol_set_has(&s, IR_PROTO_RC5X_20));
+	assert_true(ir_protocol_set_has(&s, IR_PROTO_RC5_SZ));
+	assert_int_equal(ir_protocol_set_parse("all", &s, bad, sizeof(bad)), 0);
+	for (size_t i = 0; i < ir_protocol_count(); i++)
+		assert_true(ir_protocol_set_has(&s, ir_protocol_at(i)->id));
+	assert_int_equal(ir_protocol_set_parse("nec,wibble", &s, bad, sizeof(bad)), -ENOENT);
+	assert_string_equal(bad, "wibble");
+	/* every implemented protocol is found under its own name */
+	for (size_t i = 0; i < ir_protocol_count(); i++) {
+		const struct ir_protocol_info *info = ir_protocol_at(i);
+
+		assert_int_equal(ir_protocol_from_name(info->name, &p), 0);
+		assert_int_equal(p, info->id);
+		assert_ptr_equal(ir_protocol_get(p), info);
+		assert_true(info->scancode_mask != 0);
+		assert_true(info->margin_us > 0 && info->margin_us < info->unit_us);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nec_reported_at_its_last_pulse),
+		cmocka_unit_test(test_deadline_settles_an_ambiguous_frame),
+		cmocka_unit_test(test_no_deadline_after_a_space),
+		cmocka_unit_test(test_timeout_finishes_a_frame),
+		cmocka_unit_test(test_overflow_discards_a_partial_frame),
+		cmocka_unit_test(test_repeat_code_needs_a_recent_frame),
+		cmocka_unit_test(test_disabled_protocols_stay_silent),
+		cmocka_unit_test(test_state_is_per_source),
+		cmocka_unit_test(test_bad_arguments),
+		cmocka_unit_test(test_protocol_names_and_sets),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

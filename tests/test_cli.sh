@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The irjack command line: help, exit codes, error messages, decode/encode.
+# Usage: test_cli.sh IRJACK_BINARY SOURCE_DIR
+set -u
+IRJACK=$1
+SRC=$2
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+failures=0
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# expect_exit CODE CMD...: runs CMD, stdout to $TMP/out, stderr to $TMP/err
+expect_exit() {
+	want=$1; shift
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	got=$?
+	[ "$got" = "$want" ] || fail "'$*' exited $got, expected $want: $(head -c 300 "$TMP/err")"
+}
+expect_out() { grep -q -- "$1" "$TMP/out" || fail "stdout lacks '$1': $(head -c 300 "$TMP/out")"; }
+expect_err() { grep -q -- "$1" "$TMP/err" || fail "stderr lacks '$1': $(head -c 300 "$TMP/err")"; }
+
+# help everywhere
+expect_exit 0 "$IRJACK" --help; expect_out "Usage: irjack COMMAND"
+for cmd in decode encode protocols; do
+	expect_exit 0 "$IRJACK" "$cmd" --help; expect_out "Usage: irjack $cmd"
+	expect_exit 0 "$IRJACK" help "$cmd"; expect_out "Usage: irjack $cmd"
+done
+expect_exit 0 "$IRJACK" --version; expect_out "^irjack [0-9]"
+expect_exit 2 "$IRJACK"
+expect_exit 2 "$IRJACK" frobnicate; expect_err "unknown command 'frobnicate'"
+expect_exit 2 "$IRJACK" decode --bogus-option x
+
+# the README's main job: a real NEC capture (IRMP's), labelled 0x0007 + 2
+# repeats and 0x0006 + 1 repeat
+expect_exit 0 "$IRJACK" decode "$SRC/samples/nec-remote-irmp.mode2"
+[ "$(grep -c 'nec *0x0007$' "$TMP/out")" = 1 ] || fail "nec 0x0007 frame"
+[ "$(grep -c 'nec *0x0007 repeat$' "$TMP/out")" = 2 ] || fail "two repeats of 0x0007"
+[ "$(grep -c 'nec *0x0006$' "$TMP/out")" = 1 ] || fail "nec 0x0006 frame"
+[ "$(wc -l < "$TMP/out")" = 5 ] || fail "exactly 5 lines"
+
+# JSON lines parse and carry the documented keys
+expect_exit 0 "$IRJACK" decode --json "$SRC/samples/nec-remote-irmp.mode2"
+python3 - "$TMP/out" <<'PY' || fail "JSON output"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 5, rows
+for r in rows:
+    assert set(r) >= {"time", "end", "protocol", "scancode", "toggle", "repeat"}, r
+    assert isinstance(r["scancode"], int) and isinstance(r["toggle"], bool)
+    assert r["end"] > r["time"]
+assert [r["scancode"] for r in rows] == [7, 7, 7, 6, 6]
+assert [r["repeat"] for r in rows] == [False, True, True, False, True]
+assert rows[0]["protocol"] == "nec"
+PY
+
+# encode | decode from stdin, several codes, all output formats
+"$IRJACK" encode rc5:0x1e01 nec:0x04fb --repeats 1 > "$TMP/codes.mode2" || fail "encode"
+grep -q '^carrier 36000$' "$TMP/codes.mode2" || fail "encode prints the carrier"
+expect_exit 0 "$IRJACK" decode - < "$TMP/codes.mode2"
+grep -q 'rc5 *0x1e01' "$TMP/out" || fail "decode rc5 from stdin"
+grep -q 'nec *0x04fb repeat' "$TMP/out" || fail "decode nec repeat from stdin"
+"$IRJACK" encode -f compact rc5:0x1e01 > "$TMP/c.txt"
+# the ir-ctl man page's vector for rc5:0x1e01
+grep -q '^+889 -889 +1778 -1778 +889 -889 +889 -889 +889 -889 +1778 -889 +889 -889 +889 -889 +889 -889 +889 -889 +889 -1778 +889 ' "$TMP/c.txt" || fail "rc5 golden vector"
+"$IRJACK" encode -f binary nec:0x1234 > "$TMP/b.bin"
+expect_exit 0 "$IRJACK" decode "$TMP/b.bin"; expect_out "nec *0x1234"
+expect_exit 2 "$IRJACK" encode nec:0x10000; expect_err "outside nec's mask"
+expect_exit 2 "$IRJACK" encode wibble:1; expect_err "unknown protocol 'wibble'"
+expect_exit 2 "$IRJACK" encode nec; expect_err "expected PROTOCOL:SCANCODE"
+expect_exit 2 "$IRJACK" encode --repeats -1 nec:1
+expect_exit 2 "$IRJACK" encode
+
+# --protocols filters
+expect_exit 1 "$IRJACK" decode --protocols rc5 "$SRC/samples/nec-remote-irmp.mode2"
+[ -s "$TMP/out" ] && fail "filtered decode printed frames"
+expect_exit 2 "$IRJACK" decode --protocols nec,bogus x; expect_err "unknown protocol 'bogus'"
+
+# errors name the file and line; no frames is exit 1
+printf 'pulse 9000\nspace 4500\npulse banana\n' > "$TMP/bad.mode2"
+expect_exit 2 "$IRJACK" decode "$TMP/bad.mode2"; expect_err "bad.mode2:3: "
+expect_exit 2 "$IRJACK" decode "$TMP/does-not-exist"; expect_err "No such file"
+printf 'pulse 100\nspace 100\n' > "$TMP/noise.mode2"
+expect_exit 1 "$IRJACK" decode "$TMP/noise.mode2"
+# several files: errors in one do not stop the others, source is labelled
+expect_exit 2 "$IRJACK" decode --json "$TMP/bad.mode2" "$SRC/samples/nec-remote-irmp.mode2"
+expect_out '"source":".*nec-remote-irmp.mode2"'
+# garbage bytes never crash
+head -c 4096 /dev/urandom > "$TMP/random.bin"
+"$IRJACK" decode "$TMP/random.bin" >/dev/null 2>&1; rc=$?
+[ $rc -le 2 ] || fail "random input: exit $rc"
+
+# protocols listing
+expect_exit 0 "$IRJACK" protocols; expect_out "^nec "; expect_out "^rc5 "
+expect_exit 0 "$IRJACK" protocols --json
+python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$TMP/out" || fail "protocols --json"
+
+if [ $failures -gt 0 ]; then
+	echo "$failures failure(s)"
+	exit 1
+fi
+echo "all CLI checks passed"
