@@ -42,12 +42,15 @@ struct ir_decoder {
 	size_t slot_count;
 	uint64_t now_us;
 	bool after_pulse; /* the last timing edge fed was a pulse */
+	bool have_pulse;  /* a pulse was seen since the start, a timeout or a reset */
+	uint64_t pulse_end_us;
 	uint32_t keyup_timeout_us;
 	struct last_frame last;
 };
 
 struct ir_decode_ctx {
 	struct ir_decoder *dec;
+	uint32_t space_before_us;
 	uint64_t now_us;          /* start of the edge being decoded */
 	uint64_t pulse_end_us;    /* end of the frame if it ends on this edge */
 };
@@ -128,6 +131,7 @@ void ir_decoder_reset(struct ir_decoder *dec)
 {
 	reset_families(dec);
 	dec->after_pulse = false;
+	dec->have_pulse = false;
 	dec->last.valid = false;
 }
 
@@ -144,8 +148,10 @@ uint64_t ir_decoder_time_us(const struct ir_decoder *dec)
 static void decode_in_slot(struct ir_decoder *dec, struct family_slot *slot,
 			   const struct ir_edge *e)
 {
+	uint64_t dark = dec->now_us - dec->pulse_end_us;
 	struct ir_decode_ctx ctx = {
 		.dec = dec,
+		.space_before_us = !dec->have_pulse || dark > UINT32_MAX ? UINT32_MAX : (uint32_t)dark,
 		.now_us = dec->now_us,
 		.pulse_end_us = e->kind == IR_PULSE ? dec->now_us + e->duration : dec->now_us,
 	};
@@ -163,6 +169,8 @@ int ir_decoder_feed(struct ir_decoder *dec, const struct ir_edge *edge)
 		}
 		dec->now_us += edge->duration;
 		dec->after_pulse = true;
+		dec->have_pulse = true;
+		dec->pulse_end_us = dec->now_us;
 		return 0;
 	case IR_SPACE:
 		for (size_t i = 0; i < dec->slot_count; i++) {
@@ -180,6 +188,7 @@ int ir_decoder_feed(struct ir_decoder *dec, const struct ir_edge *edge)
 		reset_families(dec);
 		dec->now_us += edge->duration;
 		dec->after_pulse = false;
+		dec->have_pulse = false;
 		return 0;
 	case IR_OVERFLOW:
 		ir_decoder_reset(dec);
@@ -209,6 +218,7 @@ void ir_decoder_flush(struct ir_decoder *dec)
 		decode_in_slot(dec, &dec->slots[i], &silence);
 	reset_families(dec);
 	dec->after_pulse = false;
+	dec->have_pulse = false;
 }
 
 uint32_t ir_decoder_space_deadline(const struct ir_decoder *dec)
@@ -265,6 +275,11 @@ bool ir_decode_enabled(const struct ir_decode_ctx *ctx, enum ir_protocol p)
 uint64_t ir_decode_now(const struct ir_decode_ctx *ctx)
 {
 	return ctx->now_us;
+}
+
+uint32_t ir_decode_space_before(const struct ir_decode_ctx *ctx)
+{
+	return ctx->space_before_us;
 }
 
 static void deliver(struct ir_decoder *dec, const struct ir_frame *frame)

@@ -63,6 +63,12 @@ bool ir_decode_enabled(const struct ir_decode_ctx *ctx, enum ir_protocol p);
 /* Source time (µs) at the start of the edge being decoded. */
 uint64_t ir_decode_now(const struct ir_decode_ctx *ctx);
 
+/* How long the line was dark before the pulse being decoded (µs), counted
+ * from the end of the previous pulse whatever edges or early silence
+ * reports came between; UINT32_MAX at the start of the stream and after a
+ * timeout or reset.  Meaningful only while decoding a pulse. */
+uint32_t ir_decode_space_before(const struct ir_decode_ctx *ctx);
+
 /*
  * Reports a frame.  `start_us` is the source time its first pulse began
  * (the family records ir_decode_now() on its header).  The end time is taken

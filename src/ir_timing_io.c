@@ -233,7 +233,7 @@ static int parse_mode2(const char *data, size_t len, struct ir_edge_buf *out,
 		}
 		/* compact form: +N -N, or bare numbers alternating */
 		for (; tok && ret == 0; tok = strtok_r(NULL, " \t,", &save)) {
-			uint32_t v;
+			uint32_t v = 0;
 			enum ir_edge_kind kind;
 
 			if (tok[0] == '+' || tok[0] == '-') {

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ir_demod.h"
 #include "ir_protocol.h"
 
 #define EXIT_NOTHING 1
@@ -18,6 +19,7 @@
 int cmd_decode(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_protocols(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 /* Prints "irjack: <message>\n" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -30,6 +32,14 @@ int cli_parse_proto_scancode(const char *arg, enum ir_protocol *proto, uint64_t 
  * `what` and returns -1 otherwise. */
 int cli_parse_uint(const char *arg, const char *what, unsigned long long min,
 		   unsigned long long max, unsigned long long *out);
+
+/* "left", "right", "auto" or a 1-based number → 0-based channel or
+ * IR_RECEIVER_CHANNEL_AUTO (-1).  Prints an error and returns -1 if bad. */
+int cli_parse_channel(const char *arg, int *channel);
+
+/* "auto", "high", "low" → enum ir_polarity (as int).  Prints an error and
+ * returns -1 if bad. */
+int cli_parse_polarity(const char *arg, enum ir_polarity *polarity);
 
 /* True if the argument list asks for help (-h/--help anywhere before "--"). */
 bool cli_wants_help(int argc, char **argv);

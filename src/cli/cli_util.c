@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 void cli_error(const char *fmt, ...)
 {
@@ -85,4 +86,41 @@ bool cli_wants_help(int argc, char **argv)
 			return true;
 	}
 	return false;
+}
+
+int cli_parse_channel(const char *arg, int *channel)
+{
+	unsigned long long v;
+
+	if (strcasecmp(arg, "auto") == 0) {
+		*channel = -1;
+		return 0;
+	}
+	if (strcasecmp(arg, "left") == 0) {
+		*channel = 0;
+		return 0;
+	}
+	if (strcasecmp(arg, "right") == 0) {
+		*channel = 1;
+		return 0;
+	}
+	if (cli_parse_uint(arg, "--channel (left, right, auto or a number from 1)", 1, 8, &v) < 0)
+		return -1;
+	*channel = (int)v - 1;
+	return 0;
+}
+
+int cli_parse_polarity(const char *arg, enum ir_polarity *polarity)
+{
+	if (strcasecmp(arg, "auto") == 0)
+		*polarity = IR_POLARITY_AUTO;
+	else if (strcasecmp(arg, "high") == 0)
+		*polarity = IR_POLARITY_PULSE_HIGH;
+	else if (strcasecmp(arg, "low") == 0)
+		*polarity = IR_POLARITY_PULSE_LOW;
+	else {
+		cli_error("--polarity: '%s' is not auto, high or low", arg);
+		return -1;
+	}
+	return 0;
 }

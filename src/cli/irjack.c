@@ -14,8 +14,9 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "decode", cmd_decode, "decode timing files (mode2, ir-ctl, LIRC binary, lircd raw, IRMP)" },
+	{ "decode", cmd_decode, "decode IR frames in recorded audio or timing files" },
 	{ "encode", cmd_encode, "print the timings of PROTOCOL:SCANCODE as mode2 text" },
+	{ "record", cmd_record, "write the IR timings found in recorded audio (mode2)" },
 	{ "protocols", cmd_protocols, "list the protocols irjack decodes and encodes" },
 };
 

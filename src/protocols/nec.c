@@ -30,9 +30,8 @@
 /* The header pulse is the easiest part to lengthen (receiver AGC settling). */
 #define NEC_HEADER_MARGIN (2 * NEC_UNIT)
 
-/* A 32-bit frame that could be the start of a 42-bit Sanyo frame is only
- * certain once the space after its last pulse is longer than any bit space
- * (1688 + margin = 1969). */
+/* The silence that proves a frame has no more bits: longer than any bit
+ * space (1688 + margin = 1969). */
 #define NEC_DECIDE_SPACE 2250
 /* Samsung-style repeat: after one bit, a trailer-length space. */
 #define NEC_SHORT_REPEAT_SPACE (NEC_TRAILER_SPACE - NEC_MARGIN)
@@ -86,14 +85,17 @@ static void nec_scancode(uint32_t bits, enum ir_protocol *proto, uint64_t *scanc
 	}
 }
 
-/* Sanyo sends 13 address bits then their complement, with NEC's header
- * and bit timings: such a 32-bit prefix may go on for 10 more bits, and
- * must not pass for NEC even when Sanyo is not being decoded. */
-static bool nec_may_be_sanyo(const struct nec_dec *d)
+/* A 32-bit frame is only certain once the silence after it shows that no
+ * more bits follow, when it could be the start of a longer frame with the
+ * same timings: Sanyo and NEC-42 send 13 address bits then their complement
+ * after NEC's 9 ms header; Samsung's 48-bit frames start like the 4.5 ms
+ * header variant.  Such frames must not pass for NEC even when those
+ * protocols are not being decoded. */
+static bool nec_may_continue(const struct nec_dec *d)
 {
 	uint32_t a = d->bits & 0x1fff, not_a = (d->bits >> 13) & 0x1fff;
 
-	return !d->short_header && (a ^ not_a) == 0x1fff;
+	return d->short_header || (a ^ not_a) == 0x1fff;
 }
 
 static void nec_finish(struct nec_dec *d, struct ir_decode_ctx *ctx)
@@ -176,7 +178,7 @@ static void nec_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 			d->state = STATE_INACTIVE;
 			return;
 		}
-		if (nec_may_be_sanyo(d)) {
+		if (nec_may_continue(d)) {
 			d->state = STATE_TRAILER_SPACE;
 			return;
 		}

@@ -43,7 +43,6 @@ struct rc5_dec {
 	unsigned count;
 	uint32_t bits;
 	bool is_rc5x;
-	bool idle;  /* the line was dark for RC5_IDLE_SPACE before this pulse */
 	uint64_t start_us;
 };
 
@@ -52,7 +51,6 @@ static void rc5_reset(void *state)
 	struct rc5_dec *d = state;
 
 	d->state = STATE_INACTIVE;
-	d->idle = true;
 }
 
 /* The bits so far form a whole frame of an enabled variant. */
@@ -107,9 +105,6 @@ static void rc5_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 	struct rc5_dec *d = state;
 	struct ir_edge ev = *e;
 	bool pulse = ev.kind == IR_PULSE;
-	bool was_idle = d->idle;
-
-	d->idle = !pulse && ev.duration >= RC5_IDLE_SPACE;
 	if (!ir_geq_margin(ev.duration, RC5_UNIT, RC5_MARGIN))
 		goto fail;
 again:
@@ -118,7 +113,7 @@ again:
 
 	switch (d->state) {
 	case STATE_INACTIVE:
-		if (!pulse || !was_idle)
+		if (!pulse || ir_decode_space_before(ctx) < RC5_IDLE_SPACE)
 			break;
 		/* S1 is a 1: its first half is indistinguishable from the gap. */
 		d->start_us = ir_decode_now(ctx);

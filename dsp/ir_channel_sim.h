@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ir_channel_sim.h - what reaches a sound card's microphone input when an IR
+ * receiver is wired to it: a model used by tests, benchmarks and
+ * `irjack synth`.  Timings in, float samples out.
+ *
+ * The "analog" side runs at an oversampled rate (≥ 768 kHz) so the light's
+ * carrier and the receiver's edges exist before the sound card band-limits
+ * them, exactly as in hardware:
+ *
+ *   TSOP-style receiver module: output high while dark, low during a burst
+ *     (active low; `invert` wires it the other way round), its pulses
+ *     optionally stretched as real modules do;
+ *   bare photodiode: the photocurrent, a unipolar pulse train at the carrier
+ *     frequency and duty cycle during bursts (`invert` flips its sign);
+ *   → the card's AC coupling (one-pole high-pass, time constant ac_tau_ms)
+ *   → mains hum (fundamental plus 3rd harmonic)
+ *   → the card's anti-alias filter (linear-phase windowed sinc at 0.45 × rate,
+ *     which rings on edges like real converters) and sampling
+ *   → white noise, DC offset, clipping.
+ *
+ * SNR is defined on amplitude: a signal whose steps are A peak to peak has
+ * SNR = 20·log10(A / (2σ)) against white noise of standard deviation σ in the
+ * sampled bandwidth (a ±A/2 square wave has power A²/4).
+ */
+#ifndef IRJACK_IR_CHANNEL_SIM_H
+#define IRJACK_IR_CHANNEL_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ir_edge.h"
+
+enum ir_frontend {
+	IR_FRONTEND_TSOP = 0,
+	IR_FRONTEND_PHOTODIODE,
+};
+
+struct ir_channel_config {
+	unsigned sample_rate;  /* output rate, 8000 .. 192000 */
+	enum ir_frontend frontend;
+	double amplitude;      /* step height A (full scale = 1); default 0.5 */
+	double ac_tau_ms;      /* AC coupling time constant; 0 = DC coupled */
+	double snr_db;         /* noise; >= 200 means none */
+	double hum_hz;         /* 0 = none; usually 50 or 60 */
+	double hum_level;      /* hum amplitude relative to A */
+	double dc_offset;      /* added after sampling, full scale = 1 */
+	double clip_drive;     /* > 1: gain before hard clipping at ±1 (0 or 1: no clipping) */
+	bool invert;
+	bool no_aa_filter;     /* sample without the anti-alias filter (aliases everything) */
+	double jitter_us;      /* each duration ± uniform jitter */
+	double stretch_us;     /* receiver lengthens every pulse by this (spaces shrink) */
+	unsigned carrier_hz;   /* photodiode: default 38000 */
+	unsigned duty_cycle;   /* photodiode: percent, default 33 */
+	double lead_ms;        /* silence before the first edge; default 20 */
+	double tail_ms;        /* silence after the last edge; default 150 */
+	uint64_t seed;         /* noise and jitter; the same seed gives the same samples */
+};
+
+/* Fills `cfg` with the defaults: 48 kHz, TSOP, A = 0.5, no noise, DC
+ * coupled, anti-alias filter on, 38 kHz 33 %, lead 20 ms, tail 150 ms. */
+void ir_channel_config_default(struct ir_channel_config *cfg);
+
+/*
+ * Renders the pulses and spaces of `edges` (other kinds are ignored; a
+ * leading space adds to the lead-in) as mono float samples.  *samples is
+ * allocated (caller frees with free()), *frames is its length.  Returns 0,
+ * -EINVAL for an unusable configuration, or -ENOMEM.
+ */
+int ir_channel_render(const struct ir_channel_config *cfg, const struct ir_edge *edges, size_t n,
+		      float **samples, size_t *frames);
+
+#endif

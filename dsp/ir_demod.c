@@ -1,0 +1,474 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "ir_demod.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* rc-core's default: how long the line must stay dark before decoders are
+ * told the frame is over. */
+#define DEFAULT_TIMEOUT_US 125000u
+/* No IR protocol has a pulse this long (NEC's 9 ms leader is the longest in
+ * common use): a "pulse" that lasts longer is a polarity mistake or a
+ * disturbance, and the line is taken as idle again. */
+#define MAX_PULSE_US 60000.0
+/* An edge must stand out from the noise floor by this many standard
+ * deviations: ~1e-9 false alarms per sample for Gaussian noise. */
+#define NOISE_FACTOR 6.0
+/* ...and be at least this fraction of the step height of earlier edges
+ * (hysteresis against ripple, hum and droop residue). */
+#define STEP_FRACTION 0.4
+/* Absolute floor of the threshold, full scale = 1: 6.5 LSB of 16-bit audio. */
+#define THRESHOLD_FLOOR 2e-4
+/* A departure must persist this long (and for two samples) to be an edge:
+ * glitch rejection. */
+#define CONFIRM_US 30.0
+/* After an edge the new level settles (anti-alias and band filters). */
+#define SETTLE_US 120.0
+/* The level tracker (a fading-memory alpha-beta filter: level and slope)
+ * follows hum and the AC coupling's droop with this time constant, and
+ * follows the new level this fast while an edge settles. */
+#define TRACK_US 250.0
+#define TRACK_SETTLE_US 15.0
+/* Noise floor averaging time, how much of it must be seen before the first
+ * edge is trusted, and how long after an edge the darkness counts as quiet
+ * (NEC's longest in-frame space is 4.5 ms, but any longer space is fine:
+ * edges do not occur in it). */
+#define QUIET_US 2000.0
+#define NOISE_US 8000.0
+#define WARMUP_US 1500.0
+/* Baseline (idle level) averaging time, during idle only. */
+#define BASELINE_US 20000.0
+/* Band-limiting filter: two one-pole sections of this time constant each;
+ * 20 µs puts each corner at 8 kHz, 22 dB below a 38 kHz carrier for the
+ * pair, while a 167 µs RC-MM pulse still reaches full height. */
+#define BAND_US 20.0
+/* AC coupling: the droop after an edge is predicted from the decay rate
+ * measured on earlier states (slope / distance from the baseline), averaged
+ * with this weight per measurement. */
+#define DECAY_WEIGHT 0.002
+
+enum line_state {
+	LINE_SPACE = 0,
+	LINE_PULSE = 1,
+};
+
+#define HISTORY 64 /* samples of filtered signal kept for edge timing */
+
+struct ir_demod {
+	struct ir_demod_config cfg;
+	ir_demod_edge_fn edge_fn;
+	ir_demod_space_fn space_fn;
+	void *userdata;
+	double us_per_sample;
+
+	/* band-limiting filter */
+	float band_g;
+	float y1, y2;
+	float history[HISTORY];
+	uint64_t n; /* samples processed */
+
+	/* the line */
+	enum line_state state;
+	int pol;   /* +1 pulse high, -1 pulse low, 0 unknown */
+	bool idle; /* dark long enough: the next edge in either direction starts a pulse */
+	double level, slope, baseline;
+	double decay; /* measured AC-coupling decay rate per sample (0: DC coupled) */
+	unsigned warmup_n;
+	double step;   /* typical |edge height| */
+	double noise2; /* noise variance in the detection band */
+	unsigned noise_count;
+	double track_a, track_b, alpha_settle, alpha_noise, alpha_baseline;
+	unsigned confirm_n, settle_n, quiet_n;
+	uint64_t settle_until;
+
+	/* candidate edge */
+	bool cand;
+	int cand_dir;
+	double cand_ref, cand_thr;
+	uint64_t cand_n;
+	uint64_t cand_quiet; /* samples into the candidate */
+
+	/* edge bookkeeping */
+	bool have_edge;      /* an edge was reported (else the last edge is stream start) */
+	double last_edge_us; /* precise time of the last edge */
+	uint64_t last_edge_rounded;
+	bool timed_out;
+	uint32_t deadline_us;
+	uint64_t state_start_n;
+
+	/* report */
+	double peak, clipped_samples, report_samples;
+	uint64_t edges;
+};
+
+static double alpha_for(double tc_us, double us_per_sample)
+{
+	return 1.0 - exp(-us_per_sample / tc_us);
+}
+
+int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
+		 ir_demod_space_fn space_fn, void *userdata, struct ir_demod **out)
+{
+	struct ir_demod *d;
+
+	if (!cfg || !edge_fn || cfg->sample_rate < 4000 || cfg->sample_rate > 1000000 ||
+	    (cfg->polarity != IR_POLARITY_AUTO && cfg->polarity != IR_POLARITY_PULSE_HIGH &&
+	     cfg->polarity != IR_POLARITY_PULSE_LOW))
+		return -EINVAL;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->cfg = *cfg;
+	if (!d->cfg.timeout_us)
+		d->cfg.timeout_us = DEFAULT_TIMEOUT_US;
+	d->edge_fn = edge_fn;
+	d->space_fn = space_fn;
+	d->userdata = userdata;
+	d->us_per_sample = 1e6 / cfg->sample_rate;
+	d->band_g = (float)alpha_for(BAND_US, d->us_per_sample);
+	{
+		/* critically damped fading-memory filter */
+		/* ...and never faster than 6 samples, or at low rates it would
+		 * follow the converter's ringing. */
+		double track_us = TRACK_US > 6 * d->us_per_sample ? TRACK_US : 6 * d->us_per_sample;
+		double theta = exp(-d->us_per_sample / track_us);
+
+		d->track_a = 1 - theta * theta;
+		d->track_b = (1 - theta) * (1 - theta);
+	}
+	d->warmup_n = (unsigned)ceil(WARMUP_US / d->us_per_sample);
+	if (d->warmup_n < 16)
+		d->warmup_n = 16;
+	d->alpha_settle = alpha_for(TRACK_SETTLE_US, d->us_per_sample);
+	d->alpha_noise = alpha_for(NOISE_US, d->us_per_sample);
+	d->alpha_baseline = alpha_for(BASELINE_US, d->us_per_sample);
+	/* At least two samples: converters' anti-alias filters ring at close
+	 * to half the sample rate, alternating sign from one sample to the next. */
+	d->confirm_n = (unsigned)ceil(CONFIRM_US / d->us_per_sample);
+	if (d->confirm_n < 2)
+		d->confirm_n = 2;
+	/* The converter's filter rings for several samples at any rate. */
+	d->settle_n = (unsigned)ceil(SETTLE_US / d->us_per_sample);
+	if (d->settle_n < 3)
+		d->settle_n = 3;
+	d->quiet_n = (unsigned)ceil(QUIET_US / d->us_per_sample);
+	d->pol = cfg->polarity;
+	d->idle = true;
+	*out = d;
+	return 0;
+}
+
+void ir_demod_free(struct ir_demod *d)
+{
+	free(d);
+}
+
+void ir_demod_set_space_deadline(struct ir_demod *d, uint32_t us)
+{
+	d->deadline_us = us;
+}
+
+static void emit(struct ir_demod *d, enum ir_edge_kind kind, uint32_t duration)
+{
+	struct ir_edge e = { .duration = duration, .kind = (uint8_t)kind };
+
+	if ((kind == IR_PULSE || kind == IR_SPACE) && duration == 0)
+		return;
+	d->edges++;
+	d->edge_fn(d->userdata, &e);
+}
+
+/* Reports the state that ends at time `t_us` (µs since stream start) and
+ * moves the last-edge mark there. */
+static void close_state(struct ir_demod *d, double t_us)
+{
+	uint64_t rounded = (uint64_t)llround(t_us);
+	uint64_t dur = rounded > d->last_edge_rounded ? rounded - d->last_edge_rounded : 0;
+
+	if (d->state == LINE_SPACE && d->timed_out)
+		dur = dur > d->cfg.timeout_us ? dur - d->cfg.timeout_us : 0;
+	while (dur > 0) {
+		uint32_t chunk = dur > IR_DURATION_MAX ? IR_DURATION_MAX : (uint32_t)dur;
+
+		emit(d, d->state == LINE_PULSE ? IR_PULSE : IR_SPACE, chunk);
+		dur -= chunk;
+	}
+	d->last_edge_us = t_us;
+	d->last_edge_rounded = rounded;
+	d->have_edge = true;
+}
+
+/* Time (µs) at which the filtered signal crossed `mid` going in direction
+ * `dir`, searching back from the newest sample. */
+static double crossing_time(const struct ir_demod *d, double mid, int dir, uint64_t oldest)
+{
+	uint64_t j = d->n - 1;
+
+	while (j > oldest && j + HISTORY > d->n) {
+		double a = d->history[(j - 1) % HISTORY], b = d->history[j % HISTORY];
+
+		if ((a - mid) * dir <= 0 && (b - mid) * dir > 0) {
+			double frac = b != a ? (mid - a) / (b - a) : 0.5;
+
+			return ((double)(j - 1) + frac) * d->us_per_sample;
+		}
+		j--;
+	}
+	return (double)oldest * d->us_per_sample;
+}
+
+static void confirm_edge(struct ir_demod *d)
+{
+	int dir = d->cand_dir;
+	double half = d->step > 0 ? d->step / 2 : d->cand_thr;
+	double t_edge = crossing_time(d, d->cand_ref + dir * half, dir,
+				      d->cand_n > HISTORY / 2 ? d->cand_n - HISTORY / 2 : 0);
+
+	if (t_edge < d->last_edge_us)
+		t_edge = d->last_edge_us;
+	if (d->state == LINE_SPACE && (d->idle || d->pol == 0) &&
+	    d->cfg.polarity == IR_POLARITY_AUTO)
+		d->pol = dir;
+	/* The edge callback may set a new deadline: clear the old one first. */
+	d->deadline_us = 0;
+	close_state(d, t_edge);
+	d->state = d->state == LINE_PULSE ? LINE_SPACE : LINE_PULSE;
+	d->idle = false;
+	d->timed_out = false;
+	d->cand = false;
+	/* Follow the new level quickly until it settles; cand_ref keeps the old
+	 * level, to measure the step against.  The first edge's height stands
+	 * for the step until a settled one is measured, so that the converter's
+	 * ringing after it is not taken for the next edge. */
+	d->level = d->history[(d->n - 1) % HISTORY];
+	if (d->step == 0)
+		d->step = fabs(d->level - d->cand_ref);
+	d->slope = 0;
+	d->settle_until = d->n + d->settle_n;
+	d->state_start_n = d->n;
+}
+
+/* The new level has settled: learn the step, and predict the droop. */
+static void settled(struct ir_demod *d)
+{
+	double measured = fabs(d->level - d->cand_ref);
+
+	d->step = d->step > 0 ? d->step + 0.25 * (measured - d->step) : measured;
+	d->slope = (d->baseline - d->level) * d->decay;
+}
+
+static inline double threshold(const struct ir_demod *d)
+{
+	double t = NOISE_FACTOR * sqrt(d->noise2);
+	double s = STEP_FRACTION * d->step;
+
+	if (s > t)
+		t = s;
+	return t > THRESHOLD_FLOOR ? t : THRESHOLD_FLOOR;
+}
+
+/* Stable, unclipped and away from the baseline: the tracker's slope shows
+ * how fast the AC coupling pulls the level back. */
+static inline void measure_decay(struct ir_demod *d, double thr)
+{
+	double u = d->baseline - d->level;
+
+	if (fabs(u) < 2 * thr || d->n < d->state_start_n + 3 * d->settle_n)
+		return;
+	double k = d->slope / u;
+
+	if (k < 0)
+		k = 0;
+	d->decay += DECAY_WEIGHT * (k - d->decay);
+}
+
+static inline void process_sample(struct ir_demod *d, float x)
+{
+	float ax = fabsf(x);
+	double y, pred, r;
+
+	if (ax > d->peak)
+		d->peak = ax;
+	if (ax >= 0.999f)
+		d->clipped_samples++;
+	if (d->n == 0) {
+		/* The stream starts idle at whatever level it has. */
+		d->y1 = d->y2 = x;
+		d->level = d->baseline = x;
+	}
+
+	d->y1 += d->band_g * (x - d->y1);
+	d->y2 += d->band_g * (d->y1 - d->y2);
+	y = d->y2;
+	d->history[d->n % HISTORY] = (float)y;
+	d->n++;
+
+	pred = d->level + d->slope;
+	r = y - pred;
+
+	if (d->cand) {
+		/* A candidate edge must keep its distance from the old level. */
+		if ((y - d->cand_ref) * d->cand_dir < d->cand_thr * 0.5)
+			d->cand = false; /* a glitch */
+		else if (++d->cand_quiet >= d->confirm_n)
+			confirm_edge(d);
+		return;
+	}
+
+	double thr = threshold(d);
+
+	if (d->noise_count >= d->warmup_n) {
+		int dir;
+
+		if (d->state == LINE_PULSE)
+			dir = -d->pol;
+		else
+			dir = d->idle || d->pol == 0 ? 0 : d->pol;
+		if ((dir == 0 && fabs(r) > thr) || (dir != 0 && r * dir > thr)) {
+			d->cand = true;
+			d->cand_dir = dir ? dir : (r > 0 ? 1 : -1);
+			d->cand_ref = pred;
+			d->cand_thr = thr;
+			d->cand_n = d->n - 1;
+			d->cand_quiet = 0;
+			if (d->confirm_n <= 1)
+				confirm_edge(d);
+			return;
+		}
+	}
+
+	if (d->n < d->settle_until) {
+		d->level = pred + d->alpha_settle * r;
+		if (d->n + 1 == d->settle_until)
+			settled(d);
+	} else {
+		/* The beginning of an edge must not drag the level along before
+		 * it crosses the threshold: large residuals count only up to half
+		 * the threshold (Huber), enough to follow droop and hum. */
+		double rc = r > 0.5 * thr ? 0.5 * thr : r < -0.5 * thr ? -0.5 * thr : r;
+
+		d->level = pred + d->track_a * rc;
+		if (ax >= 0.999f) {
+			/* Clipped: the level sits on the rail and shows no droop. */
+			d->slope = 0;
+		} else {
+			d->slope += d->track_b * rc;
+			measure_decay(d, thr);
+		}
+		if (d->noise_count < d->warmup_n) {
+			d->noise_count++;
+			d->noise2 += (r * r - d->noise2) / d->noise_count;
+		} else if (d->state == LINE_SPACE && d->n > d->state_start_n + d->quiet_n) {
+			/* The noise floor is measured in the dark, away from edges,
+			 * with spikes limited to 4 σ so one click cannot inflate it. */
+			double lim = 4 * sqrt(d->noise2) + THRESHOLD_FLOOR;
+			double rn = r > lim ? lim : r < -lim ? -lim : r;
+
+			d->noise2 += d->alpha_noise * (rn * rn - d->noise2);
+		}
+		if (d->idle)
+			d->baseline += d->alpha_baseline * (d->level - d->baseline);
+	}
+
+	double now_us = (double)d->n * d->us_per_sample;
+	double dark_us = now_us - d->last_edge_us;
+
+	if (d->state == LINE_SPACE) {
+		if (d->deadline_us && d->have_edge && !d->timed_out && dark_us >= d->deadline_us) {
+			uint32_t elapsed = (uint32_t)((uint64_t)llround(now_us) - d->last_edge_rounded);
+
+			d->deadline_us = 0;
+			if (d->space_fn)
+				d->space_fn(d->userdata, elapsed);
+		}
+		if (!d->timed_out && dark_us >= d->cfg.timeout_us) {
+			d->idle = true;
+			d->deadline_us = 0;
+			if (d->have_edge) {
+				d->timed_out = true;
+				emit(d, IR_TIMEOUT, d->cfg.timeout_us);
+			}
+		}
+	} else if (dark_us >= MAX_PULSE_US) {
+		/* Not a pulse: the line is idle and its polarity unknown again. */
+		close_state(d, now_us);
+		d->state = LINE_SPACE;
+		d->idle = true;
+		if (d->cfg.polarity == IR_POLARITY_AUTO)
+			d->pol = 0;
+	}
+}
+
+void ir_demod_process(struct ir_demod *d, const float *samples, size_t frames, size_t stride)
+{
+	if (stride == 0)
+		stride = 1;
+	for (size_t i = 0; i < frames; i++)
+		process_sample(d, samples[i * stride]);
+	d->report_samples += (double)frames;
+}
+
+void ir_demod_process_interleaved(struct ir_demod *const *demods, unsigned channels,
+				  const float *samples, size_t frames)
+{
+	for (size_t i = 0; i < frames; i++)
+		for (unsigned c = 0; c < channels; c++)
+			if (demods[c])
+				process_sample(demods[c], samples[i * channels + c]);
+	for (unsigned c = 0; c < channels; c++)
+		if (demods[c])
+			demods[c]->report_samples += (double)frames;
+}
+
+void ir_demod_flush(struct ir_demod *d)
+{
+	double now_us = (double)d->n * d->us_per_sample;
+
+	if (d->cand)
+		d->cand = false;
+	if (d->state == LINE_PULSE || !d->timed_out)
+		close_state(d, now_us);
+}
+
+void ir_demod_reset(struct ir_demod *d)
+{
+	double now_us = (double)d->n * d->us_per_sample;
+
+	emit(d, IR_OVERFLOW, 0);
+	d->cand = false;
+	d->state = LINE_SPACE;
+	d->idle = true;
+	d->timed_out = false;
+	d->deadline_us = 0;
+	if (d->cfg.polarity == IR_POLARITY_AUTO)
+		d->pol = 0;
+	d->last_edge_us = now_us;
+	d->last_edge_rounded = (uint64_t)llround(now_us);
+	d->have_edge = false;
+	d->level = d->y2;
+	d->slope = 0;
+	d->baseline = d->y2;
+}
+
+void ir_demod_report(struct ir_demod *d, struct ir_signal_report *r)
+{
+	double noise = sqrt(d->noise2);
+
+	memset(r, 0, sizeof(*r));
+	r->step = d->step;
+	r->noise = noise;
+	r->snr_db = d->step > 0 && noise > 0 ? 20 * log10(d->step / (2 * noise)) : 0;
+	r->peak = d->peak;
+	r->clipped = d->report_samples > 0 ? d->clipped_samples / d->report_samples : 0;
+	r->polarity = d->pol > 0 ? IR_POLARITY_PULSE_HIGH : d->pol < 0 ? IR_POLARITY_PULSE_LOW
+								       : IR_POLARITY_AUTO;
+	r->band_us = BAND_US;
+	r->edges = d->edges;
+	r->samples = d->n;
+	d->peak = 0;
+	d->clipped_samples = 0;
+	d->report_samples = 0;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ir_receiver.h - one audio source from samples to decoded frames: a
+ * demodulator and a decoder set per channel, wired so that decoders finish
+ * frames as soon as the silence after them is decisive.
+ *
+ * With several channels in "auto" mode every channel is demodulated and
+ * decoded on its own (a receiver may be wired to either side, or to both in
+ * opposite polarity); a frame that another channel already reported, within
+ * a few milliseconds, is reported once.  Sample-interleaved processing keeps
+ * the output the same whatever the block size.
+ */
+#ifndef IRJACK_IR_RECEIVER_H
+#define IRJACK_IR_RECEIVER_H
+
+#include <stdint.h>
+
+#include "ir_decoder.h"
+#include "ir_demod.h"
+
+#define IR_RECEIVER_MAX_CHANNELS 8
+#define IR_RECEIVER_CHANNEL_AUTO (-1)
+
+struct ir_receiver_config {
+	unsigned sample_rate;
+	unsigned channels;          /* interleaved channels in the input, 1..8 */
+	int channel;                /* 0-based channel to use, or IR_RECEIVER_CHANNEL_AUTO */
+	enum ir_polarity polarity;  /* default auto */
+	uint32_t timeout_us;        /* 0: the demodulator's default */
+	const struct ir_protocol_set *protocols; /* NULL: all */
+};
+
+/* Optional: every edge of every demodulated channel. */
+typedef void (*ir_receiver_edge_fn)(void *userdata, unsigned channel, const struct ir_edge *edge);
+
+struct ir_receiver;
+
+/* Returns 0 and sets *out, -EINVAL for a bad configuration, or -ENOMEM.
+ * `frame_fn` receives each frame once (times in source time). */
+int ir_receiver_new(const struct ir_receiver_config *cfg, ir_frame_fn frame_fn, void *userdata,
+		    struct ir_receiver **out);
+void ir_receiver_free(struct ir_receiver *rx);
+
+void ir_receiver_set_edge_fn(struct ir_receiver *rx, ir_receiver_edge_fn fn, void *userdata);
+
+/* Feeds `frames` interleaved frames. */
+void ir_receiver_process(struct ir_receiver *rx, const float *samples, size_t frames);
+
+/* End of input: finishes pending frames. */
+void ir_receiver_flush(struct ir_receiver *rx);
+
+/* After lost audio (xrun): resets every channel's state. */
+void ir_receiver_reset(struct ir_receiver *rx);
+
+/* The signal report of channel c (0-based); -EINVAL if it is not decoded. */
+int ir_receiver_report(struct ir_receiver *rx, unsigned c, struct ir_signal_report *r);
+
+/* Frames reported by channel c (before merging across channels). */
+uint64_t ir_receiver_channel_frames(const struct ir_receiver *rx, unsigned c);
+
+#endif

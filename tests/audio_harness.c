@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "audio_harness.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir_decoder.h"
+#include "ir_receiver.h"
+
+/* A frame's reported start may differ from the nominal one by the receiver
+ * model's stretch and the detector's filter delay. */
+#define MATCH_WINDOW_US 3000.0
+
+struct expected {
+	enum ir_protocol protocol;
+	uint64_t scancode;
+	bool repeat;
+	double start_us; /* in audio time */
+	bool matched;
+};
+
+struct run_state {
+	struct expected *exp;
+	size_t n_exp;
+	unsigned matched, false_frames;
+	double max_latency_us;
+	double now_us; /* audio time at the end of the block being processed */
+	struct ir_decoder *check;
+	bool check_hit;
+	enum ir_protocol check_proto;
+	uint64_t check_scancode;
+};
+
+static uint64_t next_random(uint64_t *s)
+{
+	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static void check_frame(void *userdata, const struct ir_frame *f)
+{
+	struct run_state *st = userdata;
+
+	if (!(f->flags & IR_FRAME_REPEAT) && f->protocol == st->check_proto &&
+	    f->scancode == st->check_scancode)
+		st->check_hit = true;
+}
+
+/* A random scancode of p whose timings decode back to (p, scancode) itself:
+ * a necx code with complementary address bytes is a nec frame, and so on. */
+static uint64_t canonical_scancode(struct run_state *st, enum ir_protocol p, uint64_t *seed)
+{
+	const struct ir_protocol_info *info = ir_protocol_get(p);
+
+	for (int tries = 0; tries < 1000; tries++) {
+		uint64_t sc = next_random(seed) & info->scancode_mask;
+		struct ir_edge_buf b = { 0 };
+
+		if (p == IR_PROTO_RC6_MCE)
+			sc = 0x800f0000u | (sc & 0x7fff);
+		if (ir_encode(p, sc, NULL, &b) < 0) {
+			ir_edge_buf_free(&b);
+			continue;
+		}
+		st->check_hit = false;
+		st->check_proto = p;
+		st->check_scancode = sc;
+		ir_decoder_reset(st->check);
+		ir_decoder_feed_many(st->check, b.edges, b.len);
+		ir_decoder_flush(st->check);
+		ir_edge_buf_free(&b);
+		if (st->check_hit)
+			return sc;
+	}
+	return 0;
+}
+
+static void on_frame(void *userdata, const struct ir_frame *f)
+{
+	struct run_state *st = userdata;
+	double start = (double)f->start_us;
+
+	for (size_t i = 0; i < st->n_exp; i++) {
+		struct expected *e = &st->exp[i];
+
+		if (e->matched || e->protocol != f->protocol || e->scancode != f->scancode ||
+		    e->repeat != !!(f->flags & IR_FRAME_REPEAT) ||
+		    fabs(e->start_us - start) > MATCH_WINDOW_US)
+			continue;
+		e->matched = true;
+		st->matched++;
+		if (st->now_us - (double)f->end_us > st->max_latency_us)
+			st->max_latency_us = st->now_us - (double)f->end_us;
+		return;
+	}
+	st->false_frames++;
+}
+
+int audio_decode_edges(const struct ir_channel_config *channel, const struct ir_edge *edges,
+		       size_t n, size_t block, enum ir_polarity polarity,
+		       void (*fn)(void *userdata, const struct ir_frame *frame), void *userdata)
+{
+	float *samples = NULL;
+	size_t frames = 0;
+	struct ir_receiver_config rcfg = { 0 };
+	struct ir_receiver *rx = NULL;
+	int ret;
+
+	ret = ir_channel_render(channel, edges, n, &samples, &frames);
+	if (ret < 0)
+		return ret;
+	rcfg.sample_rate = channel->sample_rate;
+	rcfg.channels = 1;
+	rcfg.channel = 0;
+	rcfg.polarity = polarity;
+	ret = ir_receiver_new(&rcfg, fn, userdata, &rx);
+	if (ret == 0) {
+		if (!block)
+			block = 1024;
+		for (size_t i = 0; i < frames; i += block)
+			ir_receiver_process(rx, samples + i, frames - i < block ? frames - i : block);
+		ir_receiver_flush(rx);
+	}
+	ir_receiver_free(rx);
+	free(samples);
+	return ret;
+}
+
+int audio_trial_run(const struct audio_trial *t, struct audio_result *res)
+{
+	const struct ir_protocol_info *info = ir_protocol_get(t->protocol);
+	struct run_state st = { 0 };
+	struct ir_edge_buf edges = { 0 };
+	struct ir_protocol_set only;
+	uint64_t seed = t->seed * 2654435761u + 1;
+	double gap_min = t->gap_min_ms > 0 ? t->gap_min_ms : 60;
+	double gap_max = t->gap_max_ms > gap_min ? t->gap_max_ms : gap_min + 240;
+	float *samples = NULL;
+	size_t frames = 0;
+	struct ir_receiver_config rcfg = { 0 };
+	struct ir_receiver *rx = NULL;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	if (!info)
+		return -EINVAL;
+	ir_protocol_set_clear(&only);
+	ir_protocol_set_add(&only, t->protocol);
+	ret = ir_decoder_new(&only, check_frame, &st, &st.check);
+	if (ret < 0)
+		return ret;
+	st.exp = calloc((size_t)t->frames * (1 + t->repeats), sizeof(*st.exp));
+	if (!st.exp) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (unsigned i = 0; i < t->frames; i++) {
+		double gap_ms = gap_min + (gap_max - gap_min) * (double)(next_random(&seed) % 1000) / 1000.0;
+		uint64_t sc = canonical_scancode(&st, t->protocol, &seed);
+		struct ir_encode_opts o = { .toggle = i & 1, .repeats = t->repeats };
+		double start;
+		const struct ir_protocol_info *pi = info;
+
+		ret = ir_edge_buf_space(&edges, (uint32_t)(gap_ms * 1000));
+		if (ret < 0)
+			goto out;
+		start = (double)ir_edge_buf_duration(&edges) + t->channel.lead_ms * 1000;
+		ret = ir_encode(t->protocol, sc, &o, &edges);
+		if (ret < 0)
+			goto out;
+		for (unsigned k = 0; k <= t->repeats; k++) {
+			struct expected *e = &st.exp[st.n_exp++];
+
+			e->protocol = t->protocol;
+			e->scancode = sc;
+			/* protocols with a repeat code report repeats as such */
+			e->repeat = k > 0 && (t->protocol == IR_PROTO_NEC || t->protocol == IR_PROTO_NECX ||
+					      t->protocol == IR_PROTO_NEC32);
+			e->start_us = start + (double)k * pi->frame_period_us;
+		}
+	}
+	ret = ir_channel_render(&t->channel, edges.edges, edges.len, &samples, &frames);
+	if (ret < 0)
+		goto out;
+	rcfg.sample_rate = t->channel.sample_rate;
+	rcfg.channels = 1;
+	rcfg.channel = 0;
+	rcfg.polarity = t->polarity;
+	rcfg.protocols = NULL;
+	ret = ir_receiver_new(&rcfg, on_frame, &st, &rx);
+	if (ret < 0)
+		goto out;
+	{
+		size_t block = t->block ? t->block : 1024;
+
+		for (size_t i = 0; i < frames; i += block) {
+			size_t nb = frames - i < block ? frames - i : block;
+
+			st.now_us = (double)(i + nb) * 1e6 / t->channel.sample_rate;
+			ir_receiver_process(rx, samples + i, nb);
+		}
+		st.now_us = (double)frames * 1e6 / t->channel.sample_rate;
+		ir_receiver_flush(rx);
+	}
+	res->sent = (unsigned)st.n_exp;
+	res->matched = st.matched;
+	res->false_frames = st.false_frames;
+	res->samples = frames;
+	res->max_latency_us = st.max_latency_us;
+	ret = 0;
+out:
+	ir_receiver_free(rx);
+	ir_decoder_free(st.check);
+	free(st.exp);
+	free(samples);
+	ir_edge_buf_free(&edges);
+	return ret;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * audio_harness.h - end-to-end trials through the audio path, shared by the
+ * tests and the benchmarks: random frames of a protocol → encoder → channel
+ * model (ir_channel_sim) → receiver (demodulator + decoders) → frames
+ * matched against what was sent.
+ */
+#ifndef IRJACK_TEST_AUDIO_HARNESS_H
+#define IRJACK_TEST_AUDIO_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ir_channel_sim.h"
+#include "ir_demod.h"
+#include "ir_protocol.h"
+
+struct audio_trial {
+	enum ir_protocol protocol;
+	unsigned frames;              /* key presses to send */
+	unsigned repeats;             /* repeats per press (held key) */
+	struct ir_channel_config channel;
+	double gap_min_ms, gap_max_ms; /* silence between presses; default 60..300 */
+	size_t block;                  /* samples per ir_receiver_process() call; 0 = 1024 */
+	enum ir_polarity polarity;     /* what the receiver is told; default auto */
+	uint64_t seed;
+};
+
+struct audio_result {
+	unsigned sent;        /* frames sent (presses × (1 + repeats)) */
+	unsigned matched;     /* decoded with the right protocol, scancode and time */
+	unsigned false_frames;/* decoded frames that match nothing sent */
+	size_t samples;       /* audio length */
+	double max_latency_us;/* worst (report time - frame end), audio time */
+};
+
+/* Runs one trial.  Returns 0, or a negative errno if the trial cannot be
+ * set up. */
+int audio_trial_run(const struct audio_trial *trial, struct audio_result *result);
+
+/* Renders `edges` with `channel` and decodes them; frames go to `fn`. */
+struct ir_frame;
+int audio_decode_edges(const struct ir_channel_config *channel, const struct ir_edge *edges,
+		       size_t n, size_t block, enum ir_polarity polarity,
+		       void (*fn)(void *userdata, const struct ir_frame *frame), void *userdata);
+
+#endif
