@@ -25,13 +25,14 @@
 /* A departure must persist this long (and for two samples) to be an edge:
  * glitch rejection. */
 #define CONFIRM_US 30.0
-/* After an edge the new level settles (anti-alias and band filters). */
-#define SETTLE_US 120.0
+/* After an edge the new level settles: the converter's anti-alias filter,
+ * plus about 4 time constants of the band filter in use. */
+#define SETTLE_US 40.0
+#define SETTLE_BANDS 4.0
 /* The level tracker (a fading-memory alpha-beta filter: level and slope)
- * follows hum and the AC coupling's droop with this time constant, and
- * follows the new level this fast while an edge settles. */
-#define TRACK_US 250.0
-#define TRACK_SETTLE_US 15.0
+ * follows hum and the AC coupling's droop with this time constant. */
+#define TRACK_US 150.0
+#define TRACK_BANDS 8.0
 /* Noise floor averaging time, how much of it must be seen before the first
  * edge is trusted, and how long after an edge the darkness counts as quiet
  * (NEC's longest in-frame space is 4.5 ms, but any longer space is fine:
@@ -41,10 +42,20 @@
 #define WARMUP_US 1500.0
 /* Baseline (idle level) averaging time, during idle only. */
 #define BASELINE_US 20000.0
-/* Band-limiting filter: two one-pole sections of this time constant each;
- * 20 µs puts each corner at 8 kHz, 22 dB below a 38 kHz carrier for the
- * pair, while a 167 µs RC-MM pulse still reaches full height. */
-#define BAND_US 20.0
+/* Band-limiting filter: two one-pole sections of BAND_FAST_US each; 20 µs
+ * puts each corner at 8 kHz, 22 dB below a 38 kHz carrier for the pair,
+ * while a 167 µs RC-MM pulse still reaches full height.  When the noise is
+ * too high for that band, detection runs on a narrower one (100 µs: noise
+ * power 1/20 of the 48 kHz band, units of 400 µs and more still reach 94 %
+ * of their height).  The band is chosen while the line is idle: edges must
+ * stand out by NOISE_FACTOR σ and stay under STEP_FRACTION of the step, so
+ * the wide band is used when step ≥ BAND_SNR_MIN σ(wide band). */
+#define BAND_FAST_US 20.0
+#define BAND_SLOW_US 100.0
+#define BAND_SNR_MIN (NOISE_FACTOR / STEP_FRACTION)
+/* Before any step is known, a step of 5 % of full scale is expected. */
+#define BAND_STEP_PRIOR 0.05
+
 /* AC coupling: the droop after an edge is predicted from the decay rate
  * measured on earlier states (slope / distance from the baseline), averaged
  * with this weight per measurement. */
@@ -55,7 +66,6 @@ enum line_state {
 	LINE_PULSE = 1,
 };
 
-#define HISTORY 64 /* samples of filtered signal kept for edge timing */
 
 struct ir_demod {
 	struct ir_demod_config cfg;
@@ -65,9 +75,14 @@ struct ir_demod {
 	double us_per_sample;
 
 	/* band-limiting filter */
-	float band_g;
-	float y1, y2;
-	float history[HISTORY];
+	float fast_g, slow_g;
+	float f1, f2, s1, s2; /* the two band filters' sections */
+	bool use_slow;
+	double fast_gain, slow_gain; /* noise variance gains of the bands */
+	float x_prev;
+	double raw_noise2;           /* white-noise variance of the input */
+	float y_prev; /* the band-limited signal at the previous sample */
+	double band_delay_us;
 	uint64_t n; /* samples processed */
 
 	/* the line */
@@ -78,17 +93,19 @@ struct ir_demod {
 	double decay; /* measured AC-coupling decay rate per sample (0: DC coupled) */
 	unsigned warmup_n;
 	double step;   /* typical |edge height| */
+	bool step_known; /* measured on a settled edge (else a provisional guess) */
 	double noise2; /* noise variance in the detection band */
 	unsigned noise_count;
-	double track_a, track_b, alpha_settle, alpha_noise, alpha_baseline;
+	double track_a, track_b, alpha_noise, alpha_baseline;
 	unsigned confirm_n, settle_n, quiet_n;
 	uint64_t settle_until;
 
 	/* candidate edge */
 	bool cand;
 	int cand_dir;
+	int edge_dir; /* direction of the last edge */
 	double cand_ref, cand_thr;
-	uint64_t cand_n;
+	double cand_t; /* µs */
 	uint64_t cand_quiet; /* samples into the candidate */
 
 	/* edge bookkeeping */
@@ -109,6 +126,17 @@ static double alpha_for(double tc_us, double us_per_sample)
 	return 1.0 - exp(-us_per_sample / tc_us);
 }
 
+/* Variance gain of two cascaded one-pole sections y += g (x - y) for white
+ * noise: the sum of the squared impulse response g² (n + 1) aⁿ, a = 1 - g. */
+static double band_noise_gain(double g)
+{
+	double a2 = (1 - g) * (1 - g);
+
+	return g * g * g * g * (1 + a2) / ((1 - a2) * (1 - a2) * (1 - a2));
+}
+
+static void set_settle(struct ir_demod *d);
+
 int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 		 ir_demod_space_fn space_fn, void *userdata, struct ir_demod **out)
 {
@@ -128,21 +156,13 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 	d->space_fn = space_fn;
 	d->userdata = userdata;
 	d->us_per_sample = 1e6 / cfg->sample_rate;
-	d->band_g = (float)alpha_for(BAND_US, d->us_per_sample);
-	{
-		/* critically damped fading-memory filter */
-		/* ...and never faster than 6 samples, or at low rates it would
-		 * follow the converter's ringing. */
-		double track_us = TRACK_US > 6 * d->us_per_sample ? TRACK_US : 6 * d->us_per_sample;
-		double theta = exp(-d->us_per_sample / track_us);
-
-		d->track_a = 1 - theta * theta;
-		d->track_b = (1 - theta) * (1 - theta);
-	}
+	d->fast_g = (float)alpha_for(BAND_FAST_US, d->us_per_sample);
+	d->slow_g = (float)alpha_for(BAND_SLOW_US, d->us_per_sample);
+	d->fast_gain = band_noise_gain(d->fast_g);
+	d->slow_gain = band_noise_gain(d->slow_g);
 	d->warmup_n = (unsigned)ceil(WARMUP_US / d->us_per_sample);
 	if (d->warmup_n < 16)
 		d->warmup_n = 16;
-	d->alpha_settle = alpha_for(TRACK_SETTLE_US, d->us_per_sample);
 	d->alpha_noise = alpha_for(NOISE_US, d->us_per_sample);
 	d->alpha_baseline = alpha_for(BASELINE_US, d->us_per_sample);
 	/* At least two samples: converters' anti-alias filters ring at close
@@ -151,9 +171,7 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 	if (d->confirm_n < 2)
 		d->confirm_n = 2;
 	/* The converter's filter rings for several samples at any rate. */
-	d->settle_n = (unsigned)ceil(SETTLE_US / d->us_per_sample);
-	if (d->settle_n < 3)
-		d->settle_n = 3;
+	set_settle(d);
 	d->quiet_n = (unsigned)ceil(QUIET_US / d->us_per_sample);
 	d->pol = cfg->polarity;
 	d->idle = true;
@@ -201,31 +219,10 @@ static void close_state(struct ir_demod *d, double t_us)
 	d->have_edge = true;
 }
 
-/* Time (µs) at which the filtered signal crossed `mid` going in direction
- * `dir`, searching back from the newest sample. */
-static double crossing_time(const struct ir_demod *d, double mid, int dir, uint64_t oldest)
-{
-	uint64_t j = d->n - 1;
-
-	while (j > oldest && j + HISTORY > d->n) {
-		double a = d->history[(j - 1) % HISTORY], b = d->history[j % HISTORY];
-
-		if ((a - mid) * dir <= 0 && (b - mid) * dir > 0) {
-			double frac = b != a ? (mid - a) / (b - a) : 0.5;
-
-			return ((double)(j - 1) + frac) * d->us_per_sample;
-		}
-		j--;
-	}
-	return (double)oldest * d->us_per_sample;
-}
-
 static void confirm_edge(struct ir_demod *d)
 {
 	int dir = d->cand_dir;
-	double half = d->step > 0 ? d->step / 2 : d->cand_thr;
-	double t_edge = crossing_time(d, d->cand_ref + dir * half, dir,
-				      d->cand_n > HISTORY / 2 ? d->cand_n - HISTORY / 2 : 0);
+	double t_edge = d->cand_t;
 
 	if (t_edge < d->last_edge_us)
 		t_edge = d->last_edge_us;
@@ -243,7 +240,8 @@ static void confirm_edge(struct ir_demod *d)
 	 * level, to measure the step against.  The first edge's height stands
 	 * for the step until a settled one is measured, so that the converter's
 	 * ringing after it is not taken for the next edge. */
-	d->level = d->history[(d->n - 1) % HISTORY];
+	d->level = d->y_prev;
+	d->edge_dir = dir;
 	if (d->step == 0)
 		d->step = fabs(d->level - d->cand_ref);
 	d->slope = 0;
@@ -251,13 +249,22 @@ static void confirm_edge(struct ir_demod *d)
 	d->state_start_n = d->n;
 }
 
+static void choose_band(struct ir_demod *d);
+
 /* The new level has settled: learn the step, and predict the droop. */
 static void settled(struct ir_demod *d)
 {
 	double measured = fabs(d->level - d->cand_ref);
+	bool first = d->step_known == 0;
 
-	d->step = d->step > 0 ? d->step + 0.25 * (measured - d->step) : measured;
+	d->step = d->step_known ? d->step + 0.25 * (measured - d->step) : measured;
+	d->step_known = true;
 	d->slope = (d->baseline - d->level) * d->decay;
+	/* The first edge was found on the band the noise floor alone allowed;
+	 * now that the step is known the wide band may do (a level, not an
+	 * edge, is under way: switching is safe). */
+	if (first)
+		choose_band(d);
 }
 
 static inline double threshold(const struct ir_demod *d)
@@ -285,6 +292,52 @@ static inline void measure_decay(struct ir_demod *d, double thr)
 	d->decay += DECAY_WEIGHT * (k - d->decay);
 }
 
+static void set_settle(struct ir_demod *d)
+{
+	double band = d->use_slow ? BAND_SLOW_US : BAND_FAST_US;
+
+	/* Two one-pole sections reach STEP_FRACTION of a step after about
+	 * 1.4 time constants (1 - e^-1.4 (1 + 1.4) = 0.41). */
+	d->band_delay_us = 1.4 * band;
+	{
+		/* A critically damped fading-memory filter, several times slower
+		 * than the band's rise (or it follows an edge before the edge
+		 * crosses the threshold), and never faster than 6 samples (or at
+		 * low rates it follows the converter's ringing). */
+		double track_us = TRACK_US + TRACK_BANDS * band;
+		double theta;
+
+		if (track_us < 6 * d->us_per_sample)
+			track_us = 6 * d->us_per_sample;
+		theta = exp(-d->us_per_sample / track_us);
+		d->track_a = 1 - theta * theta;
+		d->track_b = (1 - theta) * (1 - theta);
+	}
+	d->settle_n = (unsigned)ceil((SETTLE_US + SETTLE_BANDS * band) / d->us_per_sample);
+	if (d->settle_n < 3)
+		d->settle_n = 3;
+}
+
+/* While idle: detect on the wide band if edges will stand out there,
+ * otherwise on the narrow one.  Switching restarts the level tracker on the
+ * new band's signal. */
+static void choose_band(struct ir_demod *d)
+{
+	double step = d->step_known ? d->step : BAND_STEP_PRIOR;
+	bool slow = step * step < BAND_SNR_MIN * BAND_SNR_MIN * d->raw_noise2 * d->fast_gain;
+	float y;
+
+	if (slow == d->use_slow)
+		return;
+	d->use_slow = slow;
+	set_settle(d);
+	y = slow ? d->s2 : d->f2;
+	d->level = y;
+	d->slope = (d->baseline - y) * d->decay;
+	d->noise2 = d->raw_noise2 * (slow ? d->slow_gain : d->fast_gain);
+	d->y_prev = y;
+}
+
 static inline void process_sample(struct ir_demod *d, float x)
 {
 	float ax = fabsf(x);
@@ -296,14 +349,21 @@ static inline void process_sample(struct ir_demod *d, float x)
 		d->clipped_samples++;
 	if (d->n == 0) {
 		/* The stream starts idle at whatever level it has. */
-		d->y1 = d->y2 = x;
+		d->f1 = d->f2 = d->s1 = d->s2 = d->x_prev = d->y_prev = x;
 		d->level = d->baseline = x;
 	}
 
-	d->y1 += d->band_g * (x - d->y1);
-	d->y2 += d->band_g * (d->y1 - d->y2);
-	y = d->y2;
-	d->history[d->n % HISTORY] = (float)y;
+	d->f1 += d->fast_g * (x - d->f1);
+	d->f2 += d->fast_g * (d->f1 - d->f2);
+	d->s1 += d->slow_g * (d->f2 - d->s1);
+	d->s2 += d->slow_g * (d->s1 - d->s2);
+	y = d->use_slow ? d->s2 : d->f2;
+	float x_before = d->x_prev;
+
+	d->x_prev = x;
+	float y_before = d->y_prev;
+
+	d->y_prev = (float)y;
 	d->n++;
 
 	pred = d->level + d->slope;
@@ -332,8 +392,23 @@ static inline void process_sample(struct ir_demod *d, float x)
 			d->cand_dir = dir ? dir : (r > 0 ? 1 : -1);
 			d->cand_ref = pred;
 			d->cand_thr = thr;
-			d->cand_n = d->n - 1;
 			d->cand_quiet = 0;
+			/* The edge is where the signal crossed the threshold,
+			 * between this sample and the one before; the same
+			 * fraction of the step for both directions, so durations
+			 * are unbiased.  The band filter's delay to that point
+			 * is taken off to give the light's own time. */
+			{
+				double level = pred + d->cand_dir * thr;
+				double prev = y_before;
+				double frac = y != prev ? (level - prev) / (y - prev) : 1;
+
+				if (frac < 0)
+					frac = 0;
+				else if (frac > 1)
+					frac = 1;
+				d->cand_t = ((double)(d->n - 2) + frac) * d->us_per_sample - d->band_delay_us;
+			}
 			if (d->confirm_n <= 1)
 				confirm_edge(d);
 			return;
@@ -341,14 +416,25 @@ static inline void process_sample(struct ir_demod *d, float x)
 	}
 
 	if (d->n < d->settle_until) {
-		d->level = pred + d->alpha_settle * r;
+		/* The new level is still being approached: hold the furthest
+		 * point reached, so that the next edge (the other way) shows as
+		 * a drop from it however slowly the band filter rises. */
+		if ((y - d->level) * d->edge_dir > 0)
+			d->level = y;
 		if (d->n + 1 == d->settle_until)
 			settled(d);
 	} else {
 		/* The beginning of an edge must not drag the level along before
-		 * it crosses the threshold: large residuals count only up to half
-		 * the threshold (Huber), enough to follow droop and hum. */
-		double rc = r > 0.5 * thr ? 0.5 * thr : r < -0.5 * thr ? -0.5 * thr : r;
+		 * it crosses the threshold: residuals count only up to 3 σ or a
+		 * tenth of the step (Huber), enough to follow droop and hum. */
+		double track_lim = 3 * sqrt(d->noise2);
+		double rc;
+
+		if (track_lim < 0.1 * d->step)
+			track_lim = 0.1 * d->step;
+		if (track_lim < THRESHOLD_FLOOR)
+			track_lim = THRESHOLD_FLOOR;
+		rc = r > track_lim ? track_lim : r < -track_lim ? -track_lim : r;
 
 		d->level = pred + d->track_a * rc;
 		if (ax >= 0.999f) {
@@ -358,16 +444,26 @@ static inline void process_sample(struct ir_demod *d, float x)
 			d->slope += d->track_b * rc;
 			measure_decay(d, thr);
 		}
+		/* The input's own noise: half the variance of its first
+		 * difference (white noise), to choose the band. */
+		double dx = (double)x - x_before;
+
 		if (d->noise_count < d->warmup_n) {
 			d->noise_count++;
 			d->noise2 += (r * r - d->noise2) / d->noise_count;
+			d->raw_noise2 += (0.5 * dx * dx - d->raw_noise2) / d->noise_count;
+			if (d->noise_count == d->warmup_n)
+				choose_band(d);
 		} else if (d->state == LINE_SPACE && d->n > d->state_start_n + d->quiet_n) {
 			/* The noise floor is measured in the dark, away from edges,
 			 * with spikes limited to 4 σ so one click cannot inflate it. */
 			double lim = 4 * sqrt(d->noise2) + THRESHOLD_FLOOR;
 			double rn = r > lim ? lim : r < -lim ? -lim : r;
+			double rlim = 4 * sqrt(d->raw_noise2) + THRESHOLD_FLOOR;
+			double hd = 0.5 * (dx > rlim ? rlim : dx < -rlim ? -rlim : dx);
 
 			d->noise2 += d->alpha_noise * (rn * rn - d->noise2);
+			d->raw_noise2 += d->alpha_noise * (2 * hd * hd - d->raw_noise2);
 		}
 		if (d->idle)
 			d->baseline += d->alpha_baseline * (d->level - d->baseline);
@@ -387,6 +483,7 @@ static inline void process_sample(struct ir_demod *d, float x)
 		if (!d->timed_out && dark_us >= d->cfg.timeout_us) {
 			d->idle = true;
 			d->deadline_us = 0;
+			choose_band(d);
 			if (d->have_edge) {
 				d->timed_out = true;
 				emit(d, IR_TIMEOUT, d->cfg.timeout_us);
@@ -448,9 +545,9 @@ void ir_demod_reset(struct ir_demod *d)
 	d->last_edge_us = now_us;
 	d->last_edge_rounded = (uint64_t)llround(now_us);
 	d->have_edge = false;
-	d->level = d->y2;
+	d->level = d->use_slow ? d->s2 : d->f2;
 	d->slope = 0;
-	d->baseline = d->y2;
+	d->baseline = d->level;
 }
 
 void ir_demod_report(struct ir_demod *d, struct ir_signal_report *r)
@@ -465,7 +562,7 @@ void ir_demod_report(struct ir_demod *d, struct ir_signal_report *r)
 	r->clipped = d->report_samples > 0 ? d->clipped_samples / d->report_samples : 0;
 	r->polarity = d->pol > 0 ? IR_POLARITY_PULSE_HIGH : d->pol < 0 ? IR_POLARITY_PULSE_LOW
 								       : IR_POLARITY_AUTO;
-	r->band_us = BAND_US;
+	r->band_us = d->use_slow ? BAND_SLOW_US : BAND_FAST_US;
 	r->edges = d->edges;
 	r->samples = d->n;
 	d->peak = 0;

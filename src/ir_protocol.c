@@ -130,7 +130,15 @@ void ir_protocol_set_all(struct ir_protocol_set *s)
 		ir_protocol_set_add(s, ir_protocol_at(i)->id);
 }
 
-/* Adds the protocols that `token` (len bytes) names: "all", a family name,
+void ir_protocol_set_default(struct ir_protocol_set *s)
+{
+	ir_protocol_set_clear(s);
+	for (size_t i = 0; i < ir_protocol_count(); i++)
+		if (!ir_protocol_at(i)->not_default)
+			ir_protocol_set_add(s, ir_protocol_at(i)->id);
+}
+
+/* Adds the protocols that `token` (len bytes) names: "all", "default", a family name,
  * or a protocol name.  Returns 0 or -ENOENT. */
 static int protocol_set_add_token(struct ir_protocol_set *s, const char *token, size_t len)
 {
@@ -139,10 +147,13 @@ static int protocol_set_add_token(struct ir_protocol_set *s, const char *token, 
 	bool found = false;
 
 	normalise_name(token, len, want, sizeof(want));
-	if (strcmp(want, "all") == 0) {
+	if (strcmp(want, "all") == 0 || strcmp(want, "default") == 0) {
 		struct ir_protocol_set all;
 
-		ir_protocol_set_all(&all);
+		if (want[0] == 'a')
+			ir_protocol_set_all(&all);
+		else
+			ir_protocol_set_default(&all);
 		for (size_t i = 0; i < IR_PROTO_COUNT / 64; i++)
 			s->bits[i] |= all.bits[i];
 		return 0;

@@ -65,6 +65,7 @@ struct ir_protocol_info {
 	uint32_t min_trailing_space_us; /* silence after a frame before the next (rc-core min_timeout) */
 	bool has_toggle;           /* frames carry a toggle bit that flips per key press */
 	bool has_encoder;
+	bool not_default;          /* left out of the default set (hardware-specific) */
 	const char *summary;       /* one line for `irjack protocols` */
 };
 
@@ -112,8 +113,13 @@ static inline bool ir_protocol_set_has(const struct ir_protocol_set *s, enum ir_
 /* Every implemented protocol. */
 void ir_protocol_set_all(struct ir_protocol_set *s);
 
+/* What irjack decodes unless told otherwise: every protocol except those
+ * rc-core enables only for particular hardware (iMON's raw PAD protocol,
+ * whose 416 µs slots also fit other remotes' timings). */
+void ir_protocol_set_default(struct ir_protocol_set *s);
+
 /* Parses a comma-separated list of protocol or family names ("nec,rc5",
- * "rc6" = every rc6 variant, "all").  Returns 0, or -ENOENT with the
+ * "rc6" = every rc6 variant, "all", "default").  Returns 0, or -ENOENT with the
  * offending name copied to `bad` (if not NULL, `bad_size` bytes). */
 int ir_protocol_set_parse(const char *list, struct ir_protocol_set *out,
 			  char *bad, size_t bad_size);

@@ -467,8 +467,13 @@ enum ir_timing_format ir_timing_detect(const void *data, size_t len)
 			continue;
 		while (irmp_sample_char(p[samples]))
 			samples++;
-		if (samples >= 16 && (p[samples] == '\0' || p[samples] == '#' || too_long))
+		if (samples >= 16 && (p[samples] == '\0' || p[samples] == '#' || p[samples] == '<' ||
+				      p[samples] == '\r' || too_long))
 			return IR_FORMAT_IRMP;
+		/* A few sample characters before a comment (IRMP's nec.txt
+		 * starts so): undecided, look further. */
+		if (samples > 0 && p[samples] == '#')
+			continue;
 		if (strncasecmp(p, "name", 4) == 0 && isspace((unsigned char)p[4]))
 			return IR_FORMAT_LIRCD;
 		return IR_FORMAT_MODE2;

@@ -2,6 +2,7 @@
 #include "audio_harness.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -95,11 +96,17 @@ static void on_frame(void *userdata, const struct ir_frame *f)
 			continue;
 		e->matched = true;
 		st->matched++;
+		if (getenv("IRJACK_TRIAL_DEBUG") && st->now_us - (double)f->end_us > 3000)
+			fprintf(stderr, "late %s 0x%llx by %.0f us\n", ir_protocol_get(f->protocol)->name,
+				(unsigned long long)f->scancode, st->now_us - (double)f->end_us);
 		if (st->now_us - (double)f->end_us > st->max_latency_us)
 			st->max_latency_us = st->now_us - (double)f->end_us;
 		return;
 	}
 	st->false_frames++;
+	if (getenv("IRJACK_TRIAL_DEBUG"))
+		fprintf(stderr, "false %s 0x%llx at %.6f s\n", ir_protocol_get(f->protocol)->name,
+			(unsigned long long)f->scancode, start / 1e6);
 }
 
 int audio_decode_edges(const struct ir_channel_config *channel, const struct ir_edge *edges,
@@ -207,6 +214,14 @@ int audio_trial_run(const struct audio_trial *t, struct audio_result *res)
 		}
 		st.now_us = (double)frames * 1e6 / t->channel.sample_rate;
 		ir_receiver_flush(rx);
+	}
+	if (getenv("IRJACK_TRIAL_DEBUG")) {
+		for (size_t i = 0; i < st.n_exp; i++)
+			if (!st.exp[i].matched)
+				fprintf(stderr, "missed %s 0x%llx%s at %.6f s\n",
+					ir_protocol_get(st.exp[i].protocol)->name,
+					(unsigned long long)st.exp[i].scancode,
+					st.exp[i].repeat ? " repeat" : "", st.exp[i].start_us / 1e6);
 	}
 	res->sent = (unsigned)st.n_exp;
 	res->matched = st.matched;

@@ -43,8 +43,9 @@ static void decode_usage(FILE *out)
 		"Options:\n"
 		"  -f, --format FMT       auto (default), mode2, binary, lircd, irmp\n"
 		"  -r, --rate HZ          sample rate of an irmp capture (default 10000)\n"
-		"  -p, --protocols LIST   decode only these protocols or families, comma\n"
-		"                         separated (e.g. 'nec,rc6'); default all\n"
+		"  -p, --protocols LIST   decode these protocols or families, comma\n"
+		"                         separated (e.g. 'nec,rc6', 'default,imon', 'all');\n"
+		"                         default: all but imon (see 'irjack protocols')\n"
 		"  -c, --channel CH       audio channel: left, right, a number from 1, or\n"
 		"                         auto (default: every channel, frames reported once)\n"
 		"      --polarity POL     auto (default), high (light raises the signal),\n"
@@ -209,7 +210,7 @@ int cmd_decode(int argc, char **argv)
 	unsigned long long v;
 	int opt, failed = 0;
 
-	ir_protocol_set_all(&enabled);
+	ir_protocol_set_default(&enabled);
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "f:r:p:jc:h", options, NULL)) != -1) {
 		switch (opt) {

@@ -18,6 +18,8 @@ static void protocols_usage(FILE *out)
 		"has the protocol; any of these names, or a family name such as 'rc6',\n"
 		"works with --protocols), its decoder family, the mask of valid scancodes,\n"
 		"the carrier, the time unit, and whether irjack can also transmit it.\n"
+		"Protocols marked '(not default)' are only decoded when asked for by name:\n"
+		"like rc-core, irjack enables them only for the hardware that uses them.\n"
 		"\n"
 		"Options:\n"
 		"  -j, --json   one JSON object per protocol\n"
@@ -68,14 +70,16 @@ int cmd_protocols(int argc, char **argv)
 			pos = 0;
 			ir_json_append_string(buf, sizeof(buf), &pos, p->family);
 			printf("%s,\"scancode_mask\":%" PRIu64 ",\"carrier\":%u,\"unit_us\":%u,"
-			       "\"toggle\":%s,\"encode\":%s,\"rc_proto\":%d}\n",
+			       "\"toggle\":%s,\"encode\":%s,\"default\":%s,\"rc_proto\":%d}\n",
 			       buf, p->scancode_mask, p->carrier_hz, p->unit_us,
 			       p->has_toggle ? "true" : "false", p->has_encoder ? "true" : "false",
-			       p->id < 32 ? (int)p->id : -1);
+			       p->not_default ? "false" : "true", p->id < 32 ? (int)p->id : -1);
 		} else {
 			printf("%-11s %-8s 0x%-16" PRIx64 " %8u %6u %-6s %s\n", p->name, p->family,
 			       p->scancode_mask, p->carrier_hz, p->unit_us, p->has_encoder ? "yes" : "no",
 			       p->summary);
+			if (p->not_default)
+				printf("%-11s (not default)\n", "");
 		}
 	}
 	return 0;

@@ -42,6 +42,14 @@
  * must repeat the address and invert the other ten bits, and a first
  * half's expansion/check bits (10 or 00) never match an echo's (01 or 11).
  */
+/*
+ * A first half whose echo never comes is reported only if it is
+ * unambiguous: preceded by darkness, and every bit period within 250 µs of
+ * 1000 or 2000 (rc-core's ±640 period tolerance, fine with the echo's
+ * check, lets RC-MM's 445-946 µs symbols pass for zeros).
+ */
+#define SHARP_LONE_GAP_BEFORE 10000
+#define SHARP_LONE_MARGIN 250
 #define SHARP_ECHO_GAP_MIN 20000
 #define SHARP_ECHO_GAP_MAX 60000
 #define SHARP_ECHO_GAP ((SHARP_ECHO_GAP_MIN + SHARP_ECHO_GAP_MAX) / 2)
@@ -65,6 +73,8 @@ struct sharp_dec {
 	uint32_t pulse_len;   /* the pulse before the space being decoded */
 	uint64_t start_us;    /* of the current half */
 	uint64_t frame_start_us;
+	bool clean;           /* the current half could stand alone (see SHARP_LONE_*) */
+	bool first_clean;
 };
 
 static void sharp_reset(void *state)
@@ -93,6 +103,7 @@ static void sharp_start_half(struct sharp_dec *d, const struct ir_decode_ctx *ct
 	d->count = 0;
 	d->bits = 0;
 	d->pulse_len = pulse;
+	d->clean = ir_decode_space_before(ctx) >= SHARP_LONE_GAP_BEFORE;
 	d->state = STATE_BIT_SPACE;
 }
 
@@ -100,6 +111,7 @@ static void sharp_start_half(struct sharp_dec *d, const struct ir_decode_ctx *ct
 static void sharp_await_echo(struct sharp_dec *d)
 {
 	d->first = d->bits;
+	d->first_clean = d->clean;
 	d->frame_start_us = d->start_us;
 	d->in_echo = true;
 	d->state = STATE_ECHO_SPACE;
@@ -125,10 +137,16 @@ static void sharp_decode(void *state, struct ir_decode_ctx *ctx, const struct ir
 		if (pulse)
 			break;
 		period = dur > UINT32_MAX - d->pulse_len ? UINT32_MAX : d->pulse_len + dur;
-		if (ir_eq_margin(period, SHARP_BIT_1_PERIOD, SHARP_PERIOD_MARGIN))
+		if (ir_eq_margin(period, SHARP_BIT_1_PERIOD, SHARP_PERIOD_MARGIN)) {
 			d->bits |= UINT32_C(1) << d->count;
-		else if (!ir_eq_margin(period, SHARP_BIT_0_PERIOD, SHARP_PERIOD_MARGIN))
+			if (!ir_eq_margin(period, SHARP_BIT_1_PERIOD, SHARP_LONE_MARGIN))
+				d->clean = false;
+		} else if (ir_eq_margin(period, SHARP_BIT_0_PERIOD, SHARP_PERIOD_MARGIN)) {
+			if (!ir_eq_margin(period, SHARP_BIT_0_PERIOD, SHARP_LONE_MARGIN))
+				d->clean = false;
+		} else {
 			break;
+		}
 		d->count++;
 		d->state = d->count == SHARP_NBITS ? STATE_TRAILER_PULSE : STATE_BIT_PULSE;
 		return;
@@ -161,10 +179,10 @@ static void sharp_decode(void *state, struct ir_decode_ctx *ctx, const struct ir
 			break;
 		if (dur > SHARP_ECHO_GAP_MAX) {
 			/* No echo came: some captures (IRMP's sharp-denon.txt)
-			 * and remotes only carry the first half.  Its fixed
-			 * check bit and the long silence vouch for it. */
-			ir_decode_emit(ctx, IR_PROTO_SHARP, sharp_scancode(d->first), 0,
-				       d->frame_start_us);
+			 * and remotes only carry the first half. */
+			if (d->first_clean)
+				ir_decode_emit(ctx, IR_PROTO_SHARP, sharp_scancode(d->first), 0,
+					       d->frame_start_us);
 			break;
 		}
 		if (!ir_eq_margin(dur, SHARP_ECHO_GAP, SHARP_ECHO_MARGIN))
@@ -236,7 +254,7 @@ static uint32_t sharp_space_deadline(const void *state, const struct ir_decode_c
 	const struct sharp_dec *d = state;
 
 	(void)ctx;
-	return d->state == STATE_ECHO_SPACE ? SHARP_ECHO_GAP_MAX + 1 : 0;
+	return d->state == STATE_ECHO_SPACE && d->first_clean ? SHARP_ECHO_GAP_MAX + 1 : 0;
 }
 
 const struct ir_family ir_family_sharp = {
