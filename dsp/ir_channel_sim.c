@@ -6,9 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The analog side runs at least this fast: 20 samples per 38 kHz period, so
- * a photodiode's carrier and a receiver's edges exist before band-limiting. */
-#define ANALOG_RATE_MIN 768000.0
 /* The anti-alias filter spans this many output samples on each side. */
 #define AA_HALF_SPAN 8
 /* Converters put their passband edge near 0.45 × the sample rate. */
@@ -106,41 +103,95 @@ static int collect_bursts(const struct ir_channel_config *cfg, const struct ir_e
 	return 0;
 }
 
-/* How much of [a, b) (µs) a carrier that starts at t0 with period p and
- * on-time `on` per period covers. */
-static double carrier_overlap(double a, double b, double t0, double p, double on)
-{
-	double fa, fb;
-	double ca = (a - t0) / p, cb = (b - t0) / p;
+/* A change of the light at time t (in output samples): +1 on, -1 off. */
+struct transition {
+	double t;
+	double delta;
+};
 
-	fa = floor(ca) * on + fmin((ca - floor(ca)) * p, on);
-	fb = floor(cb) * on + fmin((cb - floor(cb)) * p, on);
-	return fb - fa;
+struct transitions {
+	struct transition *v;
+	size_t len, cap;
+};
+
+static int add_transition(struct transitions *tr, double t, double delta)
+{
+	if (tr->len == tr->cap) {
+		size_t cap = tr->cap ? tr->cap * 2 : 1024;
+		struct transition *v = realloc(tr->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		tr->v = v;
+		tr->cap = cap;
+	}
+	tr->v[tr->len++] = (struct transition){ t, delta };
+	return 0;
 }
 
-/* Light (0..1) averaged over [a, b) µs. */
-static double light_in(const struct ir_channel_config *cfg, const struct burst *bursts,
-		       size_t count, size_t *cursor, double a, double b)
+/* The light as on/off transitions: bursts for a receiver module (its output
+ * follows the burst envelope), every carrier pulse for a photodiode. */
+static int light_transitions(const struct ir_channel_config *cfg, const struct burst *b,
+			     size_t count, struct transitions *tr)
 {
-	double covered = 0;
+	double samples_per_us = cfg->sample_rate / 1e6;
+	int ret = 0;
 
-	while (*cursor < count && bursts[*cursor].end_us <= a)
-		(*cursor)++;
-	for (size_t i = *cursor; i < count && bursts[i].start_us < b; i++) {
-		double lo = fmax(a, bursts[i].start_us), hi = fmin(b, bursts[i].end_us);
-
-		if (hi <= lo)
+	for (size_t i = 0; i < count && ret == 0; i++) {
+		if (cfg->frontend == IR_FRONTEND_TSOP) {
+			ret = add_transition(tr, b[i].start_us * samples_per_us, 1);
+			if (ret == 0)
+				ret = add_transition(tr, b[i].end_us * samples_per_us, -1);
 			continue;
-		if (cfg->frontend == IR_FRONTEND_PHOTODIODE) {
-			double p = 1e6 / cfg->carrier_hz;
+		}
+		double period = 1e6 / cfg->carrier_hz;
+		double on = period * cfg->duty_cycle / 100.0;
 
-			covered += carrier_overlap(lo, hi, bursts[i].start_us, p,
-						   p * cfg->duty_cycle / 100.0);
-		} else {
-			covered += hi - lo;
+		for (double t = b[i].start_us; t < b[i].end_us && ret == 0; t += period) {
+			double off = t + on < b[i].end_us ? t + on : b[i].end_us;
+
+			ret = add_transition(tr, t * samples_per_us, 1);
+			if (ret == 0)
+				ret = add_transition(tr, off * samples_per_us, -1);
 		}
 	}
-	return covered / (b - a);
+	return ret;
+}
+
+/* The converter's anti-alias filter as a step response: S(x) for x output
+ * samples after a unit step, x in [-AA_HALF_SPAN, AA_HALF_SPAN], tabulated
+ * STEP_RES points per sample. */
+#define STEP_RES 256
+#define STEP_POINTS (2 * AA_HALF_SPAN * STEP_RES + 1)
+
+static void aa_step_response(double *table)
+{
+	double sum = 0;
+
+	for (int i = 0; i < STEP_POINTS; i++) {
+		double x = (double)i / STEP_RES - AA_HALF_SPAN;
+		double sinc = x == 0 ? 2 * AA_CUTOFF : sin(2 * M_PI * AA_CUTOFF * x) / (M_PI * x);
+		double w = 0.42 + 0.5 * cos(M_PI * x / AA_HALF_SPAN) +
+			   0.08 * cos(2 * M_PI * x / AA_HALF_SPAN);
+
+		sum += sinc * w;
+		table[i] = sum;
+	}
+	for (int i = 0; i < STEP_POINTS; i++)
+		table[i] /= sum;
+}
+
+static double step_at(const double *table, double x)
+{
+	double pos = (x + AA_HALF_SPAN) * STEP_RES;
+	int i;
+
+	if (pos <= 0)
+		return 0;
+	if (pos >= STEP_POINTS - 1)
+		return 1;
+	i = (int)pos;
+	return table[i] + (pos - i) * (table[i + 1] - table[i]);
 }
 
 int ir_channel_render(const struct ir_channel_config *cfg, const struct ir_edge *edges, size_t n,
@@ -148,12 +199,10 @@ int ir_channel_render(const struct ir_channel_config *cfg, const struct ir_edge 
 {
 	struct sim_rng rng = { .s = cfg->seed };
 	struct burst *bursts = NULL;
-	size_t burst_count, out_count, cursor = 0;
-	double end_us;
-	unsigned os;
-	double analog_rate, hp_a = 0, hp_y = 0, hp_x_prev = 0, sigma, drive;
-	size_t taps, half;
-	double *fir = NULL, *hist = NULL;
+	struct transitions tr = { 0 };
+	double *table = NULL;
+	size_t burst_count, out_count, first = 0;
+	double end_us, before = 0, sigma, drive, hp_a = 0, hp_y = 0, hp_prev = 0;
 	float *out = NULL;
 	int ret;
 
@@ -162,97 +211,61 @@ int ir_channel_render(const struct ir_channel_config *cfg, const struct ir_edge 
 	     (cfg->carrier_hz == 0 || cfg->duty_cycle == 0 || cfg->duty_cycle > 100)))
 		return -EINVAL;
 	ret = collect_bursts(cfg, edges, n, &rng, &bursts, &burst_count, &end_us);
+	if (ret == 0)
+		ret = light_transitions(cfg, bursts, burst_count, &tr);
 	if (ret < 0)
-		return ret;
-
-	os = (unsigned)ceil(ANALOG_RATE_MIN / cfg->sample_rate);
-	analog_rate = (double)cfg->sample_rate * os;
-	half = cfg->no_aa_filter ? 0 : (size_t)AA_HALF_SPAN * os;
-	taps = 2 * half + 1;
+		goto done;
 	out_count = (size_t)ceil(end_us * 1e-6 * cfg->sample_rate);
-	fir = calloc(taps, sizeof(*fir));
-	hist = calloc(taps, sizeof(*hist));
+	table = malloc(STEP_POINTS * sizeof(*table));
 	out = malloc((out_count ? out_count : 1) * sizeof(*out));
-	if (!fir || !hist || !out) {
+	if (!table || !out) {
 		ret = -ENOMEM;
 		goto done;
 	}
-
-	/* Blackman-windowed sinc, unity gain at DC. */
-	if (half) {
-		double fc = AA_CUTOFF / os, sum = 0;
-
-		for (size_t j = 0; j < taps; j++) {
-			double x = (double)j - (double)half;
-			double sinc = x == 0 ? 2 * fc : sin(2 * M_PI * fc * x) / (M_PI * x);
-			double w = 0.42 - 0.5 * cos(2 * M_PI * j / (taps - 1)) +
-				   0.08 * cos(4 * M_PI * j / (taps - 1));
-
-			fir[j] = sinc * w;
-			sum += fir[j];
-		}
-		for (size_t j = 0; j < taps; j++)
-			fir[j] /= sum;
-	} else {
-		fir[0] = 1;
-	}
+	aa_step_response(table);
 	if (cfg->ac_tau_ms > 0)
-		hp_a = exp(-1.0 / (cfg->ac_tau_ms * 1e-3 * analog_rate));
-
+		hp_a = exp(-1.0 / (cfg->ac_tau_ms * 1e-3 * cfg->sample_rate));
 	drive = cfg->clip_drive > 1 ? cfg->clip_drive : 1;
 	sigma = cfg->snr_db >= 200 ? 0 : cfg->amplitude * drive / (2 * pow(10, cfg->snr_db / 20));
 
-	/* The analog sample i covers [i, i+1) / analog_rate; output sample k
-	 * is the filter centred on analog sample k·os.  Analog samples are
-	 * produced `half` ahead into a circular history. */
-	size_t next_analog = 0;
-	double us_per_analog = 1e6 / analog_rate;
-
 	for (size_t k = 0; k < out_count; k++) {
-		size_t need = k * os + half; /* last analog index this output uses */
+		double kk = (double)k, light, x;
 
-		while (next_analog <= need) {
-			double a = (double)next_analog * us_per_analog;
-			double light = light_in(cfg, bursts, burst_count, &cursor, a, a + us_per_analog);
-			double x;
-
-			if (cfg->frontend == IR_FRONTEND_TSOP)
-				x = cfg->amplitude * (0.5 - light); /* dark = high */
-			else
-				x = cfg->amplitude * light;
-			if (cfg->invert)
-				x = -x;
-			if (cfg->ac_tau_ms > 0) {
-				if (next_analog == 0)
-					hp_x_prev = x; /* steady state: idle sits at 0 */
-				hp_y = hp_a * (hp_y + x - hp_x_prev);
-				hp_x_prev = x;
-				x = hp_y;
-			}
-			hist[next_analog % taps] = x;
-			next_analog++;
+		/* Transitions wholly before the filter's span are settled. */
+		while (first < tr.len && tr.v[first].t <= kk - AA_HALF_SPAN)
+			before += tr.v[first++].delta;
+		light = before;
+		for (size_t j = first; j < tr.len && tr.v[j].t < kk + AA_HALF_SPAN; j++)
+			light += tr.v[j].delta * (cfg->no_aa_filter ? (tr.v[j].t <= kk ? 1 : 0)
+								    : step_at(table, kk - tr.v[j].t));
+		if (cfg->frontend == IR_FRONTEND_TSOP)
+			x = cfg->amplitude * (0.5 - light); /* dark = high */
+		else
+			x = cfg->amplitude * light;
+		if (cfg->invert)
+			x = -x;
+		/* The card's coupling capacitor (a one-pole high-pass); before
+		 * the first sample the line was idle at this level. */
+		if (cfg->ac_tau_ms > 0) {
+			if (k == 0)
+				hp_prev = x;
+			hp_y = hp_a * (hp_y + x - hp_prev);
+			hp_prev = x;
+			x = hp_y;
 		}
-		double acc = 0;
+		if (cfg->hum_hz > 0) {
+			double t = kk / cfg->sample_rate;
 
-		for (size_t j = 0; j < taps; j++) {
-			/* analog index k·os - half + j; before 0 the line was idle */
-			long idx = (long)(k * os) - (long)half + (long)j;
-
-			acc += fir[j] * (idx < 0 ? hist[0] : hist[(size_t)idx % taps]);
-		}
-		double t = (double)k / cfg->sample_rate;
-		double v = acc;
-
-		if (cfg->hum_hz > 0)
-			v += cfg->hum_level * cfg->amplitude *
+			x += cfg->hum_level * cfg->amplitude *
 			     (sin(2 * M_PI * cfg->hum_hz * t) + sin(6 * M_PI * cfg->hum_hz * t) / 3);
-		v *= drive;
+		}
+		x *= drive;
 		if (sigma > 0)
-			v += sigma * rng_gauss(&rng);
-		v += cfg->dc_offset;
+			x += sigma * rng_gauss(&rng);
+		x += cfg->dc_offset;
 		if (drive > 1)
-			v = v > 1 ? 1 : v < -1 ? -1 : v;
-		out[k] = (float)v;
+			x = x > 1 ? 1 : x < -1 ? -1 : x;
+		out[k] = (float)x;
 	}
 	*samples = out;
 	*frames = out_count;
@@ -260,8 +273,8 @@ int ir_channel_render(const struct ir_channel_config *cfg, const struct ir_edge 
 	ret = 0;
 done:
 	free(out);
-	free(fir);
-	free(hist);
+	free(table);
+	free(tr.v);
 	free(bursts);
 	return ret;
 }

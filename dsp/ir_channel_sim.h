@@ -4,20 +4,24 @@
  * receiver is wired to it: a model used by tests, benchmarks and
  * `irjack synth`.  Timings in, float samples out.
  *
- * The "analog" side runs at an oversampled rate (≥ 768 kHz) so the light's
- * carrier and the receiver's edges exist before the sound card band-limits
- * them, exactly as in hardware:
+ * The light is modelled exactly, as the times it switches on and off (every
+ * carrier pulse for a photodiode), and the sound card's anti-alias filter is
+ * applied to it in continuous time (each switch contributes the filter's
+ * step response), so edges and carrier exist before band-limiting, as in
+ * hardware, at no oversampling cost:
  *
  *   TSOP-style receiver module: output high while dark, low during a burst
  *     (active low; `invert` wires it the other way round), its pulses
  *     optionally stretched as real modules do;
  *   bare photodiode: the photocurrent, a unipolar pulse train at the carrier
  *     frequency and duty cycle during bursts (`invert` flips its sign);
- *   → the card's AC coupling (one-pole high-pass, time constant ac_tau_ms)
- *   → mains hum (fundamental plus 3rd harmonic)
- *   → the card's anti-alias filter (linear-phase windowed sinc at 0.45 × rate,
- *     which rings on edges like real converters) and sampling
- *   → white noise, DC offset, clipping.
+ *   → the card's anti-alias filter (linear-phase Blackman-windowed sinc at
+ *     0.45 × rate over ±8 samples, which rings on edges like real
+ *     converters) and sampling
+ *   → the card's AC coupling (one-pole high-pass, time constant ac_tau_ms;
+ *     linear, so its place before or after the filter makes no difference)
+ *   → mains hum (fundamental plus 3rd harmonic), white noise, DC offset,
+ *     clipping.
  *
  * SNR is defined on amplitude: a signal whose steps are A peak to peak has
  * SNR = 20·log10(A / (2σ)) against white noise of standard deviation σ in the

@@ -53,8 +53,13 @@
 #define BAND_FAST_US 20.0
 #define BAND_SLOW_US 100.0
 #define BAND_SNR_MIN (NOISE_FACTOR / STEP_FRACTION)
-/* Before any step is known, a step of 5 % of full scale is expected. */
-#define BAND_STEP_PRIOR 0.05
+
+/* Edges are fast, droop is slow: an edge must move the signal by at least
+ * FAST_FRACTION of the threshold relative to where it was RECENT_BANDS band
+ * time constants before (a one-pole memory).  A 0.5 ms coupling droops
+ * 12 % of the step in 60 µs; an edge moves 100 %. */
+#define RECENT_BANDS 3.0
+#define FAST_FRACTION 0.5
 
 /* AC coupling: the droop after an edge is predicted from the decay rate
  * measured on earlier states (slope / distance from the baseline), averaged
@@ -107,6 +112,9 @@ struct ir_demod {
 	double cand_ref, cand_thr;
 	double cand_t; /* µs */
 	uint64_t cand_quiet; /* samples into the candidate */
+	double cand_fast;    /* largest recent change in its direction */
+	double recent;       /* the signal a few band rise times ago (one pole) */
+	double recent_g;
 
 	/* edge bookkeeping */
 	bool have_edge;      /* an edge was reported (else the last edge is stream start) */
@@ -299,6 +307,9 @@ static void set_settle(struct ir_demod *d)
 	/* Two one-pole sections reach STEP_FRACTION of a step after about
 	 * 1.4 time constants (1 - e^-1.4 (1 + 1.4) = 0.41). */
 	d->band_delay_us = 1.4 * band;
+	d->recent_g = alpha_for(RECENT_BANDS * band > 2 * d->us_per_sample ? RECENT_BANDS * band
+									   : 2 * d->us_per_sample,
+				d->us_per_sample);
 	{
 		/* A critically damped fading-memory filter, several times slower
 		 * than the band's rise (or it follows an edge before the edge
@@ -323,16 +334,23 @@ static void set_settle(struct ir_demod *d)
  * new band's signal. */
 static void choose_band(struct ir_demod *d)
 {
-	double step = d->step_known ? d->step : BAND_STEP_PRIOR;
-	bool slow = step * step < BAND_SNR_MIN * BAND_SNR_MIN * d->raw_noise2 * d->fast_gain;
+	bool slow;
 	float y;
 
+	/* Until a step has been measured the wide band is used: its noise
+	 * threshold still shows a step 7 times its σ, i.e. down to about 6 dB
+	 * SNR at 48 kHz, and a narrower band would blur a first edge into
+	 * the droop of a strongly AC-coupled input. */
+	if (!d->step_known)
+		return;
+	slow = d->step * d->step < BAND_SNR_MIN * BAND_SNR_MIN * d->raw_noise2 * d->fast_gain;
 	if (slow == d->use_slow)
 		return;
 	d->use_slow = slow;
 	set_settle(d);
 	y = slow ? d->s2 : d->f2;
 	d->level = y;
+	d->recent = y;
 	d->slope = (d->baseline - y) * d->decay;
 	d->noise2 = d->raw_noise2 * (slow ? d->slow_gain : d->fast_gain);
 	d->y_prev = y;
@@ -350,6 +368,7 @@ static inline void process_sample(struct ir_demod *d, float x)
 	if (d->n == 0) {
 		/* The stream starts idle at whatever level it has. */
 		d->f1 = d->f2 = d->s1 = d->s2 = d->x_prev = d->y_prev = x;
+		d->recent = x;
 		d->level = d->baseline = x;
 	}
 
@@ -369,12 +388,29 @@ static inline void process_sample(struct ir_demod *d, float x)
 	pred = d->level + d->slope;
 	r = y - pred;
 
+	/* What the signal did over the last few band rise times: an edge
+	 * shows there, a droop or a slow wander does not. */
+	double fast = y - d->recent;
+
+	d->recent += d->recent_g * fast;
 	if (d->cand) {
+		double speed = fast * d->cand_dir;
+
+		if (speed > d->cand_fast)
+			d->cand_fast = speed;
 		/* A candidate edge must keep its distance from the old level. */
-		if ((y - d->cand_ref) * d->cand_dir < d->cand_thr * 0.5)
+		if ((y - d->cand_ref) * d->cand_dir < d->cand_thr * 0.5) {
 			d->cand = false; /* a glitch */
-		else if (++d->cand_quiet >= d->confirm_n)
-			confirm_edge(d);
+		} else if (++d->cand_quiet >= d->confirm_n) {
+			if (d->cand_fast >= FAST_FRACTION * d->cand_thr) {
+				confirm_edge(d);
+			} else {
+				/* Too slow for an edge: the AC coupling's droop
+				 * outran the tracker.  Follow it. */
+				d->cand = false;
+				d->level = y;
+			}
+		}
 		return;
 	}
 
@@ -393,6 +429,7 @@ static inline void process_sample(struct ir_demod *d, float x)
 			d->cand_ref = pred;
 			d->cand_thr = thr;
 			d->cand_quiet = 0;
+			d->cand_fast = fast * d->cand_dir;
 			/* The edge is where the signal crossed the threshold,
 			 * between this sample and the one before; the same
 			 * fraction of the step for both directions, so durations
@@ -452,8 +489,6 @@ static inline void process_sample(struct ir_demod *d, float x)
 			d->noise_count++;
 			d->noise2 += (r * r - d->noise2) / d->noise_count;
 			d->raw_noise2 += (0.5 * dx * dx - d->raw_noise2) / d->noise_count;
-			if (d->noise_count == d->warmup_n)
-				choose_band(d);
 		} else if (d->state == LINE_SPACE && d->n > d->state_start_n + d->quiet_n) {
 			/* The noise floor is measured in the dark, away from edges,
 			 * with spikes limited to 4 σ so one click cannot inflate it. */
