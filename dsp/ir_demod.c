@@ -61,10 +61,18 @@
 #define RECENT_BANDS 3.0
 #define FAST_FRACTION 0.5
 
-/* AC coupling: the droop after an edge is predicted from the decay rate
- * measured on earlier states (slope / distance from the baseline), averaged
- * with this weight per measurement. */
-#define DECAY_WEIGHT 0.002
+/* AC coupling: after an edge the level decays towards the idle baseline b,
+ * y - b = (y0 - b)(1 - k)^n.  Within each state k is measured from two
+ * block means of the signal (DECAY_BLOCK_US long, at least 2 samples): the
+ * first one clear of the noise after the edge settles, and the latest; once
+ * they are DECAY_MIN_BLOCKS blocks apart, k = ln(u1/u2) / gap is used for
+ * the rest of the state (so even the strongly drooping first pulse after
+ * start is followed) and, at the next edge, folded into the estimate from
+ * earlier states that new states start from. */
+#define DECAY_BLOCK_US 60.0
+#define DECAY_MIN_BLOCKS 3
+#define DECAY_STATE_WEIGHT 0.3
+#define DECAY_TAU_MIN_US 100.0
 
 enum line_state {
 	LINE_SPACE = 0,
@@ -95,7 +103,13 @@ struct ir_demod {
 	int pol;   /* +1 pulse high, -1 pulse low, 0 unknown */
 	bool idle; /* dark long enough: the next edge in either direction starts a pulse */
 	double level, slope, baseline;
-	double decay; /* measured AC-coupling decay rate per sample (0: DC coupled) */
+	double decay;     /* AC-coupling decay rate per sample from earlier states */
+	double decay_now; /* the rate used in this state */
+	double decay_max;
+	bool decay_valid; /* this state measured its own rate */
+	unsigned block_n, block_count;
+	uint64_t block1_center;
+	double block1, block_sum;
 	unsigned warmup_n;
 	double step;   /* typical |edge height| */
 	bool step_known; /* measured on a settled edge (else a provisional guess) */
@@ -144,6 +158,7 @@ static double band_noise_gain(double g)
 }
 
 static void set_settle(struct ir_demod *d);
+static void fold_decay(struct ir_demod *d);
 
 int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 		 ir_demod_space_fn space_fn, void *userdata, struct ir_demod **out)
@@ -181,6 +196,10 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 	/* The converter's filter rings for several samples at any rate. */
 	set_settle(d);
 	d->quiet_n = (unsigned)ceil(QUIET_US / d->us_per_sample);
+	d->decay_max = alpha_for(DECAY_TAU_MIN_US, d->us_per_sample);
+	d->block_n = (unsigned)ceil(DECAY_BLOCK_US / d->us_per_sample);
+	if (d->block_n < 2)
+		d->block_n = 2;
 	d->pol = cfg->polarity;
 	d->idle = true;
 	*out = d;
@@ -253,6 +272,7 @@ static void confirm_edge(struct ir_demod *d)
 	if (d->step == 0)
 		d->step = fabs(d->level - d->cand_ref);
 	d->slope = 0;
+	fold_decay(d);
 	d->settle_until = d->n + d->settle_n;
 	d->state_start_n = d->n;
 }
@@ -267,7 +287,7 @@ static void settled(struct ir_demod *d)
 
 	d->step = d->step_known ? d->step + 0.25 * (measured - d->step) : measured;
 	d->step_known = true;
-	d->slope = (d->baseline - d->level) * d->decay;
+	d->slope = 0;
 	/* The first edge was found on the band the noise floor alone allowed;
 	 * now that the step is known the wide band may do (a level, not an
 	 * edge, is under way: switching is safe). */
@@ -285,19 +305,49 @@ static inline double threshold(const struct ir_demod *d)
 	return t > THRESHOLD_FLOOR ? t : THRESHOLD_FLOOR;
 }
 
-/* Stable, unclipped and away from the baseline: the tracker's slope shows
- * how fast the AC coupling pulls the level back. */
-static inline void measure_decay(struct ir_demod *d, double thr)
+/* Stable and unclipped: block means of the signal's distance from the
+ * baseline; from the first clear one on, the decay since then. */
+static inline void measure_decay(struct ir_demod *d, double y)
 {
-	double u = d->baseline - d->level;
+	double mean, ratio, k;
 
-	if (fabs(u) < 2 * thr || d->n < d->state_start_n + 3 * d->settle_n)
+	d->block_sum += y - d->baseline;
+	if (++d->block_count < d->block_n)
 		return;
-	double k = d->slope / u;
+	mean = d->block_sum / d->block_n;
+	d->block_sum = 0;
+	d->block_count = 0;
+	if (!d->block1_center) {
+		/* The first block must stand clear of the noise (4 σ of a mean)
+		 * and a quarter step away from the baseline: near it a ratio
+		 * of block means says nothing (a DC-coupled space). */
+		if (mean * mean * d->block_n < 16 * d->noise2 || fabs(mean) < 0.25 * d->step)
+			return;
+		d->block1 = mean;
+		d->block1_center = d->n - d->block_n / 2;
+		return;
+	}
+	if (d->n - d->block_n / 2 < d->block1_center + DECAY_MIN_BLOCKS * d->block_n)
+		return;
+	ratio = mean / d->block1;
+	/* Past a twentieth the decay is lost in the noise and the next edge. */
+	if (ratio < 0.05)
+		ratio = 0.05;
+	k = ratio >= 1 ? 0 : -log(ratio) / (double)(d->n - d->block_n / 2 - d->block1_center);
+	d->decay_now = k < d->decay_max ? k : d->decay_max;
+	d->decay_valid = true;
+}
 
-	if (k < 0)
-		k = 0;
-	d->decay += DECAY_WEIGHT * (k - d->decay);
+/* At an edge: a state that measured its own decay teaches the next. */
+static void fold_decay(struct ir_demod *d)
+{
+	if (d->decay_valid)
+		d->decay += DECAY_STATE_WEIGHT * (d->decay_now - d->decay);
+	d->decay_now = d->decay;
+	d->decay_valid = false;
+	d->block1_center = 0;
+	d->block_sum = 0;
+	d->block_count = 0;
 }
 
 static void set_settle(struct ir_demod *d)
@@ -351,7 +401,7 @@ static void choose_band(struct ir_demod *d)
 	y = slow ? d->s2 : d->f2;
 	d->level = y;
 	d->recent = y;
-	d->slope = (d->baseline - y) * d->decay;
+	d->slope = 0;
 	d->noise2 = d->raw_noise2 * (slow ? d->slow_gain : d->fast_gain);
 	d->y_prev = y;
 }
@@ -385,7 +435,7 @@ static inline void process_sample(struct ir_demod *d, float x)
 	d->y_prev = (float)y;
 	d->n++;
 
-	pred = d->level + d->slope;
+	pred = d->level + d->slope + (d->baseline - d->level) * d->decay_now;
 	r = y - pred;
 
 	/* What the signal did over the last few band rise times: an edge
@@ -479,7 +529,11 @@ static inline void process_sample(struct ir_demod *d, float x)
 			d->slope = 0;
 		} else {
 			d->slope += d->track_b * rc;
-			measure_decay(d, thr);
+			/* On the narrow band (low SNR) block means are too noisy
+			 * to tell decay from noise in time; the tracker follows
+			 * the slow droop of the couplings found there. */
+			if (!d->use_slow)
+				measure_decay(d, y);
 		}
 		/* The input's own noise: half the variance of its first
 		 * difference (white noise), to choose the band. */
