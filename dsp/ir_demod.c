@@ -91,6 +91,8 @@ struct ir_demod {
 	float fast_g, slow_g;
 	float f1, f2, s1, s2; /* the two band filters' sections */
 	bool use_slow;
+	bool idle_fast;   /* on the idle fast path (see process_sample) */
+	float idle_level, idle_thr, idle_a;
 	double fast_gain, slow_gain; /* noise variance gains of the bands */
 	float x_prev;
 	double raw_noise2;           /* white-noise variance of the input */
@@ -114,6 +116,7 @@ struct ir_demod {
 	double step;   /* typical |edge height| */
 	bool step_known; /* measured on a settled edge (else a provisional guess) */
 	double noise2; /* noise variance in the detection band */
+	double noise_sd; /* its square root, kept up to date with it */
 	unsigned noise_count;
 	double track_a, track_b, alpha_noise, alpha_baseline;
 	unsigned confirm_n, settle_n, quiet_n;
@@ -158,6 +161,7 @@ static double band_noise_gain(double g)
 }
 
 static void set_settle(struct ir_demod *d);
+static void enter_idle_fast(struct ir_demod *d);
 static void fold_decay(struct ir_demod *d);
 
 int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
@@ -297,7 +301,7 @@ static void settled(struct ir_demod *d)
 
 static inline double threshold(const struct ir_demod *d)
 {
-	double t = NOISE_FACTOR * sqrt(d->noise2);
+	double t = NOISE_FACTOR * d->noise_sd;
 	double s = STEP_FRACTION * d->step;
 
 	if (s > t)
@@ -373,6 +377,7 @@ static void set_settle(struct ir_demod *d)
 		theta = exp(-d->us_per_sample / track_us);
 		d->track_a = 1 - theta * theta;
 		d->track_b = (1 - theta) * (1 - theta);
+		d->idle_a = (float)d->track_a;
 	}
 	d->settle_n = (unsigned)ceil((SETTLE_US + SETTLE_BANDS * band) / d->us_per_sample);
 	if (d->settle_n < 3)
@@ -397,16 +402,19 @@ static void choose_band(struct ir_demod *d)
 	if (slow == d->use_slow)
 		return;
 	d->use_slow = slow;
+	if (slow)
+		d->s1 = d->s2 = d->f2; /* the narrow band starts from the wide one */
 	set_settle(d);
 	y = slow ? d->s2 : d->f2;
 	d->level = y;
 	d->recent = y;
 	d->slope = 0;
 	d->noise2 = d->raw_noise2 * (slow ? d->slow_gain : d->fast_gain);
+	d->noise_sd = sqrt(d->noise2);
 	d->y_prev = y;
 }
 
-static inline void process_sample(struct ir_demod *d, float x)
+static inline void process_sample_full(struct ir_demod *d, float x)
 {
 	float ax = fabsf(x);
 	double y, pred, r;
@@ -424,9 +432,13 @@ static inline void process_sample(struct ir_demod *d, float x)
 
 	d->f1 += d->fast_g * (x - d->f1);
 	d->f2 += d->fast_g * (d->f1 - d->f2);
-	d->s1 += d->slow_g * (d->f2 - d->s1);
-	d->s2 += d->slow_g * (d->s1 - d->s2);
-	y = d->use_slow ? d->s2 : d->f2;
+	if (d->use_slow) {
+		d->s1 += d->slow_g * (d->f2 - d->s1);
+		d->s2 += d->slow_g * (d->s1 - d->s2);
+		y = d->s2;
+	} else {
+		y = d->f2;
+	}
 	float x_before = d->x_prev;
 
 	d->x_prev = x;
@@ -514,7 +526,7 @@ static inline void process_sample(struct ir_demod *d, float x)
 		/* The beginning of an edge must not drag the level along before
 		 * it crosses the threshold: residuals count only up to 3 σ or a
 		 * tenth of the step (Huber), enough to follow droop and hum. */
-		double track_lim = 3 * sqrt(d->noise2);
+		double track_lim = 3 * d->noise_sd;
 		double rc;
 
 		if (track_lim < 0.1 * d->step)
@@ -542,16 +554,20 @@ static inline void process_sample(struct ir_demod *d, float x)
 		if (d->noise_count < d->warmup_n) {
 			d->noise_count++;
 			d->noise2 += (r * r - d->noise2) / d->noise_count;
+			d->noise_sd = sqrt(d->noise2);
 			d->raw_noise2 += (0.5 * dx * dx - d->raw_noise2) / d->noise_count;
+			if (d->noise_count == d->warmup_n && d->idle && !d->have_edge && !d->use_slow)
+				enter_idle_fast(d);
 		} else if (d->state == LINE_SPACE && d->n > d->state_start_n + d->quiet_n) {
 			/* The noise floor is measured in the dark, away from edges,
 			 * with spikes limited to 4 σ so one click cannot inflate it. */
-			double lim = 4 * sqrt(d->noise2) + THRESHOLD_FLOOR;
+			double lim = 4 * d->noise_sd + THRESHOLD_FLOOR;
 			double rn = r > lim ? lim : r < -lim ? -lim : r;
 			double rlim = 4 * sqrt(d->raw_noise2) + THRESHOLD_FLOOR;
 			double hd = 0.5 * (dx > rlim ? rlim : dx < -rlim ? -rlim : dx);
 
 			d->noise2 += d->alpha_noise * (rn * rn - d->noise2);
+			d->noise_sd = sqrt(d->noise2);
 			d->raw_noise2 += d->alpha_noise * (2 * hd * hd - d->raw_noise2);
 		}
 		if (d->idle)
@@ -573,6 +589,8 @@ static inline void process_sample(struct ir_demod *d, float x)
 			d->idle = true;
 			d->deadline_us = 0;
 			choose_band(d);
+			if (!d->cand && !d->use_slow && d->n >= d->settle_until)
+				enter_idle_fast(d);
 			if (d->have_edge) {
 				d->timed_out = true;
 				emit(d, IR_TIMEOUT, d->cfg.timeout_us);
@@ -586,6 +604,69 @@ static inline void process_sample(struct ir_demod *d, float x)
 		if (d->cfg.polarity == IR_POLARITY_AUTO)
 			d->pol = 0;
 	}
+}
+
+/*
+ * The line has been dark past the timeout: most of a receiver's life.  Only
+ * the band filter and a one-pole level track run per sample; noise floor,
+ * baseline and peak are updated every IDLE_HOUSEKEEPING samples.  The first
+ * sample that departs from the level by the threshold leaves this path and
+ * is processed in full.
+ */
+#define IDLE_HOUSEKEEPING 8
+
+static void enter_idle_fast(struct ir_demod *d)
+{
+	d->idle_fast = true;
+	d->idle_level = (float)d->level;
+	d->idle_thr = (float)threshold(d);
+}
+
+static void leave_idle_fast(struct ir_demod *d)
+{
+	d->idle_fast = false;
+	d->level = d->idle_level;
+	d->recent = d->idle_level;
+	d->slope = 0;
+}
+
+static void idle_housekeeping(struct ir_demod *d, float x, float r)
+{
+	float ax = fabsf(x);
+	double r2 = (double)r * r, lim2 = 16 * d->noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
+	double dx = (double)x - d->x_prev, dx2 = 0.5 * dx * dx;
+	double rlim2 = 16 * d->raw_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
+	double a = d->alpha_noise * IDLE_HOUSEKEEPING;
+
+	if (ax > d->peak)
+		d->peak = ax;
+	d->noise2 += a * ((r2 < lim2 ? r2 : lim2) - d->noise2);
+	d->noise_sd = sqrt(d->noise2);
+	d->raw_noise2 += a * ((dx2 < rlim2 ? dx2 : rlim2) - d->raw_noise2);
+	d->baseline += d->alpha_baseline * IDLE_HOUSEKEEPING * (d->idle_level - d->baseline);
+	d->idle_thr = (float)threshold(d);
+}
+
+static inline void process_sample(struct ir_demod *d, float x)
+{
+	if (d->idle_fast) {
+		float f1 = d->f1 + d->fast_g * (x - d->f1);
+		float f2 = d->f2 + d->fast_g * (f1 - d->f2);
+		float r = f2 - d->idle_level;
+
+		if (fabsf(r) < d->idle_thr) {
+			d->f1 = f1;
+			d->f2 = f2;
+			d->y_prev = f2;
+			d->idle_level += d->idle_a * r;
+			if ((++d->n % IDLE_HOUSEKEEPING) == 0)
+				idle_housekeeping(d, x, r);
+			d->x_prev = x;
+			return;
+		}
+		leave_idle_fast(d);
+	}
+	process_sample_full(d, x);
 }
 
 void ir_demod_process(struct ir_demod *d, const float *samples, size_t frames, size_t stride)
@@ -624,6 +705,8 @@ void ir_demod_reset(struct ir_demod *d)
 	double now_us = (double)d->n * d->us_per_sample;
 
 	emit(d, IR_OVERFLOW, 0);
+	if (d->idle_fast)
+		leave_idle_fast(d);
 	d->cand = false;
 	d->state = LINE_SPACE;
 	d->idle = true;
