@@ -694,10 +694,10 @@ void ir_demod_flush(struct ir_demod *d)
 {
 	double now_us = (double)d->n * d->us_per_sample;
 
-	if (d->cand)
-		d->cand = false;
-	if (d->state == LINE_PULSE || !d->timed_out)
-		close_state(d, now_us);
+	d->cand = false;
+	/* The darkness after a timeout is reported too: the durations add up
+	 * to the stream's length. */
+	close_state(d, now_us);
 }
 
 void ir_demod_reset(struct ir_demod *d)
