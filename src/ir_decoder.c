@@ -34,7 +34,14 @@ struct last_frame {
 	uint64_t end_us;
 };
 
+/* Frames that end on one edge, held until every family has seen it. */
+#define PENDING_MAX 16
+/* Two frames are two readings of the same light if they start this close. */
+#define SAME_SPAN_US 2000
+
 struct ir_decoder {
+	struct ir_frame pending[PENDING_MAX];
+	unsigned pending_count;
 	struct ir_protocol_set enabled;
 	ir_frame_fn fn;
 	void *userdata;
@@ -159,7 +166,18 @@ static void decode_in_slot(struct ir_decoder *dec, struct family_slot *slot,
 	slot->family->decode(slot->state, &ctx, e);
 }
 
+static int feed_edge(struct ir_decoder *dec, const struct ir_edge *edge);
+static void flush_pending(struct ir_decoder *dec);
+
 int ir_decoder_feed(struct ir_decoder *dec, const struct ir_edge *edge)
+{
+	int ret = feed_edge(dec, edge);
+
+	flush_pending(dec);
+	return ret;
+}
+
+static int feed_edge(struct ir_decoder *dec, const struct ir_edge *edge)
 {
 	switch (edge->kind) {
 	case IR_PULSE:
@@ -216,6 +234,7 @@ void ir_decoder_flush(struct ir_decoder *dec)
 
 	for (size_t i = 0; i < dec->slot_count; i++)
 		decode_in_slot(dec, &dec->slots[i], &silence);
+	flush_pending(dec);
 	reset_families(dec);
 	dec->after_pulse = false;
 	dec->have_pulse = false;
@@ -263,6 +282,7 @@ void ir_decoder_space_elapsed(struct ir_decoder *dec, uint32_t elapsed_us)
 		slot->got_space_early = true;
 		slot->family->decode(slot->state, &ctx, &space);
 	}
+	flush_pending(dec);
 }
 
 /* ---- the side decoders call ---- */
@@ -292,6 +312,43 @@ static void deliver(struct ir_decoder *dec, const struct ir_frame *frame)
 	dec->fn(dec->userdata, frame);
 }
 
+static unsigned frame_priority(const struct ir_frame *f)
+{
+	const struct ir_protocol_info *info = ir_protocol_get(f->protocol);
+
+	return info ? info->priority : 0;
+}
+
+/* Reports the frames the last edge completed: of two readings of the same
+ * light, only the one of higher priority. */
+static void flush_pending(struct ir_decoder *dec)
+{
+	unsigned n = dec->pending_count;
+
+	dec->pending_count = 0;
+	for (unsigned i = 0; i < n; i++) {
+		const struct ir_frame *f = &dec->pending[i];
+		bool outranked = false;
+
+		for (unsigned j = 0; j < n && !outranked; j++) {
+			const struct ir_frame *g = &dec->pending[j];
+			uint64_t gap = f->start_us > g->start_us ? f->start_us - g->start_us
+								 : g->start_us - f->start_us;
+
+			outranked = j != i && gap <= SAME_SPAN_US && frame_priority(g) > frame_priority(f);
+		}
+		if (!outranked)
+			deliver(dec, f);
+	}
+}
+
+static void queue_frame(struct ir_decoder *dec, const struct ir_frame *frame)
+{
+	if (dec->pending_count == PENDING_MAX)
+		flush_pending(dec);
+	dec->pending[dec->pending_count++] = *frame;
+}
+
 void ir_decode_emit(struct ir_decode_ctx *ctx, enum ir_protocol p, uint64_t scancode,
 		    unsigned toggle, uint64_t start_us)
 {
@@ -305,7 +362,7 @@ void ir_decode_emit(struct ir_decode_ctx *ctx, enum ir_protocol p, uint64_t scan
 
 	if (!ir_decode_enabled(ctx, p))
 		return;
-	deliver(ctx->dec, &frame);
+	queue_frame(ctx->dec, &frame);
 }
 
 void ir_decode_emit_repeat(struct ir_decode_ctx *ctx, const struct ir_protocol_set *of,
@@ -330,5 +387,5 @@ void ir_decode_emit_repeat(struct ir_decode_ctx *ctx, const struct ir_protocol_s
 		.end_us = ctx->pulse_end_us,
 	};
 
-	deliver(dec, &frame);
+	queue_frame(dec, &frame);
 }

@@ -53,6 +53,10 @@ struct ir_family {
 	/* Optional: append the protocol's repeat code (NEC-style).  Protocols
 	 * without one repeat the whole frame. */
 	int (*encode_repeat)(enum ir_protocol p, uint64_t scancode, struct ir_edge_buf *out);
+	/* Optional, for protocols that specialise an rc-core one: the rc-core
+	 * protocol and scancode of the same frame (see ir_protocol_rc_core_view). */
+	bool (*rc_core_view)(enum ir_protocol p, uint64_t scancode, enum ir_protocol *rc_proto,
+			     uint64_t *rc_scancode);
 };
 
 /* ---- the core's side, for decoders ---- */

@@ -123,6 +123,21 @@ int ir_protocol_from_name(const char *name, enum ir_protocol *out)
 	return -ENOENT;
 }
 
+bool ir_protocol_rc_core_view(enum ir_protocol p, uint64_t scancode, enum ir_protocol *rc_proto,
+			      uint64_t *rc_scancode)
+{
+	const struct ir_family *family = ir_protocol_family(p);
+
+	if ((unsigned)p < 32 && family) {
+		*rc_proto = p;
+		*rc_scancode = scancode;
+		return true;
+	}
+	if (family && family->rc_core_view)
+		return family->rc_core_view(p, scancode, rc_proto, rc_scancode);
+	return false;
+}
+
 void ir_protocol_set_all(struct ir_protocol_set *s)
 {
 	ir_protocol_set_clear(s);

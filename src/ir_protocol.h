@@ -46,7 +46,56 @@ enum ir_protocol {
 	IR_PROTO_RCMM24 = 25,
 	IR_PROTO_RCMM32 = 26,
 	IR_PROTO_XBOX_DVD = 27,
-	/* 28..31 reserved for future rc-core numbers; irjack's own from 32. */
+	/* 28..31 reserved for future rc-core numbers; irjack's own from 32,
+	 * named as IRMP names them.  Their scancodes are IRMP's address << 16 |
+	 * command unless a family says otherwise. */
+	IR_PROTO_SAMSUNG32 = 32,
+	IR_PROTO_SAMSUNG48 = 33,
+	IR_PROTO_NEC42 = 34,
+	IR_PROTO_APPLE = 35,
+	IR_PROTO_ONKYO = 36,
+	IR_PROTO_PIONEER = 37,
+	IR_PROTO_RCA = 38,
+	IR_PROTO_MITSUBISHI = 39,
+	IR_PROTO_KASEIKYO = 40,
+	IR_PROTO_PANASONIC = 41,
+	IR_PROTO_DENON_K = 42,
+	IR_PROTO_JVC_K = 43,
+	IR_PROTO_MITSUBISHI_K = 44,
+	IR_PROTO_GRUNDIG = 45,
+	IR_PROTO_NOKIA = 46,
+	IR_PROTO_THOMSON = 47,
+	IR_PROTO_RECS80 = 48,
+	IR_PROTO_RECS80EXT = 49,
+	IR_PROTO_BOSE = 50,
+	IR_PROTO_BANG_OLUFSEN = 51,
+	IR_PROTO_MATSUSHITA = 52,
+	IR_PROTO_NUBERT = 53,
+	IR_PROTO_RUWIDO = 54,
+	IR_PROTO_SIEMENS = 55,
+	IR_PROTO_RC6A = 56,
+	IR_PROTO_LEGO = 57,
+	IR_PROTO_METZ = 58,
+	IR_PROTO_FDC = 59,
+	IR_PROTO_ORTEK = 60,
+	IR_PROTO_TELEFUNKEN = 61,
+	IR_PROTO_SAMSUNG = 62,
+	IR_PROTO_NEC16 = 63,
+	IR_PROTO_RC6A20 = 64,
+	IR_PROTO_RC6A28 = 65,
+	IR_PROTO_TECHNICS = 66,
+	IR_PROTO_DENON = 67,
+	IR_PROTO_SPEAKER = 68,
+	IR_PROTO_FAN = 69,
+	IR_PROTO_IR60 = 70,
+	IR_PROTO_KATHREIN = 71,
+	/* 72..95 for further named protocols */
+	/* Protocols defined by parameters (rc_keymaps' BPF protocols, learned
+	 * remotes): one decoder instance per parameter set. */
+	IR_PROTO_PULSE_DISTANCE = 96,
+	IR_PROTO_PULSE_LENGTH = 97,
+	IR_PROTO_MANCHESTER = 98,
+	IR_PROTO_RAW = 99,
 	IR_PROTO_COUNT = 128,
 };
 
@@ -66,6 +115,11 @@ struct ir_protocol_info {
 	bool has_toggle;           /* frames carry a toggle bit that flips per key press */
 	bool has_encoder;
 	bool not_default;          /* left out of the default set (hardware-specific) */
+	/* When frames of several protocols end on the same edge and cover the
+	 * same span (the same light read two ways: apple and nec32, samsung32
+	 * and necx), only those of the highest priority are reported.  0 for
+	 * rc-core's protocols; a more specific reading gets more. */
+	uint8_t priority;
 	const char *summary;       /* one line for `irjack protocols` */
 };
 
@@ -123,6 +177,15 @@ void ir_protocol_set_default(struct ir_protocol_set *s);
  * offending name copied to `bad` (if not NULL, `bad_size` bytes). */
 int ir_protocol_set_parse(const char *list, struct ir_protocol_set *out,
 			  char *bad, size_t bad_size);
+
+/*
+ * The rc-core reading of a frame: for an rc-core protocol the frame itself,
+ * for a protocol that specialises one (apple is nec32 with Apple's vendor
+ * bytes) that protocol's scancode, so rc-core keymaps match it.  Returns
+ * true and fills rc_proto/rc_scancode, or false if rc-core has no reading.
+ */
+bool ir_protocol_rc_core_view(enum ir_protocol p, uint64_t scancode, enum ir_protocol *rc_proto,
+			      uint64_t *rc_scancode);
 
 /* Options for ir_encode(). */
 struct ir_encode_opts {

@@ -121,6 +121,40 @@ bool irmp_label_to_rc_core(const struct irmp_label *l, enum ir_protocol *proto,
 	}
 }
 
+/* IRMP's protocol numbers (irmpprotocols.h) for the protocols irjack names
+ * after IRMP. */
+static const struct {
+	unsigned irmp;
+	enum ir_protocol proto;
+} irmp_protocols[] = {
+	{ 3, IR_PROTO_SAMSUNG },     { 4, IR_PROTO_MATSUSHITA }, { 5, IR_PROTO_KASEIKYO },
+	{ 6, IR_PROTO_RECS80 },      { 10, IR_PROTO_SAMSUNG32 }, { 11, IR_PROTO_APPLE },
+	{ 12, IR_PROTO_RECS80EXT },  { 13, IR_PROTO_NUBERT },    { 14, IR_PROTO_BANG_OLUFSEN },
+	{ 15, IR_PROTO_GRUNDIG },    { 16, IR_PROTO_NOKIA },     { 17, IR_PROTO_SIEMENS },
+	{ 18, IR_PROTO_FDC },        { 21, IR_PROTO_RC6A },      { 23, IR_PROTO_RUWIDO },
+	{ 24, IR_PROTO_IR60 },       { 25, IR_PROTO_KATHREIN },  { 27, IR_PROTO_NEC16 },
+	{ 28, IR_PROTO_NEC42 },      { 29, IR_PROTO_LEGO },      { 30, IR_PROTO_THOMSON },
+	{ 31, IR_PROTO_BOSE },       { 33, IR_PROTO_ORTEK },     { 34, IR_PROTO_TELEFUNKEN },
+	{ 39, IR_PROTO_SPEAKER },    { 41, IR_PROTO_SAMSUNG48 }, { 44, IR_PROTO_FAN },
+	{ 47, IR_PROTO_TECHNICS },   { 48, IR_PROTO_PANASONIC }, { 55, IR_PROTO_METZ },
+	{ 56, IR_PROTO_ONKYO },      { 61, IR_PROTO_RC6A20 },    { 62, IR_PROTO_RC6A28 },
+};
+
+bool irmp_label_to_irjack(const struct irmp_label *label, enum ir_protocol *proto,
+			  uint64_t *scancode)
+{
+	for (size_t i = 0; i < sizeof(irmp_protocols) / sizeof(irmp_protocols[0]); i++) {
+		if (irmp_protocols[i].irmp != label->protocol)
+			continue;
+		if (!ir_protocol_get(irmp_protocols[i].proto))
+			return false;
+		*proto = irmp_protocols[i].proto;
+		*scancode = (uint64_t)label->address << 16 | label->command;
+		return true;
+	}
+	return false;
+}
+
 static int compare_names(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

@@ -53,6 +53,12 @@ bool irmp_parse_label(const char *line, struct irmp_label *out);
 bool irmp_label_to_rc_core(const struct irmp_label *label, enum ir_protocol *proto,
 			   uint64_t *scancode);
 
+/* The irjack protocol and scancode a label stands for in IRMP's own
+ * convention (scancode = address << 16 | command), for protocols rc-core
+ * does not have; false if irjack has no such protocol. */
+bool irmp_label_to_irjack(const struct irmp_label *label, enum ir_protocol *proto,
+			  uint64_t *scancode);
+
 /* One data line of a capture with the label that precedes it (if any). */
 struct irmp_line {
 	const char *file;      /* base name */
