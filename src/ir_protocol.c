@@ -93,6 +93,7 @@ static const struct {
 	{ "rc6mce", IR_PROTO_RC6_MCE },
 	{ "mce", IR_PROTO_RC6_MCE },
 	{ "rc5x", IR_PROTO_RC5X_20 },
+	{ "denon", IR_PROTO_SHARP }, /* Denon's 15-bit frames are Sharp's, check bits 0/0 */
 	{ "sirc", IR_PROTO_SONY12 },
 	{ "sircs", IR_PROTO_SONY12 },
 };
