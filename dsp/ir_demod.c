@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "ir_demod.h"
 
+#include "ir_carrier.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -25,6 +27,8 @@
 /* A departure must persist this long (and for two samples) to be an edge:
  * glitch rejection. */
 #define CONFIRM_US 30.0
+/* The first edge after idle must persist longer (see the candidate code). */
+#define CONFIRM_IDLE_US 120.0
 /* After an edge the new level settles: the converter's anti-alias filter,
  * plus about 4 time constants of the band filter in use. */
 #define SETTLE_US 40.0
@@ -91,8 +95,10 @@ struct ir_demod {
 	float fast_g, slow_g;
 	float f1, f2, s1, s2; /* the two band filters' sections */
 	bool use_slow;
+	struct ir_carrier *carrier; /* NULL below 66 kHz */
+	double carrier_hz, carrier_duty; /* last estimate, for the report */
 	bool idle_fast;   /* on the idle fast path (see process_sample) */
-	float idle_level, idle_thr, idle_a;
+	float idle_level, idle_thr, idle_lim, idle_a;
 	double fast_gain, slow_gain; /* noise variance gains of the bands */
 	float x_prev;
 	double raw_noise2;           /* white-noise variance of the input */
@@ -119,7 +125,7 @@ struct ir_demod {
 	double noise_sd; /* its square root, kept up to date with it */
 	unsigned noise_count;
 	double track_a, track_b, alpha_noise, alpha_baseline;
-	unsigned confirm_n, settle_n, quiet_n;
+	unsigned confirm_n, confirm_idle_n, settle_n, quiet_n;
 	uint64_t settle_until;
 
 	/* candidate edge */
@@ -129,6 +135,7 @@ struct ir_demod {
 	double cand_ref, cand_thr;
 	double cand_t; /* µs */
 	uint64_t cand_quiet; /* samples into the candidate */
+	unsigned cand_confirm_n;
 	double cand_fast;    /* largest recent change in its direction */
 	double recent;       /* the signal a few band rise times ago (one pole) */
 	double recent_g;
@@ -197,6 +204,9 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 	d->confirm_n = (unsigned)ceil(CONFIRM_US / d->us_per_sample);
 	if (d->confirm_n < 2)
 		d->confirm_n = 2;
+	d->confirm_idle_n = (unsigned)ceil(CONFIRM_IDLE_US / d->us_per_sample);
+	if (d->confirm_idle_n < d->confirm_n)
+		d->confirm_idle_n = d->confirm_n;
 	/* The converter's filter rings for several samples at any rate. */
 	set_settle(d);
 	d->quiet_n = (unsigned)ceil(QUIET_US / d->us_per_sample);
@@ -206,12 +216,23 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 		d->block_n = 2;
 	d->pol = cfg->polarity;
 	d->idle = true;
+	if (cfg->sample_rate >= 66000) {
+		int ret = ir_carrier_new(cfg->sample_rate, &d->carrier);
+
+		if (ret < 0) {
+			free(d);
+			return ret;
+		}
+	}
 	*out = d;
 	return 0;
 }
 
 void ir_demod_free(struct ir_demod *d)
 {
+	if (!d)
+		return;
+	ir_carrier_free(d->carrier);
 	free(d);
 }
 
@@ -228,6 +249,22 @@ static void emit(struct ir_demod *d, enum ir_edge_kind kind, uint32_t duration)
 		return;
 	d->edges++;
 	d->edge_fn(d->userdata, &e);
+}
+
+/* The carrier measured over the activity that just ended, if any. */
+static void emit_carrier(struct ir_demod *d)
+{
+	double hz, duty;
+
+	if (!d->carrier || !ir_carrier_estimate(d->carrier, &hz, &duty))
+		return;
+	d->carrier_hz = hz;
+	d->carrier_duty = duty;
+	ir_carrier_reset(d->carrier);
+	d->edges++;
+	d->edge_fn(d->userdata, &(struct ir_edge){ .duration = (uint32_t)lround(hz),
+						   .kind = IR_CARRIER,
+						   .duty_cycle = (uint8_t)lround(duty) });
 }
 
 /* Reports the state that ends at time `t_us` (µs since stream start) and
@@ -262,6 +299,8 @@ static void confirm_edge(struct ir_demod *d)
 		d->pol = dir;
 	/* The edge callback may set a new deadline: clear the old one first. */
 	d->deadline_us = 0;
+	if (d->carrier && d->state == LINE_PULSE)
+		ir_carrier_burst_end(d->carrier, d->step);
 	close_state(d, t_edge);
 	d->state = d->state == LINE_PULSE ? LINE_SPACE : LINE_PULSE;
 	d->idle = false;
@@ -307,6 +346,17 @@ static inline double threshold(const struct ir_demod *d)
 	if (s > t)
 		t = s;
 	return t > THRESHOLD_FLOOR ? t : THRESHOLD_FLOOR;
+}
+
+/* How far one sample may move the level tracker: 3 σ or a tenth of the
+ * step, enough to follow droop and hum, not an edge before it is seen. */
+static inline double track_limit(const struct ir_demod *d)
+{
+	double lim = 3 * d->noise_sd;
+
+	if (lim < 0.1 * d->step)
+		lim = 0.1 * d->step;
+	return lim > THRESHOLD_FLOOR ? lim : THRESHOLD_FLOOR;
 }
 
 /* Stable and unclipped: block means of the signal's distance from the
@@ -447,6 +497,9 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 	d->y_prev = (float)y;
 	d->n++;
 
+	if (d->carrier && d->state == LINE_PULSE)
+		ir_carrier_burst_samples(d->carrier, &x, 1, 1);
+
 	pred = d->level + d->slope + (d->baseline - d->level) * d->decay_now;
 	r = y - pred;
 
@@ -463,7 +516,7 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 		/* A candidate edge must keep its distance from the old level. */
 		if ((y - d->cand_ref) * d->cand_dir < d->cand_thr * 0.5) {
 			d->cand = false; /* a glitch */
-		} else if (++d->cand_quiet >= d->confirm_n) {
+		} else if (++d->cand_quiet >= d->cand_confirm_n) {
 			if (d->cand_fast >= FAST_FRACTION * d->cand_thr) {
 				confirm_edge(d);
 			} else {
@@ -488,6 +541,10 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 		if ((dir == 0 && fabs(r) > thr) || (dir != 0 && r * dir > thr)) {
 			d->cand = true;
 			d->cand_dir = dir ? dir : (r > 0 ? 1 : -1);
+			/* Out of idle either direction may start a pulse, and a
+			 * converter's pre-ringing before a clipped edge swings
+			 * both ways: the first edge must hold longer. */
+			d->cand_confirm_n = dir ? d->confirm_n : d->confirm_idle_n;
 			d->cand_ref = pred;
 			d->cand_thr = thr;
 			d->cand_quiet = 0;
@@ -508,7 +565,7 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 					frac = 1;
 				d->cand_t = ((double)(d->n - 2) + frac) * d->us_per_sample - d->band_delay_us;
 			}
-			if (d->confirm_n <= 1)
+			if (d->cand_confirm_n <= 1)
 				confirm_edge(d);
 			return;
 		}
@@ -526,14 +583,8 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 		/* The beginning of an edge must not drag the level along before
 		 * it crosses the threshold: residuals count only up to 3 σ or a
 		 * tenth of the step (Huber), enough to follow droop and hum. */
-		double track_lim = 3 * d->noise_sd;
-		double rc;
-
-		if (track_lim < 0.1 * d->step)
-			track_lim = 0.1 * d->step;
-		if (track_lim < THRESHOLD_FLOOR)
-			track_lim = THRESHOLD_FLOOR;
-		rc = r > track_lim ? track_lim : r < -track_lim ? -track_lim : r;
+		double track_lim = track_limit(d);
+		double rc = r > track_lim ? track_lim : r < -track_lim ? -track_lim : r;
 
 		d->level = pred + d->track_a * rc;
 		if (ax >= 0.999f) {
@@ -593,6 +644,7 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 				enter_idle_fast(d);
 			if (d->have_edge) {
 				d->timed_out = true;
+				emit_carrier(d);
 				emit(d, IR_TIMEOUT, d->cfg.timeout_us);
 			}
 		}
@@ -620,6 +672,7 @@ static void enter_idle_fast(struct ir_demod *d)
 	d->idle_fast = true;
 	d->idle_level = (float)d->level;
 	d->idle_thr = (float)threshold(d);
+	d->idle_lim = (float)track_limit(d);
 }
 
 static void leave_idle_fast(struct ir_demod *d)
@@ -645,6 +698,7 @@ static void idle_housekeeping(struct ir_demod *d, float x, float r)
 	d->raw_noise2 += a * ((dx2 < rlim2 ? dx2 : rlim2) - d->raw_noise2);
 	d->baseline += d->alpha_baseline * IDLE_HOUSEKEEPING * (d->idle_level - d->baseline);
 	d->idle_thr = (float)threshold(d);
+	d->idle_lim = (float)track_limit(d);
 }
 
 static inline void process_sample(struct ir_demod *d, float x)
@@ -655,10 +709,14 @@ static inline void process_sample(struct ir_demod *d, float x)
 		float r = f2 - d->idle_level;
 
 		if (fabsf(r) < d->idle_thr) {
+			/* as in the full path, an edge on its way may not drag
+			 * the level along (Huber limit) */
+			float rc = r > d->idle_lim ? d->idle_lim : r < -d->idle_lim ? -d->idle_lim : r;
+
 			d->f1 = f1;
 			d->f2 = f2;
 			d->y_prev = f2;
-			d->idle_level += d->idle_a * r;
+			d->idle_level += d->idle_a * rc;
 			if ((++d->n % IDLE_HOUSEKEEPING) == 0)
 				idle_housekeeping(d, x, r);
 			d->x_prev = x;
@@ -695,9 +753,12 @@ void ir_demod_flush(struct ir_demod *d)
 	double now_us = (double)d->n * d->us_per_sample;
 
 	d->cand = false;
+	if (d->carrier && d->state == LINE_PULSE)
+		ir_carrier_burst_end(d->carrier, d->step);
 	/* The darkness after a timeout is reported too: the durations add up
 	 * to the stream's length. */
 	close_state(d, now_us);
+	emit_carrier(d);
 }
 
 void ir_demod_reset(struct ir_demod *d)
@@ -735,6 +796,8 @@ void ir_demod_report(struct ir_demod *d, struct ir_signal_report *r)
 	r->polarity = d->pol > 0 ? IR_POLARITY_PULSE_HIGH : d->pol < 0 ? IR_POLARITY_PULSE_LOW
 								       : IR_POLARITY_AUTO;
 	r->band_us = d->use_slow ? BAND_SLOW_US : BAND_FAST_US;
+	r->carrier_hz = d->carrier_hz;
+	r->duty_cycle = d->carrier_duty;
 	r->edges = d->edges;
 	r->samples = d->n;
 	d->peak = 0;

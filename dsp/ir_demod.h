@@ -21,7 +21,9 @@
  *  - polarity: the first edge after idle starts a pulse (a receiver idles in
  *    its dark state, and AC coupling brings any input back to its idle
  *    baseline), unless the configuration fixes it;
- *  - after `timeout_us` of darkness an IR_TIMEOUT edge lets decoders finish.
+ *  - after `timeout_us` of darkness an IR_TIMEOUT edge lets decoders finish,
+ *    preceded by an IR_CARRIER edge when the rate (≥ 66 kHz) showed a
+ *    carrier in the bursts (see ir_carrier.h).
  *
  * Processing is per sample with all state in the struct: any block size
  * gives the same edges.  No allocation or locking after ir_demod_new().
@@ -97,6 +99,8 @@ struct ir_signal_report {
 	double clipped;     /* fraction of samples at full scale since the last report */
 	enum ir_polarity polarity; /* learned (or configured) polarity; AUTO = not yet */
 	double band_us;     /* current time constant of the band-limiting filter */
+	double carrier_hz;  /* last measured carrier (0: none, or rate below 66 kHz) */
+	double duty_cycle;  /* its duty cycle in percent (0: unknown) */
 	uint64_t edges;     /* edges reported so far */
 	uint64_t samples;   /* samples processed so far */
 };

@@ -17,6 +17,7 @@ static const struct command commands[] = {
 	{ "decode", cmd_decode, "decode IR frames in recorded audio or timing files" },
 	{ "encode", cmd_encode, "print the timings of PROTOCOL:SCANCODE as mode2 text" },
 	{ "record", cmd_record, "write the IR timings found in recorded audio (mode2)" },
+	{ "synth", cmd_synth, "write the audio a receiver on a mic input would record" },
 	{ "protocols", cmd_protocols, "list the protocols irjack decodes and encodes" },
 };
 
