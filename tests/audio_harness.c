@@ -111,6 +111,7 @@ static void on_frame(void *userdata, const struct ir_frame *f)
 
 int audio_decode_edges(const struct ir_channel_config *channel, const struct ir_edge *edges,
 		       size_t n, size_t block, enum ir_polarity polarity,
+		       const struct ir_protocol_set *protocols,
 		       void (*fn)(void *userdata, const struct ir_frame *frame), void *userdata)
 {
 	float *samples = NULL;
@@ -126,6 +127,7 @@ int audio_decode_edges(const struct ir_channel_config *channel, const struct ir_
 	rcfg.channels = 1;
 	rcfg.channel = 0;
 	rcfg.polarity = polarity;
+	rcfg.protocols = protocols;
 	ret = ir_receiver_new(&rcfg, fn, userdata, &rx);
 	if (ret == 0) {
 		if (!block)

@@ -38,10 +38,12 @@ struct audio_result {
  * set up. */
 int audio_trial_run(const struct audio_trial *trial, struct audio_result *result);
 
-/* Renders `edges` with `channel` and decodes them; frames go to `fn`. */
+/* Renders `edges` with `channel` and decodes them with the protocols in
+ * `protocols` (NULL: all); frames go to `fn`. */
 struct ir_frame;
 int audio_decode_edges(const struct ir_channel_config *channel, const struct ir_edge *edges,
 		       size_t n, size_t block, enum ir_polarity polarity,
+		       const struct ir_protocol_set *protocols,
 		       void (*fn)(void *userdata, const struct ir_frame *frame), void *userdata);
 
 #endif

@@ -27,6 +27,11 @@
 #define SONY15_NBITS 15
 #define SONY20_NBITS 20
 #define SONY_HEADER_MARGIN (SONY_UNIT / 2)
+/* Receivers lengthen pulses: IRMP's RM-S-310 capture has 2700 µs headers
+ * (quantised to 100 µs; rendered through a sound card a few µs more), at
+ * the very end of rc-core's ±300.  A header may be up to 500 µs long; the
+ * 600 µs header space still keeps RC-6's 2664 + 888 µs leader out. */
+#define SONY_HEADER_LONG_MARGIN 500
 /*
  * Tighter than rc-core's unit/2 (300): RC-6's leader (2664 + 888) fits
  * Sony's header, and its 444/888/1332 µs half-bit runs fit 600 ± 300 and
@@ -111,7 +116,8 @@ static void sony_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_
 
 	switch (d->state) {
 	case STATE_INACTIVE:
-		if (!pulse || !ir_eq_margin(dur, SONY_HEADER_PULSE, SONY_HEADER_MARGIN))
+		if (!pulse || !ir_geq_margin(dur, SONY_HEADER_PULSE, SONY_HEADER_MARGIN) ||
+		    !ir_leq_margin(dur, SONY_HEADER_PULSE, SONY_HEADER_LONG_MARGIN))
 			break;
 		d->start_us = ir_decode_now(ctx);
 		d->count = 0;
