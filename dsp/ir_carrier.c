@@ -19,8 +19,12 @@
 #define FFT_SIZE 4096
 /* A burst shorter than this many carrier periods says little. */
 #define MIN_PERIODS 12
-/* The peak must stand this far above the median power of the band (10 dB). */
-#define PEAK_OVER_MEDIAN 10.0
+/* The peak must stand this far above the mean power of the band (13 dB;
+ * the largest of ~1000 bins of noise alone is ~7 times their mean). */
+#define PEAK_OVER_MEAN 20.0
+/* Bursts analysed per key press: enough to average, few enough that a
+ * 192 kHz receiver does not spend its time in FFTs. */
+#define MAX_BURSTS 8
 /* ...and its amplitude a fifth of the burst's step at least: a rectangular
  * light pulse train of duty D has a fundamental of (2/π) sin(πD) times its
  * height, against D for the envelope (1.7 times it at 33 %). */
@@ -34,8 +38,8 @@ struct ir_carrier {
 	fftwf_complex *out;
 	fftwf_plan plan;
 	float *power;
-	float *sorted;
 	size_t len;          /* samples of the burst in progress */
+	unsigned bursts;     /* analysed since the last reset */
 	double weight;       /* Σ burst lengths with a carrier */
 	double hz_sum, duty_sum, duty_weight;
 };
@@ -53,8 +57,7 @@ int ir_carrier_new(unsigned sample_rate, struct ir_carrier **out)
 	c->in = fftwf_alloc_real(FFT_SIZE);
 	c->out = fftwf_alloc_complex(FFT_SIZE / 2 + 1);
 	c->power = calloc(FFT_SIZE / 2 + 1, sizeof(*c->power));
-	c->sorted = calloc(FFT_SIZE / 2 + 1, sizeof(*c->sorted));
-	if (!c->in || !c->out || !c->power || !c->sorted) {
+	if (!c->in || !c->out || !c->power) {
 		ir_carrier_free(c);
 		return -ENOMEM;
 	}
@@ -77,33 +80,29 @@ void ir_carrier_free(struct ir_carrier *c)
 	fftwf_free(c->in);
 	fftwf_free(c->out);
 	free(c->power);
-	free(c->sorted);
 	free(c);
 }
 
 void ir_carrier_burst_samples(struct ir_carrier *c, const float *samples, size_t n,
 			      size_t stride)
 {
+	if (c->bursts >= MAX_BURSTS)
+		return;
 	for (size_t i = 0; i < n && c->len < FFT_SIZE; i++)
 		c->in[c->len++] = samples[i * stride];
-}
-
-static int compare_floats(const void *a, const void *b)
-{
-	float x = *(const float *)a, y = *(const float *)b;
-
-	return (x > y) - (x < y);
 }
 
 void ir_carrier_burst_end(struct ir_carrier *c, double step)
 {
 	size_t n = c->len, lo, hi, peak, count;
-	double mean = 0;
-	double hz, median, a, b, g, delta;
+	double mean = 0, band_mean = 0;
+	double hz, a, b, g, delta;
 
 	c->len = 0;
-	if (n < 8 || n * CARRIER_MAX_HZ < (double)MIN_PERIODS * c->rate)
+	if (c->bursts >= MAX_BURSTS || n < 8 ||
+	    n * CARRIER_MAX_HZ < (double)MIN_PERIODS * c->rate)
 		return;
+	c->bursts++;
 	for (size_t i = 0; i < n; i++)
 		mean += c->in[i];
 	mean /= (double)n;
@@ -127,13 +126,13 @@ void ir_carrier_burst_end(struct ir_carrier *c, double step)
 	count = 0;
 	for (size_t k = lo; k <= hi; k++) {
 		c->power[k] = c->out[k][0] * c->out[k][0] + c->out[k][1] * c->out[k][1];
-		c->sorted[count++] = c->power[k];
+		band_mean += c->power[k];
+		count++;
 		if (c->power[k] > c->power[peak])
 			peak = k;
 	}
-	qsort(c->sorted, count, sizeof(*c->sorted), compare_floats);
-	median = c->sorted[count / 2];
-	if (c->power[peak] < PEAK_OVER_MEDIAN * median || peak == lo || peak == hi)
+	band_mean /= (double)count;
+	if (c->power[peak] < PEAK_OVER_MEAN * band_mean || peak == lo || peak == hi)
 		return;
 	/* Amplitude of the peak (the Hann window's gain is n/2): a real
 	 * carrier's fundamental is as large as the burst's envelope; what is
@@ -187,6 +186,7 @@ int ir_carrier_estimate(const struct ir_carrier *c, double *hz, double *duty_per
 
 void ir_carrier_reset(struct ir_carrier *c)
 {
+	c->bursts = 0;
 	c->weight = 0;
 	c->hz_sum = 0;
 	c->duty_sum = 0;

@@ -8,8 +8,9 @@
  * each burst long enough is windowed (Hann), zero-padded and transformed
  * with FFTW; the strongest peak between 20 and 60 kHz (or half the rate) is
  * located to a fraction of a bin by parabolic interpolation of the log
- * spectrum.  A peak must stand 10 dB above the band's median power, or the
- * burst carries no carrier (a receiver module's envelope).  Bursts are
+ * spectrum.  A peak must stand 13 dB above the band's mean power and be as
+ * large as the envelope, or the burst carries no carrier (a receiver
+ * module's envelope, an alias).  Up to 8 bursts per key press are
  * averaged, weighted by their length.  The duty cycle comes from the ratio
  * of the second harmonic to the first (a rectangular pulse train of duty D
  * has a2/a1 = cos(πD)), where the rate passes the second harmonic.

@@ -36,6 +36,8 @@
 /* The level tracker (a fading-memory alpha-beta filter: level and slope)
  * follows hum and the AC coupling's droop with this time constant. */
 #define TRACK_US 150.0
+/* The idle path's (slower) level tracker: see set_settle(). */
+#define IDLE_TRACK_US 2000.0
 #define TRACK_BANDS 8.0
 /* Noise floor averaging time, how much of it must be seen before the first
  * edge is trusted, and how long after an edge the darkness counts as quiet
@@ -98,7 +100,8 @@ struct ir_demod {
 	struct ir_carrier *carrier; /* NULL below 66 kHz */
 	double carrier_hz, carrier_duty; /* last estimate, for the report */
 	bool idle_fast;   /* on the idle fast path (see process_sample) */
-	float idle_level, idle_thr, idle_lim, idle_a;
+	float idle_level, idle_thr, idle_a;
+	double idle_lim2, idle_rlim2;
 	double fast_gain, slow_gain; /* noise variance gains of the bands */
 	float x_prev;
 	double raw_noise2;           /* white-noise variance of the input */
@@ -169,6 +172,7 @@ static double band_noise_gain(double g)
 
 static void set_settle(struct ir_demod *d);
 static void enter_idle_fast(struct ir_demod *d);
+static void idle_housekeeping(struct ir_demod *d, float x);
 static void fold_decay(struct ir_demod *d);
 
 int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
@@ -427,7 +431,11 @@ static void set_settle(struct ir_demod *d)
 		theta = exp(-d->us_per_sample / track_us);
 		d->track_a = 1 - theta * theta;
 		d->track_b = (1 - theta) * (1 - theta);
-		d->idle_a = (float)d->track_a;
+		/* Idle, the level only follows hum and drift, slowly enough
+		 * (2 ms) that the few samples of an edge's rise under the
+		 * threshold cannot drag it along. */
+		d->idle_a = (float)alpha_for(IDLE_TRACK_US > track_us ? IDLE_TRACK_US : track_us,
+					     d->us_per_sample);
 	}
 	d->settle_n = (unsigned)ceil((SETTLE_US + SETTLE_BANDS * band) / d->us_per_sample);
 	if (d->settle_n < 3)
@@ -665,14 +673,14 @@ static inline void process_sample_full(struct ir_demod *d, float x)
  * sample that departs from the level by the threshold leaves this path and
  * is processed in full.
  */
-#define IDLE_HOUSEKEEPING 8
+#define IDLE_NOISE_EVERY 16
+#define IDLE_HOUSEKEEPING 64
 
 static void enter_idle_fast(struct ir_demod *d)
 {
 	d->idle_fast = true;
 	d->idle_level = (float)d->level;
-	d->idle_thr = (float)threshold(d);
-	d->idle_lim = (float)track_limit(d);
+	idle_housekeeping(d, 0);
 }
 
 static void leave_idle_fast(struct ir_demod *d)
@@ -683,22 +691,32 @@ static void leave_idle_fast(struct ir_demod *d)
 	d->slope = 0;
 }
 
-static void idle_housekeeping(struct ir_demod *d, float x, float r)
+/* Every IDLE_NOISE_EVERY samples: one sample of the noise floor and of the
+ * input's own noise (half its squared first difference), each limited to
+ * 4 σ so one click cannot inflate them. */
+static inline void idle_noise(struct ir_demod *d, float x, float x_before, float r)
+{
+	double r2 = (double)r * r, lim2 = d->idle_lim2;
+	double dx = (double)x - x_before, dx2 = 0.5 * dx * dx, rlim2 = d->idle_rlim2;
+	double a = d->alpha_noise * IDLE_NOISE_EVERY;
+
+	d->noise2 += a * ((r2 < lim2 ? r2 : lim2) - d->noise2);
+	d->raw_noise2 += a * ((dx2 < rlim2 ? dx2 : rlim2) - d->raw_noise2);
+}
+
+/* Every IDLE_HOUSEKEEPING samples: baseline, peak, and the thresholds that
+ * follow from the noise floor. */
+static void idle_housekeeping(struct ir_demod *d, float x)
 {
 	float ax = fabsf(x);
-	double r2 = (double)r * r, lim2 = 16 * d->noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
-	double dx = (double)x - d->x_prev, dx2 = 0.5 * dx * dx;
-	double rlim2 = 16 * d->raw_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
-	double a = d->alpha_noise * IDLE_HOUSEKEEPING;
 
 	if (ax > d->peak)
 		d->peak = ax;
-	d->noise2 += a * ((r2 < lim2 ? r2 : lim2) - d->noise2);
 	d->noise_sd = sqrt(d->noise2);
-	d->raw_noise2 += a * ((dx2 < rlim2 ? dx2 : rlim2) - d->raw_noise2);
 	d->baseline += d->alpha_baseline * IDLE_HOUSEKEEPING * (d->idle_level - d->baseline);
 	d->idle_thr = (float)threshold(d);
-	d->idle_lim = (float)track_limit(d);
+	d->idle_lim2 = 16 * d->noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
+	d->idle_rlim2 = 16 * d->raw_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
 }
 
 static inline void process_sample(struct ir_demod *d, float x)
@@ -709,16 +727,14 @@ static inline void process_sample(struct ir_demod *d, float x)
 		float r = f2 - d->idle_level;
 
 		if (fabsf(r) < d->idle_thr) {
-			/* as in the full path, an edge on its way may not drag
-			 * the level along (Huber limit) */
-			float rc = r > d->idle_lim ? d->idle_lim : r < -d->idle_lim ? -d->idle_lim : r;
-
 			d->f1 = f1;
 			d->f2 = f2;
 			d->y_prev = f2;
-			d->idle_level += d->idle_a * rc;
-			if ((++d->n % IDLE_HOUSEKEEPING) == 0)
-				idle_housekeeping(d, x, r);
+			d->idle_level += d->idle_a * r;
+			if ((++d->n % IDLE_NOISE_EVERY) == 0)
+				idle_noise(d, x, d->x_prev, r);
+			if (d->n % IDLE_HOUSEKEEPING == 0)
+				idle_housekeeping(d, x);
 			d->x_prev = x;
 			return;
 		}
@@ -727,12 +743,117 @@ static inline void process_sample(struct ir_demod *d, float x)
 	process_sample_full(d, x);
 }
 
+/*
+ * The idle path over a run of samples, with the state in locals (the
+ * compiler cannot keep it in registers through the struct: the samples
+ * might alias it).  Stops before the first sample that departs from the
+ * level by the threshold; returns how many samples it consumed.
+ */
+static size_t idle_run(struct ir_demod *d, const float *samples, size_t n, size_t stride)
+{
+	float f1 = d->f1, f2 = d->f2, level = d->idle_level;
+	const float g = d->fast_g, a = d->idle_a;
+	float thr = d->idle_thr;
+	const float *p = samples;
+	size_t done = 0;
+
+	while (done < n) {
+		/* up to the next noise sample, without counting per sample */
+		size_t left = IDLE_NOISE_EVERY - (size_t)(d->n % IDLE_NOISE_EVERY);
+		size_t run = n - done < left ? n - done : left, i;
+		float r = 0;
+
+		i = 0;
+		if (run == IDLE_NOISE_EVERY) {
+			/* A whole stretch: unrolled, the loop's own bookkeeping
+			 * was a fifth of the work. */
+#define IDLE_STEP(k)                                                                              \
+	do {                                                                                      \
+		float n1 = f1 + g * (p[(k) * (ptrdiff_t)stride] - f1);                              \
+		float n2 = f2 + g * (n1 - f2);                                                    \
+		r = n2 - level;                                                                   \
+		if (fabsf(r) >= thr) {                                                            \
+			i = (k);                                                                  \
+			goto departed;                                                            \
+		}                                                                                 \
+		f1 = n1;                                                                          \
+		f2 = n2;                                                                          \
+		level += a * r;                                                                   \
+	} while (0)
+			IDLE_STEP(0);
+			IDLE_STEP(1);
+			IDLE_STEP(2);
+			IDLE_STEP(3);
+			IDLE_STEP(4);
+			IDLE_STEP(5);
+			IDLE_STEP(6);
+			IDLE_STEP(7);
+			IDLE_STEP(8);
+			IDLE_STEP(9);
+			IDLE_STEP(10);
+			IDLE_STEP(11);
+			IDLE_STEP(12);
+			IDLE_STEP(13);
+			IDLE_STEP(14);
+			IDLE_STEP(15);
+#undef IDLE_STEP
+			i = IDLE_NOISE_EVERY;
+departed:
+			p += (ptrdiff_t)i * (ptrdiff_t)stride;
+		} else {
+			for (; i < run; i++, p += stride) {
+				float n1 = f1 + g * (*p - f1);
+				float n2 = f2 + g * (n1 - f2);
+
+				r = n2 - level;
+				if (fabsf(r) >= thr)
+					break;
+				f1 = n1;
+				f2 = n2;
+				level += a * r;
+			}
+		}
+		done += i;
+		d->n += i;
+		if (i < run)
+			break;
+		if (i == left) {
+			float x = p[-(ptrdiff_t)stride];
+			float x_before = done >= 2 ? p[-2 * (ptrdiff_t)stride] : d->x_prev;
+
+			idle_noise(d, x, x_before, r);
+			if (d->n % IDLE_HOUSEKEEPING == 0) {
+				d->idle_level = level;
+				idle_housekeeping(d, x);
+				thr = d->idle_thr;
+			}
+		}
+	}
+	d->f1 = f1;
+	d->f2 = f2;
+	d->y_prev = f2;
+	d->idle_level = level;
+	if (done)
+		d->x_prev = samples[(done - 1) * stride];
+	return done;
+}
+
 void ir_demod_process(struct ir_demod *d, const float *samples, size_t frames, size_t stride)
 {
+	size_t i = 0;
+
 	if (stride == 0)
 		stride = 1;
-	for (size_t i = 0; i < frames; i++)
-		process_sample(d, samples[i * stride]);
+	while (i < frames) {
+		if (d->idle_fast) {
+			i += idle_run(d, samples + i * stride, frames - i, stride);
+			if (i == frames)
+				break;
+			leave_idle_fast(d);
+		}
+		process_sample_full(d, samples[i * stride]);
+		i++;
+	}
 	d->report_samples += (double)frames;
 }
 
