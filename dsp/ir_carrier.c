@@ -92,6 +92,11 @@ void ir_carrier_burst_samples(struct ir_carrier *c, const float *samples, size_t
 		c->in[c->len++] = samples[i * stride];
 }
 
+void ir_carrier_burst_discard(struct ir_carrier *c)
+{
+	c->len = 0;
+}
+
 void ir_carrier_burst_end(struct ir_carrier *c, double step)
 {
 	size_t n = c->len, lo, hi, peak, count;

@@ -38,6 +38,10 @@ void ir_carrier_burst_samples(struct ir_carrier *c, const float *samples, size_t
  * demodulator measured it: a carrier's fundamental must be comparable. */
 void ir_carrier_burst_end(struct ir_carrier *c, double step);
 
+/* The burst in progress was not one (see the demodulator's provisional
+ * first pulse): its samples are dropped unanalysed. */
+void ir_carrier_burst_discard(struct ir_carrier *c);
+
 /*
  * The estimate over the bursts analysed since the last reset: returns 1 and
  * fills hz and duty_percent (0 when the rate cannot show it), or 0 if no

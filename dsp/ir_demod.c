@@ -80,6 +80,17 @@
 #define DECAY_STATE_WEIGHT 0.3
 #define DECAY_TAU_MIN_US 100.0
 
+/* Before any step has been measured the first edge out of the dark can only
+ * be judged against the noise, and a recording's start often holds a small
+ * transient (a click, the converter settling) that stands out from it.  So
+ * the first pulse is provisional until the next one starts: the darkness
+ * before it, the pulse and the darkness after it are held back, and they
+ * are taken back (all darkness) if an edge RETRACT_RATIO times the first
+ * pulse's height comes, in either direction, or if the pulse outlasts
+ * MAX_PULSE_US.  Real pulses' edges differ in height far less than that,
+ * even on a strongly AC-coupled input. */
+#define RETRACT_RATIO 4.0
+
 enum line_state {
 	LINE_SPACE = 0,
 	LINE_PULSE = 1,
@@ -136,6 +147,8 @@ struct ir_demod {
 	int cand_dir;
 	int edge_dir; /* direction of the last edge */
 	double cand_ref, cand_thr;
+	double cand_cross; /* how far from cand_ref its time was taken */
+	double cand_band_us, cand_delay_us; /* the band it was seen on, the delay taken off */
 	double cand_t; /* µs */
 	uint64_t cand_quiet; /* samples into the candidate */
 	unsigned cand_confirm_n;
@@ -148,6 +161,16 @@ struct ir_demod {
 	double last_edge_us; /* precise time of the last edge */
 	uint64_t last_edge_rounded;
 	bool timed_out;
+	/* the provisional first pulse (see RETRACT_RATIO): the darkness before
+	 * it starts at held_from_*, the pulse at held_pulse_us; once it ended
+	 * (held_ended) it lasted until held_end_us.  None of it is reported
+	 * yet. */
+	bool held, held_ended;
+	bool held_timed_out, held_have_edge;
+	double held_from_us, held_pulse_us, held_end_us;
+	uint64_t held_from_rounded;
+	double held_thr; /* how far from the old level its first edge's time was taken */
+	double held_band_us, held_delay_us; /* and on which band, with which delay */
 	uint32_t deadline_us;
 	uint64_t state_start_n;
 
@@ -291,11 +314,78 @@ static void close_state(struct ir_demod *d, double t_us)
 	d->have_edge = true;
 }
 
+static void emit_span(struct ir_demod *d, enum ir_edge_kind kind, uint64_t from, uint64_t to)
+{
+	uint64_t dur = to > from ? to - from : 0;
+
+	while (dur > 0) {
+		uint32_t chunk = dur > IR_DURATION_MAX ? IR_DURATION_MAX : (uint32_t)dur;
+
+		emit(d, kind, chunk);
+		dur -= chunk;
+	}
+}
+
+/* The provisional first pulse is real: reports what was held back. */
+static void release_held(struct ir_demod *d)
+{
+	uint64_t from = d->held_from_rounded, pulse = (uint64_t)llround(d->held_pulse_us);
+
+	if (d->held_timed_out)
+		from += d->cfg.timeout_us;
+	emit_span(d, IR_SPACE, from, pulse);
+	if (d->held_ended)
+		emit_span(d, IR_PULSE, pulse, (uint64_t)llround(d->held_end_us));
+	d->held = false;
+	d->have_edge = true;
+}
+
+/* The provisional first pulse was a disturbance: the line has been dark
+ * since the held mark, and is idle with nothing learnt from it. */
+static void set_band(struct ir_demod *d, bool slow);
+
+static void retract_held(struct ir_demod *d)
+{
+	d->held = false;
+	d->state = LINE_SPACE;
+	d->idle = true;
+	d->last_edge_us = d->held_from_us;
+	d->last_edge_rounded = d->held_from_rounded;
+	d->timed_out = d->held_timed_out;
+	d->have_edge = d->held_have_edge;
+	if (d->cfg.polarity == IR_POLARITY_AUTO)
+		d->pol = 0;
+	d->step = 0;
+	d->step_known = false;
+	if (d->carrier)
+		ir_carrier_burst_discard(d->carrier);
+	/* The band was chosen for the disturbance's height (see choose_band) */
+	set_band(d, false);
+}
+
+/* Moves the last-edge mark to t_edge without reporting the state it ends
+ * (held back). */
+static void mark_edge(struct ir_demod *d, double t_edge)
+{
+	d->last_edge_us = t_edge;
+	d->last_edge_rounded = (uint64_t)llround(t_edge);
+}
+
 static void confirm_edge(struct ir_demod *d)
 {
 	int dir = d->cand_dir;
 	double t_edge = d->cand_t;
 
+	if (d->held) {
+		double height = fabs(d->y_prev - d->cand_ref);
+
+		/* an edge far bigger than the first pulse's, or one that takes
+		 * the line further in the pulse's direction */
+		if (height > RETRACT_RATIO * d->step || (d->state == LINE_PULSE && dir == d->pol))
+			retract_held(d);
+		else if (d->state == LINE_SPACE)
+			release_held(d); /* the second pulse starts: the first was real */
+	}
 	if (t_edge < d->last_edge_us)
 		t_edge = d->last_edge_us;
 	if (d->state == LINE_SPACE && (d->idle || d->pol == 0) &&
@@ -305,7 +395,25 @@ static void confirm_edge(struct ir_demod *d)
 	d->deadline_us = 0;
 	if (d->carrier && d->state == LINE_PULSE)
 		ir_carrier_burst_end(d->carrier, d->step);
-	close_state(d, t_edge);
+	if (d->state == LINE_SPACE && d->idle && !d->step_known) {
+		d->held = true;
+		d->held_ended = false;
+		d->held_from_us = d->last_edge_us;
+		d->held_from_rounded = d->last_edge_rounded;
+		d->held_timed_out = d->timed_out;
+		d->held_have_edge = d->have_edge;
+		d->held_thr = d->cand_cross;
+		d->held_band_us = d->cand_band_us;
+		d->held_delay_us = d->cand_delay_us;
+		d->held_pulse_us = t_edge;
+		mark_edge(d, t_edge);
+	} else if (d->held) {
+		d->held_ended = true;
+		d->held_end_us = t_edge;
+		mark_edge(d, t_edge);
+	} else {
+		close_state(d, t_edge);
+	}
 	d->state = d->state == LINE_PULSE ? LINE_SPACE : LINE_PULSE;
 	d->idle = false;
 	d->timed_out = false;
@@ -327,10 +435,40 @@ static void confirm_edge(struct ir_demod *d)
 static void choose_band(struct ir_demod *d);
 
 /* The new level has settled: learn the step, and predict the droop. */
+/* How many time constants the band filter (two equal one-pole sections)
+ * takes to reach `fraction` of a step: 1 - e^-u (1 + u) = fraction. */
+static double band_rise(double fraction)
+{
+	double lo = 0, hi = 20;
+
+	for (int i = 0; i < 40; i++) {
+		double u = 0.5 * (lo + hi);
+
+		if (1 - exp(-u) * (1 + u) < fraction)
+			lo = u;
+		else
+			hi = u;
+	}
+	return 0.5 * (lo + hi);
+}
+
 static void settled(struct ir_demod *d)
 {
 	double measured = fabs(d->level - d->cand_ref);
 	bool first = d->step_known == 0;
+
+	if (d->held && first && measured > d->held_thr) {
+		/* The provisional edge crossed a noise threshold, lower on the
+		 * step than the band delay assumes: now that the step is known,
+		 * its time is corrected, before it is reported. */
+		double t = d->held_pulse_us + d->held_delay_us -
+			   band_rise(d->held_thr / measured) * d->held_band_us;
+
+		if (t > d->held_from_us && !d->held_ended) {
+			d->held_pulse_us = t;
+			mark_edge(d, t);
+		}
+	}
 
 	d->step = d->step_known ? d->step + 0.25 * (measured - d->step) : measured;
 	d->step_known = true;
@@ -445,10 +583,11 @@ static void set_settle(struct ir_demod *d)
 /* While idle: detect on the wide band if edges will stand out there,
  * otherwise on the narrow one.  Switching restarts the level tracker on the
  * new band's signal. */
+static void set_band(struct ir_demod *d, bool slow);
+
 static void choose_band(struct ir_demod *d)
 {
 	bool slow;
-	float y;
 
 	/* Until a step has been measured the wide band is used: its noise
 	 * threshold still shows a step 7 times its σ, i.e. down to about 6 dB
@@ -457,6 +596,13 @@ static void choose_band(struct ir_demod *d)
 	if (!d->step_known)
 		return;
 	slow = d->step * d->step < BAND_SNR_MIN * BAND_SNR_MIN * d->raw_noise2 * d->fast_gain;
+	set_band(d, slow);
+}
+
+static void set_band(struct ir_demod *d, bool slow)
+{
+	float y;
+
 	if (slow == d->use_slow)
 		return;
 	d->use_slow = slow;
@@ -546,13 +692,19 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 			dir = -d->pol;
 		else
 			dir = d->idle || d->pol == 0 ? 0 : d->pol;
+		/* While the first pulse is provisional, an edge far bigger than
+		 * its own, either way, takes it back (see RETRACT_RATIO). */
+		bool retracting = d->held && fabs(r) > thr && fabs(r) > RETRACT_RATIO * d->step;
+
+		if (retracting)
+			dir = r > 0 ? 1 : -1;
 		if ((dir == 0 && fabs(r) > thr) || (dir != 0 && r * dir > thr)) {
 			d->cand = true;
 			d->cand_dir = dir ? dir : (r > 0 ? 1 : -1);
 			/* Out of idle either direction may start a pulse, and a
 			 * converter's pre-ringing before a clipped edge swings
 			 * both ways: the first edge must hold longer. */
-			d->cand_confirm_n = dir ? d->confirm_n : d->confirm_idle_n;
+			d->cand_confirm_n = dir && !retracting ? d->confirm_n : d->confirm_idle_n;
 			d->cand_ref = pred;
 			d->cand_thr = thr;
 			d->cand_quiet = 0;
@@ -563,10 +715,16 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 			 * are unbiased.  The band filter's delay to that point
 			 * is taken off to give the light's own time. */
 			{
-				double level = pred + d->cand_dir * thr;
+				double cross = retracting && RETRACT_RATIO * d->step > thr
+						       ? RETRACT_RATIO * d->step
+						       : thr;
+				double level = pred + d->cand_dir * cross;
 				double prev = y_before;
 				double frac = y != prev ? (level - prev) / (y - prev) : 1;
 
+				d->cand_cross = cross;
+				d->cand_band_us = d->use_slow ? BAND_SLOW_US : BAND_FAST_US;
+				d->cand_delay_us = d->band_delay_us;
 				if (frac < 0)
 					frac = 0;
 				else if (frac > 1)
@@ -618,16 +776,23 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 			if (d->noise_count == d->warmup_n && d->idle && !d->have_edge && !d->use_slow)
 				enter_idle_fast(d);
 		} else if (d->state == LINE_SPACE && d->n > d->state_start_n + d->quiet_n) {
-			/* The noise floor is measured in the dark, away from edges,
-			 * with spikes limited to 4 σ so one click cannot inflate it. */
-			double lim = 4 * d->noise_sd + THRESHOLD_FLOOR;
-			double rn = r > lim ? lim : r < -lim ? -lim : r;
-			double rlim = 4 * sqrt(d->raw_noise2) + THRESHOLD_FLOOR;
-			double hd = 0.5 * (dx > rlim ? rlim : dx < -rlim ? -rlim : dx);
+			/* The noise floor is measured in the dark, away from edges.
+			 * Samples beyond 3 σ are left out, not clipped: a click must
+			 * not inflate it, nor an edge that has not yet crossed the
+			 * threshold (clipped residuals would raise σ, the threshold
+			 * with it, and the edge would never cross).  Gaussian noise
+			 * loses 0.3 % of its samples and 1.4 % of its σ to this;
+			 * a real rise in the noise is still followed, its inner
+			 * samples growing the estimate. */
+			double lim = 3 * d->noise_sd + THRESHOLD_FLOOR;
+			double rlim = 3 * sqrt(d->raw_noise2) + THRESHOLD_FLOOR;
 
-			d->noise2 += d->alpha_noise * (rn * rn - d->noise2);
-			d->noise_sd = sqrt(d->noise2);
-			d->raw_noise2 += d->alpha_noise * (2 * hd * hd - d->raw_noise2);
+			if (fabs(r) < lim) {
+				d->noise2 += d->alpha_noise * (r * r - d->noise2);
+				d->noise_sd = sqrt(d->noise2);
+			}
+			if (fabs(dx) < 2 * rlim)
+				d->raw_noise2 += d->alpha_noise * (0.5 * dx * dx - d->raw_noise2);
 		}
 		if (d->idle)
 			d->baseline += d->alpha_baseline * (d->level - d->baseline);
@@ -650,6 +815,8 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 			choose_band(d);
 			if (!d->cand && !d->use_slow && d->n >= d->settle_until)
 				enter_idle_fast(d);
+			if (d->held)
+				release_held(d);
 			if (d->have_edge) {
 				d->timed_out = true;
 				emit_carrier(d);
@@ -658,6 +825,10 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 		}
 	} else if (dark_us >= MAX_PULSE_US) {
 		/* Not a pulse: the line is idle and its polarity unknown again. */
+		if (d->held) {
+			retract_held(d);
+			return;
+		}
 		close_state(d, now_us);
 		d->state = LINE_SPACE;
 		d->idle = true;
@@ -876,6 +1047,8 @@ void ir_demod_flush(struct ir_demod *d)
 	d->cand = false;
 	if (d->carrier && d->state == LINE_PULSE)
 		ir_carrier_burst_end(d->carrier, d->step);
+	if (d->held)
+		release_held(d);
 	/* The darkness after a timeout is reported too: the durations add up
 	 * to the stream's length. */
 	close_state(d, now_us);
@@ -890,6 +1063,7 @@ void ir_demod_reset(struct ir_demod *d)
 	if (d->idle_fast)
 		leave_idle_fast(d);
 	d->cand = false;
+	d->held = false;
 	d->state = LINE_SPACE;
 	d->idle = true;
 	d->timed_out = false;

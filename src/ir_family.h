@@ -171,6 +171,24 @@ extern const struct ir_family ir_family_xmp;
 extern const struct ir_family ir_family_rcmm;
 extern const struct ir_family ir_family_imon;
 extern const struct ir_family ir_family_mce_kbd;
+extern const struct ir_family ir_family_kaseikyo;
+extern const struct ir_family ir_family_pioneer;
+extern const struct ir_family ir_family_rca;
+extern const struct ir_family ir_family_mitsubishi;
+extern const struct ir_family ir_family_samsung;
+extern const struct ir_family ir_family_lego;
+extern const struct ir_family ir_family_metz;
+extern const struct ir_family ir_family_fdc;
+extern const struct ir_family ir_family_telefunken;
+extern const struct ir_family ir_family_grundig;
+extern const struct ir_family ir_family_thomson;
+extern const struct ir_family ir_family_recs80;
+extern const struct ir_family ir_family_bose;
+extern const struct ir_family ir_family_matsushita;
+extern const struct ir_family ir_family_nubert;
+extern const struct ir_family ir_family_ruwido;
+extern const struct ir_family ir_family_bang_olufsen;
+extern const struct ir_family ir_family_rc6a;
 
 /* The families, in decode order, NULL-terminated. */
 extern const struct ir_family *const ir_families[];

@@ -67,7 +67,8 @@ unsigned ir_timing_irmp_rate_from_name(const char *path);
 /*
  * Parses `len` bytes of `data` in format `fmt` (AUTO: detected) and appends
  * the edges to `out`.  `opts` may be NULL.  Returns 0, -EINVAL with `err`
- * filled (err may be NULL), or -ENOMEM.  On error `out` is left as it was.
+ * filled (err may be NULL), or -ENOMEM.  On error `out` holds the edges it
+ * held before (its allocation may have grown: the caller frees it as ever).
  */
 int ir_timing_parse(const void *data, size_t len, enum ir_timing_format fmt,
 		    const struct ir_timing_parse_opts *opts, struct ir_edge_buf *out,

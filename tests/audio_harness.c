@@ -82,6 +82,22 @@ static uint64_t canonical_scancode(struct run_state *st, enum ir_protocol p, uin
 	return 0;
 }
 
+/* Does frame f stand for the expected one?  All protocols decode here, and
+ * one beyond rc-core may win over the rc-core reading of the same light
+ * (pioneer over a nec frame with a device code 0xA0-0xAF): its rc-core
+ * reading counts too. */
+static bool frame_is(const struct expected *e, const struct ir_frame *f)
+{
+	enum ir_protocol rc_proto;
+	uint64_t rc_scancode;
+
+	if (e->protocol == f->protocol && e->scancode == f->scancode)
+		return true;
+	return f->protocol >= 32 &&
+	       ir_protocol_rc_core_view(f->protocol, f->scancode, &rc_proto, &rc_scancode) &&
+	       e->protocol == rc_proto && e->scancode == rc_scancode;
+}
+
 static void on_frame(void *userdata, const struct ir_frame *f)
 {
 	struct run_state *st = userdata;
@@ -90,7 +106,7 @@ static void on_frame(void *userdata, const struct ir_frame *f)
 	for (size_t i = 0; i < st->n_exp; i++) {
 		struct expected *e = &st->exp[i];
 
-		if (e->matched || e->protocol != f->protocol || e->scancode != f->scancode ||
+		if (e->matched || !frame_is(e, f) ||
 		    e->repeat != !!(f->flags & IR_FRAME_REPEAT) ||
 		    fabs(e->start_us - start) > MATCH_WINDOW_US)
 			continue;

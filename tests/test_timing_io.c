@@ -174,6 +174,9 @@ static void test_binary_stream(void **state)
 	const uint32_t zero_pulse[] = { 0x01000000u };
 
 	assert_int_equal(ir_timing_parse(zero_pulse, 4, IR_FORMAT_BINARY, NULL, &b, &err), -EINVAL);
+	/* a failed parse leaves the buffer's contents as they were, but it may
+	 * have grown: the caller still frees it */
+	ir_edge_buf_free(&b);
 }
 
 static void test_lircd_raw_codes(void **state)
@@ -219,6 +222,8 @@ static void test_lircd_raw_codes(void **state)
 			       &err),
 			 -EINVAL);
 	assert_int_equal(err.line, 3);
+	assert_int_equal(b.len, 0);
+	ir_edge_buf_free(&b);
 }
 
 static void test_irmp_samples(void **state)
@@ -248,6 +253,8 @@ static void test_irmp_samples(void **state)
 	assert_int_equal(ir_timing_parse("0101x\n", 6, IR_FORMAT_IRMP, &opts, &b, &err), -EINVAL);
 	assert_int_equal(err.line, 1);
 	assert_non_null(strstr(err.message, "column 5"));
+	assert_int_equal(b.len, 0);
+	ir_edge_buf_free(&b);
 
 	const char *long_line = "00000000000000000000111111111111111111110000";
 

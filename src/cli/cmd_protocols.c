@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "ir_frame_format.h"
@@ -18,8 +19,9 @@ static void protocols_usage(FILE *out)
 		"has the protocol; any of these names, or a family name such as 'rc6',\n"
 		"works with --protocols), its decoder family, the mask of valid scancodes,\n"
 		"the carrier, the time unit, and whether irjack can also transmit it.\n"
-		"Protocols marked '(not default)' are only decoded when asked for by name:\n"
-		"like rc-core, irjack enables them only for the hardware that uses them.\n"
+		"Protocols with DEFAULT 'no' are only decoded when asked for by name: like\n"
+		"rc-core, irjack enables them only for the hardware that uses them (their\n"
+		"timings overlap other protocols').\n"
 		"\n"
 		"Options:\n"
 		"  -j, --json   one JSON object per protocol\n"
@@ -54,9 +56,21 @@ int cmd_protocols(int argc, char **argv)
 		cli_error("protocols: unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
+	/* Columns as wide as the longest name in them. */
+	int name_w = (int)strlen("PROTOCOL"), family_w = (int)strlen("FAMILY");
+
+	for (size_t i = 0; i < ir_protocol_count(); i++) {
+		const struct ir_protocol_info *p = ir_protocol_at(i);
+
+		if ((int)strlen(p->name) > name_w)
+			name_w = (int)strlen(p->name);
+		if ((int)strlen(p->family) > family_w)
+			family_w = (int)strlen(p->family);
+	}
 	if (!json)
-		printf("%-11s %-8s %-18s %8s %6s %-6s %s\n", "PROTOCOL", "FAMILY", "SCANCODE MASK",
-		       "CARRIER", "UNIT", "ENCODE", "DESCRIPTION");
+		printf("%-*s %-*s %-13s %7s %5s %-7s %-6s %s\n", name_w, "PROTOCOL", family_w,
+		       "FAMILY", "SCANCODE MASK", "CARRIER", "UNIT", "DEFAULT", "ENCODE",
+		       "DESCRIPTION");
 	for (size_t i = 0; i < ir_protocol_count(); i++) {
 		const struct ir_protocol_info *p = ir_protocol_at(i);
 
@@ -75,11 +89,13 @@ int cmd_protocols(int argc, char **argv)
 			       p->has_toggle ? "true" : "false", p->has_encoder ? "true" : "false",
 			       p->not_default ? "false" : "true", p->id < 32 ? (int)p->id : -1);
 		} else {
-			printf("%-11s %-8s 0x%-16" PRIx64 " %8u %6u %-6s %s\n", p->name, p->family,
-			       p->scancode_mask, p->carrier_hz, p->unit_us, p->has_encoder ? "yes" : "no",
+			char mask[24];
+
+			snprintf(mask, sizeof(mask), "0x%" PRIx64, p->scancode_mask);
+			printf("%-*s %-*s %-13s %7u %5u %-7s %-6s %s\n", name_w, p->name, family_w,
+			       p->family, mask, p->carrier_hz, p->unit_us,
+			       p->not_default ? "no" : "yes", p->has_encoder ? "yes" : "no",
 			       p->summary);
-			if (p->not_default)
-				printf("%-11s (not default)\n", "");
 		}
 	}
 	return 0;

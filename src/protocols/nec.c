@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nec.c - NEC, NEC-X (extended address) and NEC-32: pulse-distance, 32 bits
- * LSB first (address, ~address, command, ~command), 38 kHz.
+ * LSB first (address, ~address, command, ~command), 38 kHz; and the
+ * protocols that use NEC's bits with another header, length or vendor
+ * code, which one state machine reads alongside.
  *
  *   frame:  9000 pulse, 4500 space, 32 × (563 pulse, 563|1688 space), 563 pulse
  *   repeat: 9000 pulse, 2250 space, 563 pulse          (every 108 ms while held)
@@ -12,6 +14,35 @@
  * Scancodes follow rc-core: command bytes not complementary → nec32
  * (~A<<24 | A<<16 | ~C<<8 | C, bytes as sent: B1 B0 B3 B2); else address
  * bytes not complementary → necx (A<<16 | ~A<<8 | C); else nec (A<<8 | C).
+ *
+ * Beyond rc-core, named and laid out as IRMP has them (scancode = IRMP's
+ * address << 16 | command):
+ *
+ *   apple      9000 header, 32 bits B0 B1 B2 B3 with vendor bytes B0 = 0xEE,
+ *              B1 = 0x87: B3 (the remote's pairing ID) << 16 | B2 (command)
+ *   onkyo      9000 header, 32 bits whose command bytes are not
+ *              complementary (IRMP's reading of rc-core's nec32):
+ *              (B0 | B1 << 8) << 16 | (B2 | B3 << 8), the very number nec32 has
+ *   samsung32  4500 header, 32 bits: the same layout as onkyo
+ *   samsung48  4500 header, 48 bits B0..B5, B3 = ~B2, B5 = ~B4 (Samsung air
+ *              conditioners): (B0 | B1 << 8) << 16 | (B2 | B4 << 8)
+ *   nec42      9000 header, 42 bits: 13 address, 13 ~address, 8 command,
+ *              8 ~command (rc-core's sanyo, IRMP's layout): A << 16 | C
+ *   nec16      9000 header, 8 address bits, a 563 pulse and 4500 space
+ *              (sync), 8 command bits, 563 pulse: A << 16 | C
+ *
+ * Which reading is reported (the rule IrpTransmogrifier calls prefer-over):
+ * each frame is emitted in its rc-core reading (priority 0) and, where a
+ * protocol beyond rc-core knows more about it, in that one too with a
+ * higher priority; the core reports only the higher one of two readings
+ * of the same light, and drops those of disabled protocols.  A reading
+ * that only renames rc-core's (onkyo for nec32, nec42 for sanyo: the same
+ * bits, nothing learnt) is emitted only while the rc-core protocol is
+ * disabled, so rc-core's names stay the default.  apple (vendor and pairing
+ * ID known) and samsung32 (the header marks Samsung's variant) win over
+ * nec32/necx/nec; samsung48 and nec16 have no rc-core reading.  The
+ * family's rc_core_view maps apple, onkyo, samsung32 and nec42 back to
+ * rc-core's nec/necx/nec32/sanyo scancode, so rc-core keymaps keep matching.
  */
 #include "../ir_family.h"
 
@@ -25,10 +56,17 @@
 #define NEC_BIT_1_SPACE 1688        /* 3 units */
 #define NEC_TRAILER_PULSE NEC_UNIT
 #define NEC_TRAILER_SPACE 5625      /* 10 units; real gaps are far longer */
+#define NEC_FRAME_PERIOD 108000     /* start to start of frames and repeats */
 #define NEC_NBITS 32
+#define NEC42_NBITS 42
+#define SAMSUNG48_NBITS 48
+#define NEC16_NBITS 16
+#define NEC16_SYNC_BIT 8            /* the sync comes after this many bits */
+#define NEC16_SYNC_SPACE 4500       /* as long as the header space */
 #define NEC_MARGIN (NEC_UNIT / 2)
 /* The header pulse is the easiest part to lengthen (receiver AGC settling). */
 #define NEC_HEADER_MARGIN (2 * NEC_UNIT)
+#define APPLE_VENDOR 0x87ee         /* B0 | B1 << 8 */
 
 /* The silence that proves a frame has no more bits: longer than any bit
  * space (1688 + margin = 1969). */
@@ -42,22 +80,46 @@ enum nec_state {
 	STATE_BIT_PULSE,
 	STATE_BIT_SPACE,
 	STATE_TRAILER_PULSE,
-	STATE_TRAILER_SPACE,
+	STATE_END_SPACE, /* after a frame that could go on: its bits or silence */
+};
+
+/* The last frame, for repeats made of a header and one pulse. */
+enum nec_last {
+	LAST_NONE,
+	LAST_SHORT32, /* 4500-header 32 bits: rc-core's Samsung repeat may follow */
+	LAST_NEC42,   /* nec42: the LC7461's repeat (9000/4500, one pulse) may follow */
 };
 
 struct nec_dec {
 	enum nec_state state;
 	unsigned count;
-	uint32_t bits;         /* LSB first as received */
+	uint64_t bits;         /* LSB first as received */
 	bool short_header;     /* 4500 µs header pulse */
+	bool nec16;            /* NEC16's sync came after 8 bits */
 	bool is_repeat;        /* 9000/2250 repeat code in progress */
-	bool short_repeat_ok;  /* last frame had a short header: its repeat may follow */
+	enum nec_last last;
 	uint64_t start_us;
 };
 
-static const struct ir_protocol_set nec_protocols = {
-	.bits = { (UINT64_C(1) << IR_PROTO_NEC) | (UINT64_C(1) << IR_PROTO_NECX) |
-		  (UINT64_C(1) << IR_PROTO_NEC32) },
+#define PROTO_BIT(p) (UINT64_C(1) << (p))
+
+/* What NEC's 9000/2250 repeat code may repeat. */
+static const struct ir_protocol_set nec_ditto_protocols = {
+	.bits = { PROTO_BIT(IR_PROTO_NEC) | PROTO_BIT(IR_PROTO_NECX) | PROTO_BIT(IR_PROTO_NEC32) |
+		  PROTO_BIT(IR_PROTO_APPLE) | PROTO_BIT(IR_PROTO_ONKYO) |
+		  PROTO_BIT(IR_PROTO_NEC16) | PROTO_BIT(IR_PROTO_NEC42) |
+		  /* NEC remotes with a Pioneer address send dittos */
+		  PROTO_BIT(IR_PROTO_PIONEER) },
+};
+
+/* What the 4500/4500 header and one pulse may repeat. */
+static const struct ir_protocol_set nec_short_repeat_protocols = {
+	.bits = { PROTO_BIT(IR_PROTO_NEC) | PROTO_BIT(IR_PROTO_NECX) | PROTO_BIT(IR_PROTO_NEC32) |
+		  PROTO_BIT(IR_PROTO_SAMSUNG32) },
+};
+
+static const struct ir_protocol_set nec42_protocols = {
+	.bits = { PROTO_BIT(IR_PROTO_NEC42) },
 };
 
 static void nec_reset(void *state)
@@ -85,6 +147,19 @@ static void nec_scancode(uint32_t bits, enum ir_protocol *proto, uint64_t *scanc
 	}
 }
 
+/* IRMP's address << 16 | command of 32 bits read as two 16-bit words
+ * (onkyo, samsung32): numerically rc-core's nec32 layout. */
+static uint64_t nec_words_scancode(uint32_t bits)
+{
+	return (uint64_t)(bits & 0xffff) << 16 | bits >> 16;
+}
+
+/* The inverse of nec_words_scancode(). */
+static uint32_t nec_words_bits(uint64_t scancode)
+{
+	return (uint32_t)((scancode >> 16) & 0xffff) | (uint32_t)(scancode & 0xffff) << 16;
+}
+
 /* A 32-bit frame is only certain once the silence after it shows that no
  * more bits follow, when it could be the start of a longer frame with the
  * same timings: Sanyo and NEC-42 send 13 address bits then their complement
@@ -98,37 +173,114 @@ static bool nec_may_continue(const struct nec_dec *d)
 	return d->short_header || (a ^ not_a) == 0x1fff;
 }
 
-static void nec_finish(struct nec_dec *d, struct ir_decode_ctx *ctx)
+/* Is the frame in progress complete after `count` bits? */
+static bool nec_frame_end(const struct nec_dec *d)
 {
+	if (d->nec16)
+		return d->count == NEC16_NBITS;
+	return d->count == NEC_NBITS || d->count == (d->short_header ? SAMSUNG48_NBITS : NEC42_NBITS);
+}
+
+static void nec_finish32(struct nec_dec *d, struct ir_decode_ctx *ctx)
+{
+	uint32_t bits = (uint32_t)d->bits;
 	enum ir_protocol proto;
 	uint64_t scancode;
 
-	nec_scancode(d->bits, &proto, &scancode);
-	d->short_repeat_ok = d->short_header;
+	nec_scancode(bits, &proto, &scancode);
 	ir_decode_emit(ctx, proto, scancode, 0, d->start_us);
-	d->state = STATE_INACTIVE;
+	if (d->short_header)
+		ir_decode_emit(ctx, IR_PROTO_SAMSUNG32, nec_words_scancode(bits), 0, d->start_us);
+	else if ((bits & 0xffff) == APPLE_VENDOR)
+		ir_decode_emit(ctx, IR_PROTO_APPLE, (uint64_t)(bits >> 24) << 16 | ((bits >> 16) & 0xff),
+			       0, d->start_us);
+	else if (proto == IR_PROTO_NEC32 && !ir_decode_enabled(ctx, IR_PROTO_NEC32))
+		ir_decode_emit(ctx, IR_PROTO_ONKYO, scancode, 0, d->start_us);
+	d->last = d->short_header ? LAST_SHORT32 : LAST_NONE;
+}
+
+/* 42 bits: the address complement held (nec_may_continue); the command's
+ * must too, as rc-core's sanyo checks. */
+static void nec_finish42(struct nec_dec *d, struct ir_decode_ctx *ctx)
+{
+	uint64_t address = d->bits & 0x1fff;
+	uint64_t command = (d->bits >> 26) & 0xff, not_command = (d->bits >> 34) & 0xff;
+
+	d->last = LAST_NONE;
+	if ((command ^ not_command) != 0xff || ir_decode_enabled(ctx, IR_PROTO_SANYO))
+		return;
+	ir_decode_emit(ctx, IR_PROTO_NEC42, address << 16 | command, 0, d->start_us);
+	d->last = LAST_NEC42;
+}
+
+static void nec_finish48(struct nec_dec *d, struct ir_decode_ctx *ctx)
+{
+	uint64_t b2 = (d->bits >> 16) & 0xff, b3 = (d->bits >> 24) & 0xff;
+	uint64_t b4 = (d->bits >> 32) & 0xff, b5 = (d->bits >> 40) & 0xff;
+
+	d->last = LAST_NONE;
+	if ((b2 ^ b3) != 0xff || (b4 ^ b5) != 0xff)
+		return;
+	ir_decode_emit(ctx, IR_PROTO_SAMSUNG48, (d->bits & 0xffff) << 16 | b4 << 8 | b2, 0,
+		       d->start_us);
+}
+
+static void nec_finish16(struct nec_dec *d, struct ir_decode_ctx *ctx)
+{
+	d->last = LAST_NONE;
+	ir_decode_emit(ctx, IR_PROTO_NEC16, (d->bits & 0xff) << 16 | ((d->bits >> 8) & 0xff), 0,
+		       d->start_us);
+}
+
+/* After a header and one pulse, a silence this long is a repeat (0: none
+ * may follow this header). */
+static uint32_t nec_one_pulse_repeat_space(const struct nec_dec *d)
+{
+	if (d->short_header && d->last == LAST_SHORT32)
+		return NEC_SHORT_REPEAT_SPACE;
+	if (!d->short_header && d->last == LAST_NEC42)
+		return NEC_DECIDE_SPACE;
+	return 0;
+}
+
+/* A bit's space: 1 or 0 into the bits, false if it is neither. */
+static bool nec_store_bit(struct nec_dec *d, uint32_t dur)
+{
+	if (ir_eq_margin(dur, NEC_BIT_1_SPACE, NEC_MARGIN))
+		d->bits |= UINT64_C(1) << d->count;
+	else if (!ir_eq_margin(dur, NEC_BIT_0_SPACE, NEC_MARGIN))
+		return false;
+	d->count++;
+	return true;
 }
 
 static void nec_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_edge *e)
 {
 	struct nec_dec *d = state;
 	bool pulse = e->kind == IR_PULSE;
+	/* A timeout is the line gone idle: as long a space as there can be. */
+	uint32_t dur = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	uint32_t repeat_space;
 
 	switch (d->state) {
 	case STATE_INACTIVE:
 		if (!pulse)
 			break;
-		if (ir_eq_margin(e->duration, NEC_HEADER_PULSE, NEC_HEADER_MARGIN)) {
+		if (ir_eq_margin(dur, NEC_HEADER_PULSE, NEC_HEADER_MARGIN)) {
 			d->short_header = false;
-			d->short_repeat_ok = false;
-		} else if (ir_eq_margin(e->duration, NEC_SHORT_HEADER_PULSE, NEC_MARGIN)) {
+			if (d->last == LAST_SHORT32)
+				d->last = LAST_NONE;
+		} else if (ir_eq_margin(dur, NEC_SHORT_HEADER_PULSE, NEC_MARGIN)) {
 			d->short_header = true;
+			if (d->last == LAST_NEC42)
+				d->last = LAST_NONE;
 		} else {
 			break;
 		}
 		d->start_us = ir_decode_now(ctx);
 		d->count = 0;
 		d->bits = 0;
+		d->nec16 = false;
 		d->is_repeat = false;
 		d->state = STATE_HEADER_SPACE;
 		return;
@@ -136,11 +288,11 @@ static void nec_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 	case STATE_HEADER_SPACE:
 		if (pulse)
 			break;
-		if (ir_eq_margin(e->duration, NEC_HEADER_SPACE, NEC_MARGIN)) {
+		if (ir_eq_margin(dur, NEC_HEADER_SPACE, NEC_MARGIN)) {
 			d->state = STATE_BIT_PULSE;
 			return;
 		}
-		if (!d->short_header && ir_eq_margin(e->duration, NEC_REPEAT_SPACE, NEC_MARGIN)) {
+		if (!d->short_header && ir_eq_margin(dur, NEC_REPEAT_SPACE, NEC_MARGIN)) {
 			d->is_repeat = true;
 			d->state = STATE_TRAILER_PULSE;
 			return;
@@ -148,7 +300,7 @@ static void nec_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 		break;
 
 	case STATE_BIT_PULSE:
-		if (!pulse || !ir_eq_margin(e->duration, NEC_BIT_PULSE, NEC_MARGIN))
+		if (!pulse || !ir_eq_margin(dur, NEC_BIT_PULSE, NEC_MARGIN))
 			break;
 		d->state = STATE_BIT_SPACE;
 		return;
@@ -156,39 +308,56 @@ static void nec_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 	case STATE_BIT_SPACE:
 		if (pulse)
 			break;
-		if (d->count == 0 && d->short_header && d->short_repeat_ok &&
-		    e->duration >= NEC_SHORT_REPEAT_SPACE) {
-			ir_decode_emit_repeat(ctx, &nec_protocols, d->start_us);
+		repeat_space = nec_one_pulse_repeat_space(d);
+		if (d->count == 0 && repeat_space && dur >= repeat_space) {
+			ir_decode_emit_repeat(ctx, d->short_header ? &nec_short_repeat_protocols
+								   : &nec42_protocols,
+					      d->start_us);
 			d->state = STATE_INACTIVE;
 			return;
 		}
-		if (ir_eq_margin(e->duration, NEC_BIT_1_SPACE, NEC_MARGIN))
-			d->bits |= UINT32_C(1) << d->count;
-		else if (!ir_eq_margin(e->duration, NEC_BIT_0_SPACE, NEC_MARGIN))
+		if (d->count == NEC16_SYNC_BIT && !d->short_header && !d->nec16 &&
+		    ir_eq_margin(dur, NEC16_SYNC_SPACE, NEC_MARGIN)) {
+			d->nec16 = true;
+			d->state = STATE_BIT_PULSE;
+			return;
+		}
+		if (!nec_store_bit(d, dur))
 			break;
-		d->count++;
-		d->state = d->count == NEC_NBITS ? STATE_TRAILER_PULSE : STATE_BIT_PULSE;
+		d->state = nec_frame_end(d) ? STATE_TRAILER_PULSE : STATE_BIT_PULSE;
 		return;
 
 	case STATE_TRAILER_PULSE:
-		if (!pulse || !ir_eq_margin(e->duration, NEC_TRAILER_PULSE, NEC_MARGIN))
+		if (!pulse || !ir_eq_margin(dur, NEC_TRAILER_PULSE, NEC_MARGIN))
 			break;
-		if (d->is_repeat) {
-			ir_decode_emit_repeat(ctx, &nec_protocols, d->start_us);
+		d->state = STATE_INACTIVE;
+		if (d->is_repeat)
+			ir_decode_emit_repeat(ctx, &nec_ditto_protocols, d->start_us);
+		else if (d->nec16)
+			nec_finish16(d, ctx);
+		else if (d->count == NEC_NBITS && !nec_may_continue(d))
+			nec_finish32(d, ctx);
+		else if (d->count == SAMSUNG48_NBITS)
+			nec_finish48(d, ctx);
+		else
+			d->state = STATE_END_SPACE;
+		return;
+
+	case STATE_END_SPACE:
+		if (pulse)
+			break;
+		if (dur >= NEC_DECIDE_SPACE) {
+			if (d->count == NEC_NBITS)
+				nec_finish32(d, ctx);
+			else
+				nec_finish42(d, ctx);
 			d->state = STATE_INACTIVE;
 			return;
 		}
-		if (nec_may_continue(d)) {
-			d->state = STATE_TRAILER_SPACE;
-			return;
-		}
-		nec_finish(d, ctx);
-		return;
-
-	case STATE_TRAILER_SPACE:
-		if (pulse || e->duration < NEC_DECIDE_SPACE)
+		/* A 32-bit frame that goes on: that pulse was the 33rd bit's. */
+		if (d->count != NEC_NBITS || !nec_store_bit(d, dur))
 			break;
-		nec_finish(d, ctx);
+		d->state = STATE_BIT_PULSE;
 		return;
 	}
 	d->state = STATE_INACTIVE;
@@ -199,27 +368,51 @@ static uint32_t nec_space_deadline(const void *state, const struct ir_decode_ctx
 	const struct nec_dec *d = state;
 
 	(void)ctx;
-	if (d->state == STATE_TRAILER_SPACE)
+	if (d->state == STATE_END_SPACE)
 		return NEC_DECIDE_SPACE;
-	if (d->state == STATE_BIT_SPACE && d->count == 0 && d->short_header && d->short_repeat_ok)
-		return NEC_SHORT_REPEAT_SPACE;
+	if (d->state == STATE_BIT_SPACE && d->count == 0)
+		return nec_one_pulse_repeat_space(d);
 	return 0;
+}
+
+static const struct ir_pd_timings nec_timings = {
+	.header_pulse = NEC_HEADER_PULSE,
+	.header_space = NEC_HEADER_SPACE,
+	.bit_pulse = NEC_BIT_PULSE,
+	.bit_0_space = NEC_BIT_0_SPACE,
+	.bit_1_space = NEC_BIT_1_SPACE,
+	.trailer_pulse = NEC_TRAILER_PULSE,
+	.trailer_space = NEC_TRAILER_SPACE,
+	.msb_first = false,
+};
+
+/* NEC16: header, 8 bits, sync, 8 bits, trailer. */
+static int nec16_encode(uint64_t scancode, struct ir_edge_buf *out)
+{
+	struct ir_pd_timings t = nec_timings;
+	int ret;
+
+	t.trailer_space = NEC16_SYNC_SPACE;
+	ret = ir_gen_pulse_distance(out, &t, NEC16_SYNC_BIT, (scancode >> 16) & 0xff);
+	if (ret < 0)
+		return ret;
+	t = nec_timings;
+	t.header_pulse = 0;
+	t.header_space = 0;
+	return ir_gen_pulse_distance(out, &t, NEC16_NBITS - NEC16_SYNC_BIT, scancode & 0xff);
+}
+
+/* A byte and its complement, as Samsung's 48-bit frames send them. */
+static uint64_t samsung48_word(uint64_t byte)
+{
+	return byte | (~byte & 0xff) << 8;
 }
 
 static int nec_encode(enum ir_protocol p, uint64_t scancode, unsigned toggle,
 		      struct ir_edge_buf *out)
 {
-	static const struct ir_pd_timings t = {
-		.header_pulse = NEC_HEADER_PULSE,
-		.header_space = NEC_HEADER_SPACE,
-		.bit_pulse = NEC_BIT_PULSE,
-		.bit_0_space = NEC_BIT_0_SPACE,
-		.bit_1_space = NEC_BIT_1_SPACE,
-		.trailer_pulse = NEC_TRAILER_PULSE,
-		.trailer_space = NEC_TRAILER_SPACE,
-		.msb_first = false,
-	};
-	uint32_t b0, b1, b2, b3;
+	struct ir_pd_timings t = nec_timings;
+	uint64_t b0, b1, b2, b3, address, command;
 
 	(void)toggle;
 	switch (p) {
@@ -241,38 +434,109 @@ static int nec_encode(enum ir_protocol p, uint64_t scancode, unsigned toggle,
 		b3 = (scancode >> 8) & 0xff;
 		b2 = scancode & 0xff;
 		break;
+	case IR_PROTO_APPLE:
+		return ir_gen_pulse_distance(out, &t, NEC_NBITS,
+					     APPLE_VENDOR | (scancode & 0xff) << 16 |
+						     ((scancode >> 16) & 0xff) << 24);
+	case IR_PROTO_ONKYO:
+		return ir_gen_pulse_distance(out, &t, NEC_NBITS, nec_words_bits(scancode));
+	case IR_PROTO_SAMSUNG32:
+		t.header_pulse = NEC_SHORT_HEADER_PULSE;
+		return ir_gen_pulse_distance(out, &t, NEC_NBITS, nec_words_bits(scancode));
+	case IR_PROTO_SAMSUNG48:
+		t.header_pulse = NEC_SHORT_HEADER_PULSE;
+		address = (scancode >> 16) & 0xffff;
+		command = scancode & 0xffff; /* B2 | B4 << 8 */
+		return ir_gen_pulse_distance(out, &t, SAMSUNG48_NBITS,
+					     address | samsung48_word(command & 0xff) << 16 |
+						     samsung48_word(command >> 8) << 32);
+	case IR_PROTO_NEC42:
+		address = (scancode >> 16) & 0x1fff;
+		command = scancode & 0xff;
+		return ir_gen_pulse_distance(out, &t, NEC42_NBITS,
+					     address | (~address & 0x1fff) << 13 | command << 26 |
+						     (~command & 0xff) << 34);
+	case IR_PROTO_NEC16:
+		return nec16_encode(scancode, out);
 	default:
 		return -EINVAL;
 	}
-	return ir_gen_pulse_distance(out, &t, NEC_NBITS, b0 | b1 << 8 | b2 << 16 | (uint64_t)b3 << 24);
+	return ir_gen_pulse_distance(out, &t, NEC_NBITS, b0 | b1 << 8 | b2 << 16 | b3 << 24);
 }
 
 static int nec_encode_repeat(enum ir_protocol p, uint64_t scancode, struct ir_edge_buf *out)
 {
 	int ret = 0;
 
-	(void)p;
-	(void)scancode;
-	ret |= ir_edge_buf_pulse(out, NEC_HEADER_PULSE);
-	ret |= ir_edge_buf_space(out, NEC_REPEAT_SPACE);
-	ret |= ir_edge_buf_pulse(out, NEC_TRAILER_PULSE);
-	ret |= ir_edge_buf_space(out, NEC_TRAILER_SPACE);
-	return ret ? -ENOMEM : 0;
+	switch (p) {
+	case IR_PROTO_SAMSUNG32: /* Samsung's TVs and air conditioners resend the frame */
+	case IR_PROTO_SAMSUNG48:
+		return nec_encode(p, scancode, 0, out);
+	case IR_PROTO_NEC42: /* the LC7461's: header and one pulse, as sanyo sends it */
+		ret |= ir_edge_buf_pulse(out, NEC_HEADER_PULSE);
+		ret |= ir_edge_buf_space(out, NEC_HEADER_SPACE);
+		ret |= ir_edge_buf_pulse(out, NEC_BIT_PULSE);
+		return ret ? -ENOMEM : 0;
+	default:
+		ret |= ir_edge_buf_pulse(out, NEC_HEADER_PULSE);
+		ret |= ir_edge_buf_space(out, NEC_REPEAT_SPACE);
+		ret |= ir_edge_buf_pulse(out, NEC_TRAILER_PULSE);
+		ret |= ir_edge_buf_space(out, NEC_TRAILER_SPACE);
+		return ret ? -ENOMEM : 0;
+	}
 }
 
-#define NEC_INFO(ID, NAME, MASK, SUMMARY)                                                  \
+/* rc-core's reading of the protocols beyond it (see the top of the file). */
+static bool nec_rc_core_view(enum ir_protocol p, uint64_t scancode, enum ir_protocol *rc_proto,
+			     uint64_t *rc_scancode)
+{
+	switch (p) {
+	case IR_PROTO_APPLE:
+		nec_scancode(APPLE_VENDOR | (uint32_t)(scancode & 0xff) << 16 |
+				     (uint32_t)((scancode >> 16) & 0xff) << 24,
+			     rc_proto, rc_scancode);
+		return true;
+	case IR_PROTO_ONKYO:
+	case IR_PROTO_SAMSUNG32:
+		nec_scancode(nec_words_bits(scancode), rc_proto, rc_scancode);
+		return true;
+	case IR_PROTO_NEC42:
+		*rc_proto = IR_PROTO_SANYO;
+		*rc_scancode = ((scancode >> 16) & 0x1fff) << 8 | (scancode & 0xff);
+		return true;
+	default:
+		return false;
+	}
+}
+
+#define NEC_INFO(ID, NAME, MASK, PRIORITY, REPEAT_MS, SUMMARY)                             \
 	{                                                                                  \
 		.id = ID, .name = NAME, .family = "nec", .scancode_mask = MASK,            \
 		.carrier_hz = 38000, .duty_cycle = 33, .unit_us = NEC_UNIT,                \
-		.margin_us = NEC_MARGIN, .repeat_period_ms = 110,                          \
-		.frame_period_us = 108000, .min_trailing_space_us = NEC_TRAILER_SPACE,     \
-		.has_toggle = false, .has_encoder = true, .summary = SUMMARY,              \
+		.margin_us = NEC_MARGIN, .repeat_period_ms = REPEAT_MS,                    \
+		.frame_period_us = NEC_FRAME_PERIOD,                                       \
+		.min_trailing_space_us = NEC_TRAILER_SPACE, .has_toggle = false,           \
+		.has_encoder = true, .priority = PRIORITY, .summary = SUMMARY,             \
 	}
 
 static const struct ir_protocol_info nec_infos[] = {
-	NEC_INFO(IR_PROTO_NEC, "nec", 0xffff, "NEC, 8-bit address and command with complements"),
-	NEC_INFO(IR_PROTO_NECX, "necx", 0xffffff, "NEC extended, 16-bit address"),
-	NEC_INFO(IR_PROTO_NEC32, "nec32", 0xffffffff, "NEC 32-bit, no complement bytes"),
+	NEC_INFO(IR_PROTO_NEC, "nec", 0xffff, 0, 110,
+		 "NEC, 8-bit address and command with complements"),
+	NEC_INFO(IR_PROTO_NECX, "necx", 0xffffff, 0, 110, "NEC extended, 16-bit address"),
+	NEC_INFO(IR_PROTO_NEC32, "nec32", 0xffffffff, 0, 110, "NEC 32-bit, no complement bytes"),
+	NEC_INFO(IR_PROTO_APPLE, "apple", 0xff00ff, 1, 110,
+		 "Apple: NEC with vendor 0x87EE, pairing ID and command"),
+	NEC_INFO(IR_PROTO_ONKYO, "onkyo", 0xffffffff, 1, 110,
+		 "Onkyo: NEC with a 16-bit command (nec32 read as IRMP does)"),
+	NEC_INFO(IR_PROTO_SAMSUNG32, "samsung32", 0xffffffff, 1, 110,
+		 "Samsung TV: NEC bits after a 4.5 ms header, 16-bit address and command"),
+	NEC_INFO(IR_PROTO_SAMSUNG48, "samsung48", 0xffffffff, 0, 110,
+		 "Samsung air conditioner: 48 NEC bits after a 4.5 ms header"),
+	/* sanyo's timings: its key-up period */
+	NEC_INFO(IR_PROTO_NEC42, "nec42", 0x1fff00ff, 1, 125,
+		 "NEC-42: 13-bit address, 8-bit command (sanyo read as IRMP does)"),
+	NEC_INFO(IR_PROTO_NEC16, "nec16", 0xff00ff, 0, 110,
+		 "NEC-16: 8-bit address, sync, 8-bit command"),
 };
 
 const struct ir_family ir_family_nec = {
@@ -285,4 +549,5 @@ const struct ir_family ir_family_nec = {
 	.space_deadline = nec_space_deadline,
 	.encode = nec_encode,
 	.encode_repeat = nec_encode_repeat,
+	.rc_core_view = nec_rc_core_view,
 };
