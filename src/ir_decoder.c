@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ir_family.h"
 
@@ -21,6 +22,8 @@
 struct family_slot {
 	const struct ir_family *family;
 	void *state;
+	const void *params;  /* a parametric family's instance */
+	uint16_t decoder_id; /* and its frames' id */
 	/* This family was already handed the current space through
 	 * ir_decoder_space_elapsed(); it must not see the space edge again. */
 	bool got_space_early;
@@ -32,6 +35,7 @@ struct last_frame {
 	uint64_t scancode;
 	uint32_t flags;
 	uint64_t end_us;
+	uint16_t decoder_id;
 };
 
 /* Frames that end on one edge, held until every family has seen it. */
@@ -57,6 +61,7 @@ struct ir_decoder {
 
 struct ir_decode_ctx {
 	struct ir_decoder *dec;
+	const struct family_slot *slot;
 	uint32_t space_before_us;
 	uint64_t now_us;          /* start of the edge being decoded */
 	uint64_t pulse_end_us;    /* end of the frame if it ends on this edge */
@@ -101,7 +106,7 @@ int ir_decoder_new(const struct ir_protocol_set *enabled, ir_frame_fn fn, void *
 		const struct ir_family *family = ir_families[f];
 		struct family_slot *slot;
 
-		if (!family_has_enabled_protocol(family, &dec->enabled))
+		if (family->parametric || !family_has_enabled_protocol(family, &dec->enabled))
 			continue;
 		slot = &dec->slots[dec->slot_count++];
 		slot->family = family;
@@ -113,6 +118,30 @@ int ir_decoder_new(const struct ir_protocol_set *enabled, ir_frame_fn fn, void *
 		family->reset(slot->state);
 	}
 	*out = dec;
+	return 0;
+}
+
+int ir_decoder_add_custom(struct ir_decoder *dec, const struct ir_family *family,
+			  const void *params, uint16_t decoder_id)
+{
+	struct family_slot *slots, *slot;
+
+	if (!dec || !family || !family->parametric || !decoder_id)
+		return -EINVAL;
+	slots = realloc(dec->slots, (dec->slot_count + 1) * sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	dec->slots = slots;
+	slot = &slots[dec->slot_count];
+	memset(slot, 0, sizeof(*slot));
+	slot->state = calloc(1, family->state_size ? family->state_size : 1);
+	if (!slot->state)
+		return -ENOMEM;
+	slot->family = family;
+	slot->params = params;
+	slot->decoder_id = decoder_id;
+	family->reset(slot->state);
+	dec->slot_count++;
 	return 0;
 }
 
@@ -158,6 +187,7 @@ static void decode_in_slot(struct ir_decoder *dec, struct family_slot *slot,
 	uint64_t dark = dec->now_us - dec->pulse_end_us;
 	struct ir_decode_ctx ctx = {
 		.dec = dec,
+		.slot = slot,
 		.space_before_us = !dec->have_pulse || dark > UINT32_MAX ? UINT32_MAX : (uint32_t)dark,
 		.now_us = dec->now_us,
 		.pulse_end_us = e->kind == IR_PULSE ? dec->now_us + e->duration : dec->now_us,
@@ -249,6 +279,7 @@ uint32_t ir_decoder_space_deadline(const struct ir_decoder *dec)
 	for (size_t i = 0; i < dec->slot_count; i++) {
 		const struct family_slot *slot = &dec->slots[i];
 		struct ir_decode_ctx ctx = { .dec = (struct ir_decoder *)dec,
+					     .slot = slot,
 					     .now_us = dec->now_us,
 					     .pulse_end_us = dec->now_us };
 		uint32_t d;
@@ -270,7 +301,7 @@ void ir_decoder_space_elapsed(struct ir_decoder *dec, uint32_t elapsed_us)
 		return;
 	for (size_t i = 0; i < dec->slot_count; i++) {
 		struct family_slot *slot = &dec->slots[i];
-		struct ir_decode_ctx ctx = { .dec = dec, .now_us = dec->now_us,
+		struct ir_decode_ctx ctx = { .dec = dec, .slot = slot, .now_us = dec->now_us,
 					     .pulse_end_us = dec->now_us };
 		uint32_t d;
 
@@ -292,6 +323,11 @@ bool ir_decode_enabled(const struct ir_decode_ctx *ctx, enum ir_protocol p)
 	return ir_protocol_set_has(&ctx->dec->enabled, p);
 }
 
+const void *ir_decode_params(const struct ir_decode_ctx *ctx)
+{
+	return ctx->slot ? ctx->slot->params : NULL;
+}
+
 uint64_t ir_decode_now(const struct ir_decode_ctx *ctx)
 {
 	return ctx->now_us;
@@ -309,6 +345,7 @@ static void deliver(struct ir_decoder *dec, const struct ir_frame *frame)
 	dec->last.scancode = frame->scancode;
 	dec->last.flags = frame->flags & IR_FRAME_TOGGLE;
 	dec->last.end_us = frame->end_us;
+	dec->last.decoder_id = frame->decoder_id;
 	dec->fn(dec->userdata, frame);
 }
 
@@ -358,9 +395,10 @@ void ir_decode_emit(struct ir_decode_ctx *ctx, enum ir_protocol p, uint64_t scan
 		.scancode = scancode,
 		.start_us = start_us,
 		.end_us = ctx->pulse_end_us,
+		.decoder_id = ctx->slot ? ctx->slot->decoder_id : 0,
 	};
 
-	if (!ir_decode_enabled(ctx, p))
+	if (!frame.decoder_id && !ir_decode_enabled(ctx, p))
 		return;
 	queue_frame(ctx->dec, &frame);
 }
@@ -385,6 +423,7 @@ void ir_decode_emit_repeat(struct ir_decode_ctx *ctx, const struct ir_protocol_s
 		.scancode = dec->last.scancode,
 		.start_us = start_us,
 		.end_us = ctx->pulse_end_us,
+		.decoder_id = dec->last.decoder_id,
 	};
 
 	queue_frame(dec, &frame);

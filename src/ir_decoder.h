@@ -34,6 +34,8 @@ struct ir_frame {
 	uint64_t scancode;   /* rc-core layout */
 	uint64_t start_us;   /* start of the frame's first pulse, in source time */
 	uint64_t end_us;     /* end of the frame's last pulse, in source time */
+	uint16_t decoder_id; /* 0: a built-in protocol; else the keymap decoder that read
+			      * it (see ir_keymap.h) */
 };
 
 /* Called for every decoded frame.  `frame` is valid only during the call. */
@@ -49,6 +51,17 @@ struct ir_decoder;
 int ir_decoder_new(const struct ir_protocol_set *enabled, ir_frame_fn fn, void *userdata,
 		   struct ir_decoder **out);
 void ir_decoder_free(struct ir_decoder *dec);
+
+/*
+ * Adds an instance of a parametric family (see ir_family.h; internal to
+ * libirjack, used by ir_keymap_attach()) reading with `params` (not
+ * copied: they must outlive the decoder); its frames carry `decoder_id`
+ * (non-zero) and are reported whatever the enabled set.  Returns 0,
+ * -EINVAL (not parametric, id 0) or -ENOMEM.
+ */
+struct ir_family;
+int ir_decoder_add_custom(struct ir_decoder *dec, const struct ir_family *family,
+			  const void *params, uint16_t decoder_id);
 
 /* Forgets every partial frame and the last frame (for repeat codes).
  * Source time keeps running. */

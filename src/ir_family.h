@@ -57,12 +57,27 @@ struct ir_family {
 	 * protocol and scancode of the same frame (see ir_protocol_rc_core_view). */
 	bool (*rc_core_view)(enum ir_protocol p, uint64_t scancode, enum ir_protocol *rc_proto,
 			     uint64_t *rc_scancode);
+	/* A parametric family (rc_keymaps' pulse_distance..., lircd.conf
+	 * remotes) decodes nothing by itself: the core runs one instance per
+	 * parameter set a keymap gives (ir_decoder_add_custom()); its decode()
+	 * reads the parameters with ir_decode_params().  Such families encode
+	 * through encode_params() instead of encode(). */
+	bool parametric;
+	/* Append the frame for `scancode` with `repeats` repeats as the
+	 * parameters say (leading to and including the last repeat's
+	 * trailing gap, if the parameters give one).  Return 0, -EINVAL. */
+	int (*encode_params)(const void *params, uint64_t scancode, unsigned toggle,
+			     unsigned repeats, struct ir_edge_buf *out);
 };
 
 /* ---- the core's side, for decoders ---- */
 
 /* Is protocol p enabled for this decoder? */
 bool ir_decode_enabled(const struct ir_decode_ctx *ctx, enum ir_protocol p);
+
+/* The parameters of a parametric family's instance (NULL for built-in
+ * families). */
+const void *ir_decode_params(const struct ir_decode_ctx *ctx);
 
 /* Source time (µs) at the start of the edge being decoded. */
 uint64_t ir_decode_now(const struct ir_decode_ctx *ctx);

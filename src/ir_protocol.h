@@ -95,6 +95,9 @@ enum ir_protocol {
 	IR_PROTO_PULSE_LENGTH = 97,
 	IR_PROTO_MANCHESTER = 98,
 	IR_PROTO_RAW = 99,
+	/* A remote from a lircd.conf, decoded by LIRC's rules; the scancode is
+	 * LIRC's code (pre_data, data, post_data). */
+	IR_PROTO_LIRC = 100,
 	IR_PROTO_COUNT = 128,
 };
 

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ir_keymap.h - what decoded frames mean: remotes, their buttons, and the
+ * decoders that remotes described by parameters need.
+ *
+ * A keymap holds any number of remotes, from rc_keymaps TOML files (one
+ * remote per [[protocols]] entry) and lircd.conf files (one per `begin
+ * remote`).  A button is bound to (protocol, decoder id, scancode): decoder
+ * id 0 for irjack's built-in protocols (nec, rc6_mce, ...); remotes that
+ * are described by timings (rc_keymaps' pulse_distance/pulse_length/
+ * manchester/raw protocols, lircd.conf remotes) get a decoder of their own,
+ * numbered from 1, whose frames carry that number (ir_frame.decoder_id).
+ *
+ * Key names are Linux input names (KEY_VOLUMEUP, BTN_LEFT ...), looked up
+ * with libevdev; lircd.conf button names that are not Linux names are kept
+ * (the lircd socket reports them) with keycode -1.
+ *
+ * A keymap is built once (loading) and then only read: lookups from several
+ * threads are safe once loading is done.
+ */
+#ifndef IRJACK_IR_KEYMAP_H
+#define IRJACK_IR_KEYMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ir_decoder.h"
+#include "ir_protocol.h"
+#include "ir_timing_io.h"
+
+struct ir_keymap;
+struct ir_family;
+
+/* Returns 0 and sets *out, or -ENOMEM.  Free with ir_keymap_free(). */
+int ir_keymap_new(struct ir_keymap **out);
+void ir_keymap_free(struct ir_keymap *km);
+
+/*
+ * Loads an rc_keymaps TOML file, a lircd.conf file (told apart by content),
+ * or every *.toml, *.conf and *.lircd.conf file of a directory (sorted by
+ * name).  Returns 0, or a negative errno: -ENOENT/-EACCES/... for a file
+ * that cannot be read, -EINVAL for a malformed one, with `err` naming the
+ * file (`err->file`, a copy) and line.  On error the keymap keeps what
+ * earlier calls loaded and nothing of the failed file.
+ */
+struct ir_keymap_error {
+	char file[256];
+	struct ir_parse_error parse; /* line (0: not tied to a line) and message */
+};
+int ir_keymap_load(struct ir_keymap *km, const char *path, struct ir_keymap_error *err);
+
+/* ---- building (for the loaders) ---- */
+
+/* Adds a remote named `name` (copied); its index goes to *index. */
+int ir_keymap_add_remote(struct ir_keymap *km, const char *name, unsigned *index);
+
+/*
+ * Adds a decoder for remote `remote`: `family` must be a parametric family
+ * (ir_family.parametric); `params` becomes the keymap's and is released with
+ * `free_params` (may be NULL for static params).  Its id (1, 2, ...) goes to
+ * *decoder_id.
+ */
+int ir_keymap_add_decoder(struct ir_keymap *km, unsigned remote, const struct ir_family *family,
+			  void *params, void (*free_params)(void *params),
+			  uint16_t *decoder_id);
+
+/*
+ * Binds (protocol, decoder_id, scancode) of remote `remote` to the button
+ * `key_name` (copied).  Linux key names resolve to their code; others get
+ * keycode -1.  A later binding of the same (protocol, decoder_id, scancode)
+ * replaces the earlier one, as in ir-keytable.  Returns 0, -EINVAL for an
+ * empty name or unknown remote, or -ENOMEM.
+ */
+int ir_keymap_add_key(struct ir_keymap *km, unsigned remote, enum ir_protocol protocol,
+		      uint16_t decoder_id, uint64_t scancode, const char *key_name);
+
+/* ---- using ---- */
+
+struct ir_key_binding {
+	const char *remote; /* the remote's name, owned by the keymap */
+	const char *key;    /* the button's name, owned by the keymap */
+	int keycode;        /* Linux KEY_/BTN_ code, or -1 */
+	unsigned remote_index;
+};
+
+/* The button a frame stands for: true and *out filled, or false. */
+bool ir_keymap_lookup(const struct ir_keymap *km, const struct ir_frame *frame,
+		      struct ir_key_binding *out);
+
+/* The built-in protocols the keymap's remotes use (to enable them). */
+void ir_keymap_protocols(const struct ir_keymap *km, struct ir_protocol_set *set);
+
+/*
+ * Adds every decoder the keymap's remotes need to `dec` (one source's
+ * decoder set), with their ids.  Returns 0 or -ENOMEM.
+ */
+int ir_keymap_attach(const struct ir_keymap *km, struct ir_decoder *dec);
+
+/* Counts and walks, for listings (LIST on the lircd socket, uinput's key
+ * bits, `irjack keymap show`). */
+size_t ir_keymap_remote_count(const struct ir_keymap *km);
+const char *ir_keymap_remote_name(const struct ir_keymap *km, unsigned remote);
+size_t ir_keymap_key_count(const struct ir_keymap *km);
+struct ir_keymap_key {
+	unsigned remote;
+	enum ir_protocol protocol;
+	uint16_t decoder_id;
+	uint64_t scancode;
+	const char *key;
+	int keycode;
+};
+/* Keys in the order they were added; i < ir_keymap_key_count(). */
+const struct ir_keymap_key *ir_keymap_key_at(const struct ir_keymap *km, size_t i);
+
+/*
+ * Encodes a button for transmit: the first binding of `key` in remote
+ * `remote_name` (case-insensitive, as lircd), as timings appended to `out`
+ * (with `repeats` repeat frames/codes).  Returns 0, -ENOENT for an unknown
+ * remote or key, -EINVAL if it cannot be encoded, -ENOMEM.
+ */
+int ir_keymap_encode(const struct ir_keymap *km, const char *remote_name, const char *key,
+		     unsigned repeats, struct ir_edge_buf *out);
+
+#endif
