@@ -232,6 +232,8 @@ bool ir_keymap_lookup(const struct ir_keymap *km, const struct ir_frame *frame,
 	    ir_protocol_rc_core_view(frame->protocol, frame->scancode, &rp, &rs))
 		/* an rc_keymaps file names rc-core's reading (nec32, not apple) */
 		s = find_slot(km, rp, 0, rs);
+	if (!km->slots[s] && !frame->decoder_id)
+		s = find_slot(km, IR_KEYMAP_ANY_PROTOCOL, 0, frame->scancode);
 	if (!km->slots[s])
 		return false;
 	k = &km->keys[km->slots[s] - 1];
@@ -246,7 +248,7 @@ void ir_keymap_protocols(const struct ir_keymap *km, struct ir_protocol_set *set
 {
 	ir_protocol_set_clear(set);
 	for (size_t i = 0; i < km->key_count; i++)
-		if (!km->keys[i].decoder_id)
+		if (!km->keys[i].decoder_id && km->keys[i].protocol != IR_KEYMAP_ANY_PROTOCOL)
 			ir_protocol_set_add(set, km->keys[i].protocol);
 }
 

@@ -65,6 +65,12 @@ int ir_keymap_add_decoder(struct ir_keymap *km, unsigned remote, const struct ir
 			  void *params, void (*free_params)(void *params),
 			  uint16_t *decoder_id);
 
+/* A binding for a keymap that does not say its protocol (rc_keymaps'
+ * "unknown"/"other"): matches a frame of any built-in protocol with that
+ * scancode, when no binding names the frame's protocol (rc-core looks keys
+ * up by scancode alone). */
+#define IR_KEYMAP_ANY_PROTOCOL ((enum ir_protocol)(IR_PROTO_COUNT - 1))
+
 /*
  * Binds (protocol, decoder_id, scancode) of remote `remote` to the button
  * `key_name` (copied).  Linux key names resolve to their code; others get
