@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "ir_receiver.h"
 
+#include "ir_keymap.h"
+
 #include <errno.h>
 #include <stdlib.h>
 
@@ -114,6 +116,8 @@ int ir_receiver_new(const struct ir_receiver_config *cfg, ir_frame_fn frame_fn, 
 		ret = ir_demod_new(&dcfg, on_edge, on_space, ch, &ch->demod);
 		if (ret == 0)
 			ret = ir_decoder_new(cfg->protocols, on_frame, ch, &ch->decoder);
+		if (ret == 0 && cfg->keymap)
+			ret = ir_keymap_attach(cfg->keymap, ch->decoder);
 		rx->demods[c] = ch->demod;
 	}
 	if (ret < 0) {

@@ -28,12 +28,17 @@ struct ir_receiver_config {
 	enum ir_polarity polarity;  /* default auto */
 	uint32_t timeout_us;        /* 0: the demodulator's default */
 	const struct ir_protocol_set *protocols; /* NULL: all */
+	/* Optional: the decoders its remotes need (lircd.conf remotes,
+	 * rc_keymaps' pulse_distance...) run on every channel too.  Not
+	 * copied: it must outlive the receiver. */
+	const struct ir_keymap *keymap;
 };
 
 /* Optional: every edge of every demodulated channel. */
 typedef void (*ir_receiver_edge_fn)(void *userdata, unsigned channel, const struct ir_edge *edge);
 
 struct ir_receiver;
+struct ir_keymap;
 
 /* Returns 0 and sets *out, -EINVAL for a bad configuration, or -ENOMEM.
  * `frame_fn` receives each frame once (times in source time). */

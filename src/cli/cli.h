@@ -18,6 +18,7 @@
 
 int cmd_decode(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
+int cmd_keymap(int argc, char **argv);
 int cmd_protocols(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
@@ -41,6 +42,12 @@ int cli_parse_channel(const char *arg, int *channel);
 /* "auto", "high", "low" → enum ir_polarity (as int).  Prints an error and
  * returns -1 if bad. */
 int cli_parse_polarity(const char *arg, enum ir_polarity *polarity);
+
+/* Loads a keymap file or folder into *keymap (created on first use).
+ * Prints "irjack: FILE:LINE: message" and returns -1 on failure (*keymap
+ * is still the caller's to free). */
+struct ir_keymap;
+int cli_load_keymap(const char *path, struct ir_keymap **keymap);
 
 /* True if the argument list asks for help (-h/--help anywhere before "--"). */
 bool cli_wants_help(int argc, char **argv);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "cli.h"
 
+#include "ir_keymap.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -120,6 +122,27 @@ int cli_parse_polarity(const char *arg, enum ir_polarity *polarity)
 		*polarity = IR_POLARITY_PULSE_LOW;
 	else {
 		cli_error("--polarity: '%s' is not auto, high or low", arg);
+		return -1;
+	}
+	return 0;
+}
+
+int cli_load_keymap(const char *path, struct ir_keymap **keymap)
+{
+	struct ir_keymap_error err = { 0 };
+	int ret;
+
+	if (!*keymap && ir_keymap_new(keymap) < 0) {
+		cli_error("%s", strerror(ENOMEM));
+		return -1;
+	}
+	ret = ir_keymap_load(*keymap, path, &err);
+	if (ret < 0) {
+		if (err.parse.line)
+			cli_error("%s:%u: %s", err.file, err.parse.line, err.parse.message);
+		else
+			cli_error("%s: %s", err.file[0] ? err.file : path,
+				  err.parse.message[0] ? err.parse.message : strerror(-ret));
 		return -1;
 	}
 	return 0;

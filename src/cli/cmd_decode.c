@@ -12,6 +12,7 @@
 #include "ir_audio_file.h"
 #include "ir_decoder.h"
 #include "ir_frame_format.h"
+#include "ir_keymap.h"
 #include "ir_receiver.h"
 #include "ir_timing_io.h"
 
@@ -53,6 +54,11 @@ static void decode_usage(FILE *out)
 		"      --polarity POL     auto (default), high (light raises the signal),\n"
 		"                         low (light lowers it, as a receiver module does)\n"
 		"      --timeout MS       darkness that ends a frame (default 125)\n"
+		"  -k, --keymap FILE|DIR  name the buttons: an rc_keymaps TOML file (as\n"
+		"                         ir-keytable reads), a lircd.conf, or a folder\n"
+		"                         of them; repeatable.  The protocols they name\n"
+		"                         are decoded too, and their remotes' own\n"
+		"                         decoders (lircd.conf, pulse_distance...) run\n"
 		"  -j, --json             print one JSON object per line: time, end (s),\n"
 		"                         protocol, scancode (integer), toggle, repeat\n"
 		"                         (booleans), and source (the file) when several\n"
@@ -74,13 +80,20 @@ struct decode_run {
 	int channel;
 	enum ir_polarity polarity;
 	uint32_t timeout_us;
+	struct ir_keymap *keymap; /* NULL without --keymap */
 };
 
 static void print_frame(void *userdata, const struct ir_frame *frame)
 {
 	struct decode_run *run = userdata;
 	struct ir_frame_labels labels = { .source = run->source };
-	char line[512];
+	struct ir_key_binding key;
+	char line[1024];
+
+	if (run->keymap && ir_keymap_lookup(run->keymap, frame, &key)) {
+		labels.key = key.key;
+		labels.remote = key.remote;
+	}
 
 	if (run->json)
 		ir_frame_format_json(frame, &labels, line, sizeof(line));
@@ -127,6 +140,7 @@ static int decode_audio(const char *path, const struct ir_protocol_set *enabled,
 	cfg.polarity = run->polarity;
 	cfg.timeout_us = run->timeout_us;
 	cfg.protocols = enabled;
+	cfg.keymap = run->keymap;
 	ret = ir_receiver_new(&cfg, print_frame, run, &rx);
 	if (ret < 0) {
 		cli_error("%s: cannot decode audio at %u Hz: %s", path, info.sample_rate,
@@ -179,6 +193,8 @@ static int decode_one(const char *path, enum ir_timing_format fmt,
 		return -1;
 	}
 	ret = ir_decoder_new(enabled, print_frame, run, &dec);
+	if (ret == 0 && run->keymap && (ret = ir_keymap_attach(run->keymap, dec)) < 0)
+		ir_decoder_free(dec);
 	if (ret < 0) {
 		cli_error("%s", strerror(-ret));
 		ir_edge_buf_free(&edges);
@@ -202,6 +218,7 @@ int cmd_decode(int argc, char **argv)
 		{ "channel", required_argument, NULL, 'c' },
 		{ "polarity", required_argument, NULL, 'P' },
 		{ "timeout", required_argument, NULL, 'T' },
+		{ "keymap", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -214,7 +231,7 @@ int cmd_decode(int argc, char **argv)
 
 	ir_protocol_set_default(&enabled);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "f:r:p:jc:h", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "f:r:p:jc:k:h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			if (ir_timing_format_from_name(optarg, &fmt) < 0) {
@@ -252,7 +269,14 @@ int cmd_decode(int argc, char **argv)
 				return EXIT_USAGE;
 			run.timeout_us = (uint32_t)v * 1000;
 			break;
+		case 'k':
+			if (cli_load_keymap(optarg, &run.keymap) < 0) {
+				ir_keymap_free(run.keymap);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'h':
+			ir_keymap_free(run.keymap);
 			decode_usage(stdout);
 			return 0;
 		default:
@@ -263,13 +287,24 @@ int cmd_decode(int argc, char **argv)
 	if (optind >= argc) {
 		cli_error("decode: no input file (use '-' for standard input)");
 		decode_usage(stderr);
+		ir_keymap_free(run.keymap);
 		return EXIT_USAGE;
+	}
+	if (run.keymap) {
+		/* the protocols the keymaps name are decoded too (ir-keytable -a) */
+		struct ir_protocol_set named;
+
+		ir_keymap_protocols(run.keymap, &named);
+		for (unsigned p = 0; p < IR_PROTO_COUNT; p++)
+			if (ir_protocol_set_has(&named, (enum ir_protocol)p))
+				ir_protocol_set_add(&enabled, (enum ir_protocol)p);
 	}
 	for (int i = optind; i < argc; i++) {
 		run.source = argc - optind > 1 ? argv[i] : NULL;
 		if (decode_one(argv[i], fmt, &opts, &enabled, &run) < 0)
 			failed = 1;
 	}
+	ir_keymap_free(run.keymap);
 	if (failed)
 		return EXIT_USAGE;
 	return run.frames ? 0 : EXIT_NOTHING;
