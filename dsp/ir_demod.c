@@ -51,12 +51,16 @@
 /* Band-limiting filter: two one-pole sections of BAND_FAST_US each; 20 µs
  * puts each corner at 8 kHz, 22 dB below a 38 kHz carrier for the pair,
  * while a 167 µs RC-MM pulse still reaches full height.  When the noise is
- * too high for that band, detection runs on a narrower one (100 µs: noise
- * power 1/20 of the 48 kHz band, units of 400 µs and more still reach 94 %
- * of their height).  The band is chosen while the line is idle: edges must
- * stand out by NOISE_FACTOR σ and stay under STEP_FRACTION of the step, so
- * the wide band is used when step ≥ BAND_SNR_MIN σ(wide band). */
+ * too high for that band, detection runs on a narrower one: two more
+ * sections of BAND_MID_US (noise power about 0.4 of the 48 kHz band; RC-6's
+ * 444 µs units keep their shape), or, when even that is too noisy, of
+ * BAND_SLOW_US (1/20; units of 400 µs and more still reach 94 % of their
+ * height, but their edges blur: RC-6 suffers, NEC's 560 µs units do not).
+ * The band is chosen while the line is idle: edges must stand out by
+ * NOISE_FACTOR σ and stay under STEP_FRACTION of the step, so the widest
+ * band with step ≥ BAND_SNR_MIN σ(band) is used (the slowest otherwise). */
 #define BAND_FAST_US 20.0
+#define BAND_MID_US 40.0
 #define BAND_SLOW_US 100.0
 #define BAND_SNR_MIN (NOISE_FACTOR / STEP_FRACTION)
 
@@ -105,7 +109,8 @@ struct ir_demod {
 	double us_per_sample;
 
 	/* band-limiting filter */
-	float fast_g, slow_g;
+	float fast_g, slow_g, mid_g, low_g; /* slow_g: the narrow band in use (mid or low) */
+	double slow_us;                     /* and its time constant */
 	float f1, f2, s1, s2; /* the two band filters' sections */
 	bool use_slow;
 	struct ir_carrier *carrier; /* NULL below 66 kHz */
@@ -113,7 +118,7 @@ struct ir_demod {
 	bool idle_fast;   /* on the idle fast path (see process_sample) */
 	float idle_level, idle_thr, idle_a;
 	double idle_lim2, idle_rlim2;
-	double fast_gain, slow_gain; /* noise variance gains of the bands */
+	double fast_gain, slow_gain, mid_gain, low_gain; /* noise variance gains of the bands */
 	float x_prev;
 	double raw_noise2;           /* white-noise variance of the input */
 	float y_prev; /* the band-limited signal at the previous sample */
@@ -218,9 +223,14 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 	d->userdata = userdata;
 	d->us_per_sample = 1e6 / cfg->sample_rate;
 	d->fast_g = (float)alpha_for(BAND_FAST_US, d->us_per_sample);
-	d->slow_g = (float)alpha_for(BAND_SLOW_US, d->us_per_sample);
+	d->mid_g = (float)alpha_for(BAND_MID_US, d->us_per_sample);
+	d->low_g = (float)alpha_for(BAND_SLOW_US, d->us_per_sample);
+	d->slow_g = d->low_g;
+	d->slow_us = BAND_SLOW_US;
 	d->fast_gain = band_noise_gain(d->fast_g);
-	d->slow_gain = band_noise_gain(d->slow_g);
+	d->mid_gain = band_noise_gain(d->mid_g);
+	d->low_gain = band_noise_gain(d->low_g);
+	d->slow_gain = d->low_gain;
 	d->warmup_n = (unsigned)ceil(WARMUP_US / d->us_per_sample);
 	if (d->warmup_n < 16)
 		d->warmup_n = 16;
@@ -342,7 +352,7 @@ static void release_held(struct ir_demod *d)
 
 /* The provisional first pulse was a disturbance: the line has been dark
  * since the held mark, and is idle with nothing learnt from it. */
-static void set_band(struct ir_demod *d, bool slow);
+static void set_band(struct ir_demod *d, int band);
 
 static void retract_held(struct ir_demod *d)
 {
@@ -360,7 +370,7 @@ static void retract_held(struct ir_demod *d)
 	if (d->carrier)
 		ir_carrier_burst_discard(d->carrier);
 	/* The band was chosen for the disturbance's height (see choose_band) */
-	set_band(d, false);
+	set_band(d, 0);
 }
 
 /* Moves the last-edge mark to t_edge without reporting the state it ends
@@ -548,7 +558,7 @@ static void fold_decay(struct ir_demod *d)
 
 static void set_settle(struct ir_demod *d)
 {
-	double band = d->use_slow ? BAND_SLOW_US : BAND_FAST_US;
+	double band = d->use_slow ? d->slow_us : BAND_FAST_US;
 
 	/* Two one-pole sections reach STEP_FRACTION of a step after about
 	 * 1.4 time constants (1 - e^-1.4 (1 + 1.4) = 0.41). */
@@ -583,11 +593,12 @@ static void set_settle(struct ir_demod *d)
 /* While idle: detect on the wide band if edges will stand out there,
  * otherwise on the narrow one.  Switching restarts the level tracker on the
  * new band's signal. */
-static void set_band(struct ir_demod *d, bool slow);
+static void set_band(struct ir_demod *d, int band);
 
 static void choose_band(struct ir_demod *d)
 {
-	bool slow;
+	double limit;
+	int band;
 
 	/* Until a step has been measured the wide band is used: its noise
 	 * threshold still shows a step 7 times its σ, i.e. down to about 6 dB
@@ -595,19 +606,31 @@ static void choose_band(struct ir_demod *d)
 	 * the droop of a strongly AC-coupled input. */
 	if (!d->step_known)
 		return;
-	slow = d->step * d->step < BAND_SNR_MIN * BAND_SNR_MIN * d->raw_noise2 * d->fast_gain;
-	set_band(d, slow);
+	limit = BAND_SNR_MIN * BAND_SNR_MIN * d->raw_noise2;
+	if (d->step * d->step >= limit * d->fast_gain)
+		band = 0;
+	else if (d->step * d->step >= limit * d->mid_gain)
+		band = 1;
+	else
+		band = 2;
+	set_band(d, band);
 }
 
-static void set_band(struct ir_demod *d, bool slow)
+/* 0: the wide band, 1: BAND_MID_US, 2: BAND_SLOW_US. */
+static void set_band(struct ir_demod *d, int band)
 {
+	bool slow = band > 0;
 	float y;
 
-	if (slow == d->use_slow)
+	if (slow == d->use_slow && (!slow || d->slow_g == (band == 1 ? d->mid_g : d->low_g)))
 		return;
 	d->use_slow = slow;
-	if (slow)
+	if (slow) {
+		d->slow_g = band == 1 ? d->mid_g : d->low_g;
+		d->slow_gain = band == 1 ? d->mid_gain : d->low_gain;
+		d->slow_us = band == 1 ? BAND_MID_US : BAND_SLOW_US;
 		d->s1 = d->s2 = d->f2; /* the narrow band starts from the wide one */
+	}
 	set_settle(d);
 	y = slow ? d->s2 : d->f2;
 	d->level = y;
@@ -723,7 +746,7 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 				double frac = y != prev ? (level - prev) / (y - prev) : 1;
 
 				d->cand_cross = cross;
-				d->cand_band_us = d->use_slow ? BAND_SLOW_US : BAND_FAST_US;
+				d->cand_band_us = d->use_slow ? d->slow_us : BAND_FAST_US;
 				d->cand_delay_us = d->band_delay_us;
 				if (frac < 0)
 					frac = 0;
@@ -1090,7 +1113,7 @@ void ir_demod_report(struct ir_demod *d, struct ir_signal_report *r)
 	r->clipped = d->report_samples > 0 ? d->clipped_samples / d->report_samples : 0;
 	r->polarity = d->pol > 0 ? IR_POLARITY_PULSE_HIGH : d->pol < 0 ? IR_POLARITY_PULSE_LOW
 								       : IR_POLARITY_AUTO;
-	r->band_us = d->use_slow ? BAND_SLOW_US : BAND_FAST_US;
+	r->band_us = d->use_slow ? d->slow_us : BAND_FAST_US;
 	r->carrier_hz = d->carrier_hz;
 	r->duty_cycle = d->carrier_duty;
 	r->edges = d->edges;

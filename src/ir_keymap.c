@@ -425,8 +425,8 @@ static int load_file(struct ir_keymap *km, const char *path, struct ir_keymap_er
 {
 	struct ir_keymap *tmp;
 	struct ir_parse_error perr = { 0 };
-	char *text;
-	size_t len;
+	char *text = NULL;
+	size_t len = 0;
 	int ret = read_whole_file(path, &text, &len);
 
 	if (ret < 0) {
