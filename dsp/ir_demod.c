@@ -145,6 +145,7 @@ struct ir_demod {
 	unsigned noise_count;
 	double track_a, track_b, alpha_noise, alpha_baseline;
 	unsigned confirm_n, confirm_idle_n, settle_n, quiet_n;
+	unsigned slow_edge_n; /* extra samples a candidate has to show its speed */
 	uint64_t settle_until;
 
 	/* candidate edge */
@@ -585,6 +586,7 @@ static void set_settle(struct ir_demod *d)
 		d->idle_a = (float)alpha_for(IDLE_TRACK_US > track_us ? IDLE_TRACK_US : track_us,
 					     d->us_per_sample);
 	}
+	d->slow_edge_n = (unsigned)ceil(band / d->us_per_sample);
 	d->settle_n = (unsigned)ceil((SETTLE_US + SETTLE_BANDS * band) / d->us_per_sample);
 	if (d->settle_n < 3)
 		d->settle_n = 3;
@@ -696,12 +698,16 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 		} else if (++d->cand_quiet >= d->cand_confirm_n) {
 			if (d->cand_fast >= FAST_FRACTION * d->cand_thr) {
 				confirm_edge(d);
-			} else {
+			} else if (d->cand_quiet >= d->cand_confirm_n + d->slow_edge_n) {
 				/* Too slow for an edge: the AC coupling's droop
 				 * outran the tracker.  Follow it. */
 				d->cand = false;
 				d->level = y;
 			}
+			/* else: on a narrow band an edge may cross the
+			 * threshold before it has moved fast enough; it
+			 * gets a little longer to show its speed (a droop
+			 * does not gain any). */
 		}
 		return;
 	}
