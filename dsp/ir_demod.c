@@ -628,6 +628,12 @@ static void set_band(struct ir_demod *d, int band)
 		return;
 	d->use_slow = slow;
 	if (slow) {
+		/* Block means are not measured on the narrow bands (too noisy to
+		 * tell decay from noise in time): the tracker follows the droop
+		 * there, and a decay rate measured on the wide band at this
+		 * noise level would be mostly noise. */
+		d->decay = d->decay_now = 0;
+		d->decay_valid = false;
 		d->slow_g = band == 1 ? d->mid_g : d->low_g;
 		d->slow_gain = band == 1 ? d->mid_gain : d->low_gain;
 		d->slow_us = band == 1 ? BAND_MID_US : BAND_SLOW_US;
