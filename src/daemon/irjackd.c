@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * irjackd.c - the irjack service: every configured receiver decoded into
+ * key presses for the configured outputs.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ir_keymap.h"
+#include "irjackd_config.h"
+
+#define DEFAULT_CONFIG "/etc/irjack/irjackd.conf"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: irjackd [--config FILE] [--check-config]\n"
+		"\n"
+		"The irjack service: reads every configured IR receiver (a sound card's\n"
+		"microphone input, /dev/lircN, USB receivers), decodes every common\n"
+		"protocol, names the buttons with the configured keymaps (rc_keymaps TOML,\n"
+		"lircd.conf) and hands key presses to the configured outputs (a uinput\n"
+		"input device, a lircd-compatible socket for irw/irexec/Kodi, JSON lines).\n"
+		"\n"
+		"Options:\n"
+		"  -c, --config FILE    configuration file (default " DEFAULT_CONFIG ")\n"
+		"  -n, --check-config   read the configuration and every keymap it names,\n"
+		"                       report what was understood or the first error\n"
+		"                       (file:line: message), and exit\n"
+		"  -h, --help           show this help\n"
+		"  -V, --version        show the version\n"
+		"\n"
+		"Configuration (INI):\n"
+		"  [daemon]             keymap = FILE|DIR (repeatable), keyup_timeout_ms,\n"
+		"                       log_level = error|warning|info|debug\n"
+		"  [source NAME]        type = alsa|portaudio|file|lirc|mceusb|imon, device,\n"
+		"                       rate, channel = left|right|auto|N,\n"
+		"                       polarity = auto|high|low, protocols, timeout_ms\n"
+		"  [output uinput]      name, vendor, product\n"
+		"  [output lircd]       path, mode, simulate = yes|no\n"
+		"  [output json]        path ('-': standard output)\n"
+		"  [transmitter NAME]   type = alsa|file|lirc|mceusb, device, mode, volume,\n"
+		"                       remotes\n"
+		"See config/irjackd.conf for an example.\n"
+		"\n"
+		"Exit status: 0 on a clean stop (or a valid configuration with\n"
+		"--check-config), 2 on a configuration error, 1 on a runtime failure.\n");
+}
+
+static int load_keymaps(const struct irjackd_config *cfg, struct ir_keymap **out)
+{
+	struct ir_keymap *km;
+	int ret = ir_keymap_new(&km);
+
+	if (ret < 0)
+		return ret;
+	for (unsigned i = 0; i < cfg->keymap_count; i++) {
+		struct ir_keymap_error err = { 0 };
+
+		ret = ir_keymap_load(km, cfg->keymaps[i], &err);
+		if (ret < 0) {
+			if (err.parse.line)
+				fprintf(stderr, "irjackd: %s:%u: %s\n", err.file, err.parse.line,
+					err.parse.message);
+			else
+				fprintf(stderr, "irjackd: %s: %s\n", err.file[0] ? err.file : cfg->keymaps[i],
+					err.parse.message[0] ? err.parse.message : strerror(-ret));
+			ir_keymap_free(km);
+			return ret;
+		}
+	}
+	*out = km;
+	return 0;
+}
+
+static void print_summary(const struct irjackd_config *cfg, const struct ir_keymap *km)
+{
+	printf("%s: configuration valid\n", cfg->path);
+	for (unsigned i = 0; i < cfg->source_count; i++) {
+		const struct irjackd_source *s = &cfg->sources[i];
+
+		printf("  source %s: %s %s", s->name, irjackd_source_type_name(s->type),
+		       s->device[0] ? s->device : "(first found)");
+		if (s->rate)
+			printf(", %u Hz", s->rate);
+		printf("\n");
+	}
+	for (unsigned i = 0; i < cfg->transmitter_count; i++) {
+		const struct irjackd_transmitter *t = &cfg->transmitters[i];
+
+		printf("  transmitter %s: %s %s\n", t->name, irjackd_tx_type_name(t->type),
+		       t->device[0] ? t->device : "(first found)");
+	}
+	if (cfg->uinput)
+		printf("  output uinput: \"%s\" %04x:%04x\n", cfg->uinput_name, cfg->uinput_vendor,
+		       cfg->uinput_product);
+	if (cfg->lircd)
+		printf("  output lircd: %s (mode %03o)\n", cfg->lircd_path, cfg->lircd_mode);
+	if (cfg->json)
+		printf("  output json: %s\n", cfg->json_path);
+	printf("  keymaps: %zu remote%s, %zu button%s\n", ir_keymap_remote_count(km),
+	       ir_keymap_remote_count(km) == 1 ? "" : "s", ir_keymap_key_count(km),
+	       ir_keymap_key_count(km) == 1 ? "" : "s");
+}
+
+int irjackd_run(const struct irjackd_config *cfg, struct ir_keymap *km);
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "check-config", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct irjackd_config cfg;
+	struct irjackd_config_error err;
+	const char *path = DEFAULT_CONFIG;
+	struct ir_keymap *km = NULL;
+	bool check = false;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "c:nhV", options, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			path = optarg;
+			break;
+		case 'n':
+			check = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("irjackd " IRJACK_VERSION "\n");
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "irjackd: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	irjackd_config_defaults(&cfg);
+	ret = irjackd_config_load(path, &cfg, &err);
+	if (ret < 0) {
+		if (err.line)
+			fprintf(stderr, "irjackd: %s:%u: %s\n", path, err.line, err.message);
+		else
+			fprintf(stderr, "irjackd: %s: %s\n", path, err.message);
+		return 2;
+	}
+	if (load_keymaps(&cfg, &km) < 0)
+		return 2;
+	if (check) {
+		print_summary(&cfg, km);
+		ir_keymap_free(km);
+		return 0;
+	}
+	ret = irjackd_run(&cfg, km);
+	ir_keymap_free(km);
+	return ret < 0 ? 1 : 0;
+}

@@ -1,0 +1,520 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * irjackd_config.c - the INI configuration, parsed with libinih.  inih does
+ * not tell the handler the line, so the reader it is given counts lines:
+ * the handler runs right after the line holding its key was read.
+ */
+#include "irjackd_config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <syslog.h>
+
+#include <ini.h>
+
+#define MAX_SECTIONS (IRJACKD_MAX_SOURCES + IRJACKD_MAX_TRANSMITTERS + 8)
+
+struct parse {
+	FILE *f;
+	unsigned line;
+	struct irjackd_config *cfg;
+	struct irjackd_config_error *err;
+	bool failed;
+	bool section_header; /* a [section] line was read since the last key */
+	unsigned header_line; /* the line of the last [section] */
+	char last_section[128];
+	char seen[MAX_SECTIONS][128];
+	unsigned seen_count;
+	/* the entry the current section fills */
+	struct irjackd_source *source;
+	struct irjackd_transmitter *tx;
+	bool source_has_type, tx_has_type;
+};
+
+static char *counting_reader(char *str, int num, void *stream)
+{
+	struct parse *p = stream;
+	char *s = fgets(str, num, p->f);
+
+	if (s) {
+		const char *c = s;
+
+		p->line++;
+		while (*c == ' ' || *c == '\t')
+			c++;
+		/* a section header, even one repeating the last name (inih
+		 * would merge the two) */
+		if (*c == '[') {
+			p->section_header = true;
+			p->header_line = p->line;
+		}
+	}
+	return s;
+}
+
+static int fail(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct parse *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!p->failed) {
+		p->failed = true;
+		p->err->line = p->line;
+		va_start(ap, fmt);
+		vsnprintf(p->err->message, sizeof(p->err->message), fmt, ap);
+		va_end(ap);
+	}
+	return 0; /* stops inih */
+}
+
+void irjackd_config_defaults(struct irjackd_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->keyup_timeout_ms = 125;
+	cfg->log_level = LOG_INFO;
+	snprintf(cfg->uinput_name, sizeof(cfg->uinput_name), "irjack");
+	cfg->uinput_vendor = 0x1209; /* pid.codes' open-source vendor id */
+	cfg->uinput_product = 0x0001;
+	snprintf(cfg->lircd_path, sizeof(cfg->lircd_path), "/run/irjack/lircd");
+	cfg->lircd_mode = 0660;
+	snprintf(cfg->json_path, sizeof(cfg->json_path), "-");
+}
+
+static const char *const source_types[] = { "alsa", "portaudio", "file", "lirc", "mceusb", "imon" };
+static const char *const tx_types[] = { "alsa", "file", "lirc", "mceusb" };
+
+const char *irjackd_source_type_name(enum irjackd_source_type type)
+{
+	return (unsigned)type < sizeof(source_types) / sizeof(source_types[0]) ? source_types[type]
+										: "?";
+}
+
+const char *irjackd_tx_type_name(enum irjackd_tx_type type)
+{
+	return (unsigned)type < sizeof(tx_types) / sizeof(tx_types[0]) ? tx_types[type] : "?";
+}
+
+static bool parse_uint(const char *v, unsigned long min, unsigned long max, int base,
+		       unsigned long *out)
+{
+	char *end;
+	unsigned long n;
+
+	if (!*v || *v == '-')
+		return false;
+	errno = 0;
+	n = strtoul(v, &end, base);
+	if (errno || *end || n < min || n > max)
+		return false;
+	*out = n;
+	return true;
+}
+
+static bool parse_bool(const char *v, bool *out)
+{
+	if (!strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcmp(v, "1") ||
+	    !strcasecmp(v, "on"))
+		*out = true;
+	else if (!strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcmp(v, "0") ||
+		 !strcasecmp(v, "off"))
+		*out = false;
+	else
+		return false;
+	return true;
+}
+
+static bool copy_value(struct parse *p, char *dst, size_t size, const char *name, const char *v)
+{
+	if (strlen(v) >= size) {
+		fail(p, "%s: value longer than %zu characters", name, size - 1);
+		return false;
+	}
+	memcpy(dst, v, strlen(v) + 1);
+	return true;
+}
+
+/* A section's name after its kind: "source tv" -> "tv".  Names are words:
+ * letters, digits, '-', '_', '.'. */
+static const char *section_name(struct parse *p, const char *section, size_t kind_len)
+{
+	const char *name = section + kind_len;
+
+	while (*name == ' ' || *name == '\t')
+		name++;
+	if (!*name) {
+		fail(p, "[%s] needs a name: [%.*s NAME]", section, (int)kind_len, section);
+		return NULL;
+	}
+	if (strlen(name) >= IRJACKD_NAME_MAX) {
+		fail(p, "[%s]: name longer than %d characters", section, IRJACKD_NAME_MAX - 1);
+		return NULL;
+	}
+	for (const char *c = name; *c; c++) {
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || *c == '-' || *c == '_' || *c == '.')) {
+			fail(p, "[%s]: a name is letters, digits, '-', '_' and '.'", section);
+			return NULL;
+		}
+	}
+	return name;
+}
+
+/* Sources and transmitters must say what they are. */
+static bool leave_section(struct parse *p)
+{
+	if (p->source && !p->source_has_type) {
+		p->line = p->source->line;
+		fail(p, "[source %s]: no type (alsa, portaudio, file, lirc, mceusb or imon)",
+		     p->source->name);
+		return false;
+	}
+	if (p->tx && !p->tx_has_type) {
+		p->line = p->tx->line;
+		fail(p, "[transmitter %s]: no type (alsa, file, lirc or mceusb)", p->tx->name);
+		return false;
+	}
+	return true;
+}
+
+/* Called on the first key of each section. */
+static bool enter_section(struct parse *p, const char *section)
+{
+	struct irjackd_config *cfg = p->cfg;
+	const char *name;
+
+	if (!leave_section(p))
+		return false;
+
+	for (unsigned i = 0; i < p->seen_count; i++) {
+		if (!strcmp(p->seen[i], section)) {
+			fail(p, "[%s] appears twice", section);
+			return false;
+		}
+	}
+	if (p->seen_count == MAX_SECTIONS) {
+		fail(p, "too many sections (at most %d)", MAX_SECTIONS);
+		return false;
+	}
+	snprintf(p->seen[p->seen_count++], sizeof(p->seen[0]), "%s", section);
+	p->source = NULL;
+	p->tx = NULL;
+	if (!strcmp(section, "daemon") || !strcmp(section, "output uinput") ||
+	    !strcmp(section, "output lircd") || !strcmp(section, "output json")) {
+		if (!strcmp(section, "output uinput"))
+			cfg->uinput = true;
+		else if (!strcmp(section, "output lircd"))
+			cfg->lircd = true;
+		else if (!strcmp(section, "output json"))
+			cfg->json = true;
+		return true;
+	}
+	if (!strncmp(section, "source", 6) && (section[6] == ' ' || !section[6])) {
+		if (!(name = section_name(p, section, 6)))
+			return false;
+		if (cfg->source_count == IRJACKD_MAX_SOURCES) {
+			fail(p, "too many sources (at most %d)", IRJACKD_MAX_SOURCES);
+			return false;
+		}
+		p->source = &cfg->sources[cfg->source_count++];
+		memset(p->source, 0, sizeof(*p->source));
+		snprintf(p->source->name, sizeof(p->source->name), "%s", name);
+		p->source->channel = -1;
+		p->source->line = p->header_line;
+		ir_protocol_set_default(&p->source->protocols);
+		p->source_has_type = false;
+		return true;
+	}
+	if (!strncmp(section, "transmitter", 11) && (section[11] == ' ' || !section[11])) {
+		if (!(name = section_name(p, section, 11)))
+			return false;
+		if (cfg->transmitter_count == IRJACKD_MAX_TRANSMITTERS) {
+			fail(p, "too many transmitters (at most %d)", IRJACKD_MAX_TRANSMITTERS);
+			return false;
+		}
+		p->tx = &cfg->transmitters[cfg->transmitter_count++];
+		memset(p->tx, 0, sizeof(*p->tx));
+		snprintf(p->tx->name, sizeof(p->tx->name), "%s", name);
+		p->tx->volume = 0.5;
+		p->tx->line = p->header_line;
+		p->tx_has_type = false;
+		return true;
+	}
+	fail(p, "unknown section [%s] (daemon, source NAME, output uinput|lircd|json, "
+		"transmitter NAME)",
+	     section);
+	return false;
+}
+
+static void daemon_key(struct parse *p, const char *name, const char *v)
+{
+	struct irjackd_config *cfg = p->cfg;
+	unsigned long n;
+
+	if (!strcmp(name, "keymap")) {
+		if (cfg->keymap_count == IRJACKD_MAX_KEYMAPS) {
+			fail(p, "keymap: at most %d keymap lines", IRJACKD_MAX_KEYMAPS);
+			return;
+		}
+		if (copy_value(p, cfg->keymaps[cfg->keymap_count], IRJACKD_PATH_MAX, name, v))
+			cfg->keymap_count++;
+	} else if (!strcmp(name, "keyup_timeout_ms")) {
+		if (!parse_uint(v, 10, 10000, 10, &n))
+			fail(p, "keyup_timeout_ms: expected milliseconds from 10 to 10000, got '%s'", v);
+		else
+			cfg->keyup_timeout_ms = (uint32_t)n;
+	} else if (!strcmp(name, "log_level")) {
+		static const struct {
+			const char *name;
+			int level;
+		} levels[] = { { "error", LOG_ERR }, { "warning", LOG_WARNING },
+			       { "info", LOG_INFO }, { "debug", LOG_DEBUG } };
+
+		for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+			if (!strcasecmp(v, levels[i].name)) {
+				cfg->log_level = levels[i].level;
+				return;
+			}
+		}
+		fail(p, "log_level: expected error, warning, info or debug, got '%s'", v);
+	} else {
+		fail(p, "[daemon]: unknown key '%s' (keymap, keyup_timeout_ms, log_level)", name);
+	}
+}
+
+static void source_key(struct parse *p, const char *name, const char *v)
+{
+	struct irjackd_source *s = p->source;
+	unsigned long n;
+
+	if (!strcmp(name, "type")) {
+		for (size_t i = 0; i < sizeof(source_types) / sizeof(source_types[0]); i++) {
+			if (!strcmp(v, source_types[i])) {
+				s->type = (enum irjackd_source_type)i;
+				p->source_has_type = true;
+				return;
+			}
+		}
+		fail(p, "type: expected alsa, portaudio, file, lirc, mceusb or imon, got '%s'", v);
+	} else if (!strcmp(name, "device")) {
+		copy_value(p, s->device, sizeof(s->device), name, v);
+	} else if (!strcmp(name, "rate")) {
+		if (!parse_uint(v, 8000, 192000, 10, &n))
+			fail(p, "rate: expected a sample rate from 8000 to 192000 Hz, got '%s'", v);
+		else
+			s->rate = (unsigned)n;
+	} else if (!strcmp(name, "channel")) {
+		if (!strcasecmp(v, "auto"))
+			s->channel = -1;
+		else if (!strcasecmp(v, "left"))
+			s->channel = 0;
+		else if (!strcasecmp(v, "right"))
+			s->channel = 1;
+		else if (parse_uint(v, 1, 8, 10, &n))
+			s->channel = (int)n - 1;
+		else
+			fail(p, "channel: expected left, right, auto or 1..8, got '%s'", v);
+	} else if (!strcmp(name, "polarity")) {
+		if (!strcasecmp(v, "auto"))
+			s->polarity = IR_POLARITY_AUTO;
+		else if (!strcasecmp(v, "high"))
+			s->polarity = IR_POLARITY_PULSE_HIGH;
+		else if (!strcasecmp(v, "low"))
+			s->polarity = IR_POLARITY_PULSE_LOW;
+		else
+			fail(p, "polarity: expected auto, high or low, got '%s'", v);
+	} else if (!strcmp(name, "protocols")) {
+		char bad[64];
+
+		if (ir_protocol_set_parse(v, &s->protocols, bad, sizeof(bad)) < 0)
+			fail(p, "protocols: unknown protocol '%s' (see 'irjack protocols')", bad);
+	} else if (!strcmp(name, "timeout_ms")) {
+		if (!parse_uint(v, 10, 10000, 10, &n))
+			fail(p, "timeout_ms: expected milliseconds from 10 to 10000, got '%s'", v);
+		else
+			s->timeout_us = (uint32_t)n * 1000;
+	} else {
+		fail(p, "[source %s]: unknown key '%s' (type, device, rate, channel, polarity, "
+			"protocols, timeout_ms)",
+		     s->name, name);
+	}
+}
+
+static void tx_key(struct parse *p, const char *name, const char *v)
+{
+	struct irjackd_transmitter *t = p->tx;
+
+	if (!strcmp(name, "type")) {
+		for (size_t i = 0; i < sizeof(tx_types) / sizeof(tx_types[0]); i++) {
+			if (!strcmp(v, tx_types[i])) {
+				t->type = (enum irjackd_tx_type)i;
+				p->tx_has_type = true;
+				return;
+			}
+		}
+		fail(p, "type: expected alsa, file, lirc or mceusb, got '%s'", v);
+	} else if (!strcmp(name, "device")) {
+		copy_value(p, t->device, sizeof(t->device), name, v);
+	} else if (!strcmp(name, "mode")) {
+		if (strcmp(v, "half-carrier-stereo") && strcmp(v, "full-carrier") &&
+		    strcmp(v, "subharmonic"))
+			fail(p, "mode: expected half-carrier-stereo, full-carrier or subharmonic, "
+				"got '%s'",
+			     v);
+		else
+			copy_value(p, t->mode, sizeof(t->mode), name, v);
+	} else if (!strcmp(name, "volume")) {
+		char *end;
+		double d = strtod(v, &end);
+
+		if (!*v || *end || !(d > 0 && d <= 1))
+			fail(p, "volume: expected a number above 0 and at most 1, got '%s'", v);
+		else
+			t->volume = d;
+	} else if (!strcmp(name, "remotes")) {
+		copy_value(p, t->remotes, sizeof(t->remotes), name, v);
+	} else {
+		fail(p, "[transmitter %s]: unknown key '%s' (type, device, mode, volume, remotes)",
+		     t->name, name);
+	}
+}
+
+static void output_key(struct parse *p, const char *section, const char *name, const char *v)
+{
+	struct irjackd_config *cfg = p->cfg;
+	unsigned long n;
+
+	if (!strcmp(section, "output uinput")) {
+		if (!strcmp(name, "name"))
+			copy_value(p, cfg->uinput_name, sizeof(cfg->uinput_name), name, v);
+		else if (!strcmp(name, "vendor") || !strcmp(name, "product")) {
+			if (!parse_uint(v, 0, 0xffff, 0, &n))
+				fail(p, "%s: expected a number from 0 to 0xffff, got '%s'", name, v);
+			else if (!strcmp(name, "vendor"))
+				cfg->uinput_vendor = (uint16_t)n;
+			else
+				cfg->uinput_product = (uint16_t)n;
+		} else
+			fail(p, "[output uinput]: unknown key '%s' (name, vendor, product)", name);
+	} else if (!strcmp(section, "output lircd")) {
+		if (!strcmp(name, "path"))
+			copy_value(p, cfg->lircd_path, sizeof(cfg->lircd_path), name, v);
+		else if (!strcmp(name, "mode")) {
+			if (!parse_uint(v, 0, 0777, 8, &n))
+				fail(p, "mode: expected octal permissions such as 0660, got '%s'", v);
+			else
+				cfg->lircd_mode = (unsigned)n;
+		} else if (!strcmp(name, "simulate")) {
+			if (!parse_bool(v, &cfg->lircd_simulate))
+				fail(p, "simulate: expected yes or no, got '%s'", v);
+		} else
+			fail(p, "[output lircd]: unknown key '%s' (path, mode, simulate)", name);
+	} else {
+		if (!strcmp(name, "path"))
+			copy_value(p, cfg->json_path, sizeof(cfg->json_path), name, v);
+		else
+			fail(p, "[output json]: unknown key '%s' (path)", name);
+	}
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct parse *p = user;
+
+	if (p->failed)
+		return 0;
+	if (!*section) {
+		fail(p, "'%s' is outside any section", name);
+		return 0;
+	}
+	if (p->section_header || strcmp(section, p->last_section) != 0) {
+		p->section_header = false;
+		snprintf(p->last_section, sizeof(p->last_section), "%s", section);
+		if (!enter_section(p, section))
+			return 0;
+	}
+	if (!value || !*value) {
+		fail(p, "%s: no value", name);
+		return 0;
+	}
+	if (!strcmp(section, "daemon"))
+		daemon_key(p, name, value);
+	else if (p->source)
+		source_key(p, name, value);
+	else if (p->tx)
+		tx_key(p, name, value);
+	else
+		output_key(p, section, name, value);
+	return !p->failed;
+}
+
+static int check_complete(struct parse *p)
+{
+	struct irjackd_config *cfg = p->cfg;
+
+	for (unsigned i = 0; i < cfg->source_count; i++) {
+		struct irjackd_source *s = &cfg->sources[i];
+
+		p->line = s->line;
+		if (!s->device[0] && (s->type == IRJACKD_SOURCE_FILE || s->type == IRJACKD_SOURCE_LIRC)) {
+			fail(p, "[source %s]: type %s needs a device", s->name,
+			     irjackd_source_type_name(s->type));
+			return -EINVAL;
+		}
+		if (!s->device[0] && (s->type == IRJACKD_SOURCE_ALSA ||
+				      s->type == IRJACKD_SOURCE_PORTAUDIO))
+			snprintf(s->device, sizeof(s->device), "default");
+	}
+	for (unsigned i = 0; i < cfg->transmitter_count; i++) {
+		struct irjackd_transmitter *t = &cfg->transmitters[i];
+
+		p->line = t->line;
+		if (!t->device[0] && (t->type == IRJACKD_TX_FILE || t->type == IRJACKD_TX_LIRC)) {
+			fail(p, "[transmitter %s]: type %s needs a device", t->name,
+			     irjackd_tx_type_name(t->type));
+			return -EINVAL;
+		}
+		if (!t->device[0] && t->type == IRJACKD_TX_ALSA)
+			snprintf(t->device, sizeof(t->device), "default");
+	}
+	if (!cfg->source_count && !cfg->transmitter_count) {
+		p->line = 0;
+		fail(p, "no [source NAME] and no [transmitter NAME]: nothing to do");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int irjackd_config_load(const char *path, struct irjackd_config *cfg,
+			struct irjackd_config_error *err)
+{
+	struct parse p = { .cfg = cfg, .err = err };
+	int ret;
+
+	memset(err, 0, sizeof(*err));
+	snprintf(cfg->path, sizeof(cfg->path), "%s", path);
+	p.f = fopen(path, "r");
+	if (!p.f) {
+		ret = -errno;
+		snprintf(err->message, sizeof(err->message), "%s", strerror(-ret));
+		return ret;
+	}
+	ret = ini_parse_stream(counting_reader, &p, handler, &p);
+	fclose(p.f);
+	if (p.failed)
+		return -EINVAL;
+	if (ret != 0) {
+		/* inih's own syntax errors: the line it reports */
+		err->line = ret > 0 ? (unsigned)ret : 0;
+		snprintf(err->message, sizeof(err->message),
+			 ret > 0 ? "syntax error: expected [section] or key = value"
+				 : "cannot read the file");
+		return -EINVAL;
+	}
+	if (!leave_section(&p))
+		return -EINVAL;
+	return check_complete(&p);
+}

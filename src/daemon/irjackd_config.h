@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * irjackd_config.h - irjackd's configuration: an INI file (libinih) with a
+ * section per source, output and transmitter.
+ *
+ *   [daemon]              keymap = FILE|DIR (repeatable), keyup_timeout_ms,
+ *                         log_level = error|warning|info|debug
+ *   [source NAME]         type = alsa|portaudio|file|lirc|mceusb|imon,
+ *                         device, rate, channel = left|right|auto|N,
+ *                         polarity = auto|high|low, protocols = LIST,
+ *                         timeout_ms
+ *   [output uinput]       name, vendor, product (0x....)
+ *   [output lircd]        path, mode (octal), simulate = yes|no
+ *   [output json]         path (- for standard output)
+ *   [transmitter NAME]    type = alsa|file|lirc|mceusb, device, mode,
+ *                         volume (0..1), remotes = NAME,... (which remotes it
+ *                         sends for; empty: all)
+ *
+ * Every bad value is reported with the file, line, and what was expected;
+ * unknown sections and keys are errors (a typo must not pass silently).
+ */
+#ifndef IRJACK_IRJACKD_CONFIG_H
+#define IRJACK_IRJACKD_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ir_demod.h"
+#include "ir_protocol.h"
+
+#define IRJACKD_MAX_SOURCES 16
+#define IRJACKD_MAX_TRANSMITTERS 8
+#define IRJACKD_MAX_KEYMAPS 32
+#define IRJACKD_NAME_MAX 64
+#define IRJACKD_PATH_MAX 256
+
+enum irjackd_source_type {
+	IRJACKD_SOURCE_ALSA,
+	IRJACKD_SOURCE_PORTAUDIO,
+	IRJACKD_SOURCE_FILE,
+	IRJACKD_SOURCE_LIRC,
+	IRJACKD_SOURCE_MCEUSB,
+	IRJACKD_SOURCE_IMON,
+};
+
+struct irjackd_source {
+	char name[IRJACKD_NAME_MAX];
+	enum irjackd_source_type type;
+	char device[IRJACKD_PATH_MAX]; /* ALSA PCM, file path, /dev/lircN, bus:addr */
+	unsigned rate;                 /* 0: the backend's default (48000) */
+	int channel;                   /* 0-based, or -1 for auto */
+	enum ir_polarity polarity;
+	struct ir_protocol_set protocols;
+	uint32_t timeout_us;           /* 0: default */
+	unsigned line;                 /* where the section starts */
+};
+
+enum irjackd_tx_type {
+	IRJACKD_TX_ALSA,
+	IRJACKD_TX_FILE,
+	IRJACKD_TX_LIRC,
+	IRJACKD_TX_MCEUSB,
+};
+
+struct irjackd_transmitter {
+	char name[IRJACKD_NAME_MAX];
+	enum irjackd_tx_type type;
+	char device[IRJACKD_PATH_MAX];
+	char mode[32];   /* carrier synthesis mode; empty: by rate */
+	double volume;   /* 0..1 */
+	char remotes[IRJACKD_PATH_MAX]; /* comma-separated; empty: all */
+	unsigned line;
+};
+
+struct irjackd_config {
+	char path[IRJACKD_PATH_MAX];
+	char keymaps[IRJACKD_MAX_KEYMAPS][IRJACKD_PATH_MAX];
+	unsigned keymap_count;
+	uint32_t keyup_timeout_ms;
+	int log_level; /* LOG_ERR..LOG_DEBUG (syslog.h) */
+
+	struct irjackd_source sources[IRJACKD_MAX_SOURCES];
+	unsigned source_count;
+	struct irjackd_transmitter transmitters[IRJACKD_MAX_TRANSMITTERS];
+	unsigned transmitter_count;
+
+	bool uinput;
+	char uinput_name[IRJACKD_NAME_MAX];
+	uint16_t uinput_vendor, uinput_product;
+	bool lircd;
+	char lircd_path[IRJACKD_PATH_MAX];
+	unsigned lircd_mode;
+	bool lircd_simulate;
+	bool json;
+	char json_path[IRJACKD_PATH_MAX];
+};
+
+struct irjackd_config_error {
+	unsigned line; /* 0: not tied to a line (the file cannot be read) */
+	char message[256];
+};
+
+/* Sets the defaults (no source, no output, key-up 125 ms, info). */
+void irjackd_config_defaults(struct irjackd_config *cfg);
+
+/*
+ * Reads `path` into *cfg (after irjackd_config_defaults()).  Returns 0, or
+ * a negative errno with `err` filled: -ENOENT etc. when the file cannot be
+ * read, -EINVAL for a bad value, unknown section or key, a duplicate name,
+ * too many sources/transmitters/keymaps, or a configuration with no
+ * source and no transmitter.
+ */
+int irjackd_config_load(const char *path, struct irjackd_config *cfg,
+			struct irjackd_config_error *err);
+
+const char *irjackd_source_type_name(enum irjackd_source_type type);
+const char *irjackd_tx_type_name(enum irjackd_tx_type type);
+
+#endif
