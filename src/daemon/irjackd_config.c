@@ -491,19 +491,30 @@ static int check_complete(struct parse *p)
 int irjackd_config_load(const char *path, struct irjackd_config *cfg,
 			struct irjackd_config_error *err)
 {
-	struct parse p = { .cfg = cfg, .err = err };
+	FILE *f;
 	int ret;
 
 	memset(err, 0, sizeof(*err));
-	snprintf(cfg->path, sizeof(cfg->path), "%s", path);
-	p.f = fopen(path, "r");
-	if (!p.f) {
+	f = fopen(path, "r");
+	if (!f) {
 		ret = -errno;
 		snprintf(err->message, sizeof(err->message), "%s", strerror(-ret));
 		return ret;
 	}
+	ret = irjackd_config_load_stream(f, path, cfg, err);
+	fclose(f);
+	return ret;
+}
+
+int irjackd_config_load_stream(FILE *f, const char *name, struct irjackd_config *cfg,
+			       struct irjackd_config_error *err)
+{
+	struct parse p = { .cfg = cfg, .err = err, .f = f };
+	int ret;
+
+	memset(err, 0, sizeof(*err));
+	snprintf(cfg->path, sizeof(cfg->path), "%s", name);
 	ret = ini_parse_stream(counting_reader, &p, handler, &p);
-	fclose(p.f);
 	if (p.failed)
 		return -EINVAL;
 	if (ret != 0) {

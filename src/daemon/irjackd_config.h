@@ -24,6 +24,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ir_demod.h"
 #include "ir_protocol.h"
@@ -112,6 +113,11 @@ void irjackd_config_defaults(struct irjackd_config *cfg);
  */
 int irjackd_config_load(const char *path, struct irjackd_config *cfg,
 			struct irjackd_config_error *err);
+
+/* The same from an open stream (not closed); `name` stands for the file
+ * in messages. */
+int irjackd_config_load_stream(FILE *f, const char *name, struct irjackd_config *cfg,
+			       struct irjackd_config_error *err);
 
 const char *irjackd_source_type_name(enum irjackd_source_type type);
 const char *irjackd_tx_type_name(enum irjackd_tx_type type);
