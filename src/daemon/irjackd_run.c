@@ -1,59 +1,101 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * irjackd_run.c - the service loop.  So far: file sources (a recording
- * replayed through the same path as a live one) to the JSON output; live
- * sources and the uinput/lircd outputs are wired as their modules land.
+ * irjackd_run.c - the service loop: one poll() over the lircd socket, the
+ * signals (signalfd) and the next due time (a frame to replay, a key to
+ * release).
+ *
+ * Sources so far: `file` (a recording or timing file).  Its frames are
+ * decoded up front and replayed at their own times from the start, so the
+ * outputs see exactly what a live receiver would produce (presses, repeats,
+ * key-ups at rc-core's times).  With no lircd output the service is a batch
+ * job: it stops once every file is replayed.  Live audio and USB sources
+ * join as their modules land.
+ *
+ * Transmitters so far: `file` (the timings of every SEND_* request, as
+ * mode2 text appended to the file).
  */
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "ir_audio_file.h"
 #include "ir_decoder.h"
 #include "ir_frame_format.h"
 #include "ir_keymap.h"
+#include "ir_keypress.h"
 #include "ir_receiver.h"
 #include "ir_timing_io.h"
 #include "irjackd_config.h"
+#include "out_lircd.h"
 
 int irjackd_run(const struct irjackd_config *cfg, struct ir_keymap *km);
 
-struct run_source {
-	const struct irjackd_source *src;
-	struct ir_keymap *km;
-	FILE *json;
+/* Frames one recording may hold; more are dropped with a warning. */
+#define MAX_FILE_FRAMES 100000
+
+struct source {
+	const struct irjackd_source *cfg;
+	struct ir_frame *frames;
+	size_t count, next;
+	bool truncated;
+	struct ir_keypress *keys;
 };
 
-static void on_frame(void *userdata, const struct ir_frame *frame)
-{
-	struct run_source *rs = userdata;
-	struct ir_frame_labels labels = { .source = rs->src->name };
-	struct ir_key_binding key;
-	char line[1024];
+struct service {
+	const struct irjackd_config *cfg;
+	struct ir_keymap *km;
+	struct source sources[IRJACKD_MAX_SOURCES];
+	unsigned source_count;
+	FILE *json;
+	struct ir_lircd *lircd;
+	uint64_t start_us; /* monotonic time of source time 0 */
+	bool stop;
+};
 
-	if (ir_keymap_lookup(rs->km, frame, &key)) {
-		labels.key = key.key;
-		labels.remote = key.remote;
-	}
-	if (rs->json) {
-		ir_frame_format_json(frame, &labels, line, sizeof(line));
-		fputs(line, rs->json);
-		fflush(rs->json);
-	}
+static uint64_t monotonic_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-static int run_file_source(struct run_source *rs)
+/* ---- decoding file sources ---- */
+
+static void collect_frame(void *userdata, const struct ir_frame *frame)
 {
-	const struct irjackd_source *s = rs->src;
-	struct ir_protocol_set enabled = s->protocols, named;
+	struct source *s = userdata;
+
+	if (!s->frames) {
+		s->frames = malloc(MAX_FILE_FRAMES * sizeof(*s->frames));
+		if (!s->frames)
+			return;
+	}
+	if (s->count == MAX_FILE_FRAMES) {
+		s->truncated = true;
+		return;
+	}
+	s->frames[s->count++] = *frame;
+}
+
+static int decode_file(struct source *s, struct ir_keymap *km)
+{
+	const struct irjackd_source *c = s->cfg;
+	struct ir_protocol_set enabled = c->protocols, named;
 	int ret;
 
-	ir_keymap_protocols(rs->km, &named);
+	ir_keymap_protocols(km, &named);
 	for (unsigned p = 0; p < IR_PROTO_COUNT; p++)
 		if (ir_protocol_set_has(&named, (enum ir_protocol)p))
 			ir_protocol_set_add(&enabled, (enum ir_protocol)p);
-	if (ir_audio_file_probe(s->device)) {
+	if (ir_audio_file_probe(c->device)) {
 		struct ir_audio_file *f;
 		struct ir_audio_info info;
 		struct ir_receiver_config rcfg = { 0 };
@@ -62,23 +104,23 @@ static int run_file_source(struct run_source *rs)
 		float *buf;
 		long got;
 
-		ret = ir_audio_file_open(s->device, &f, error, sizeof(error));
+		ret = ir_audio_file_open(c->device, &f, error, sizeof(error));
 		if (ret < 0) {
-			fprintf(stderr, "irjackd: source %s: %s: %s\n", s->name, s->device, error);
+			fprintf(stderr, "irjackd: source %s: %s: %s\n", c->name, c->device, error);
 			return ret;
 		}
 		ir_audio_file_info(f, &info);
 		rcfg.sample_rate = info.sample_rate;
 		rcfg.channels = info.channels;
-		rcfg.channel = info.channels == 1 ? 0 : s->channel;
-		rcfg.polarity = s->polarity;
-		rcfg.timeout_us = s->timeout_us;
+		rcfg.channel = info.channels == 1 ? 0 : c->channel;
+		rcfg.polarity = c->polarity;
+		rcfg.timeout_us = c->timeout_us;
 		rcfg.protocols = &enabled;
-		rcfg.keymap = rs->km;
-		ret = ir_receiver_new(&rcfg, on_frame, rs, &rx);
+		rcfg.keymap = km;
+		ret = ir_receiver_new(&rcfg, collect_frame, s, &rx);
 		buf = ret == 0 ? malloc(4096 * sizeof(float) * info.channels) : NULL;
 		if (!buf) {
-			fprintf(stderr, "irjackd: source %s: cannot decode %s\n", s->name, s->device);
+			fprintf(stderr, "irjackd: source %s: cannot decode %s\n", c->name, c->device);
 			if (ret == 0)
 				ir_receiver_free(rx);
 			ir_audio_file_close(f);
@@ -90,54 +132,268 @@ static int run_file_source(struct run_source *rs)
 		free(buf);
 		ir_receiver_free(rx);
 		ir_audio_file_close(f);
-		return got < 0 ? -EIO : 0;
+		ret = got < 0 ? -EIO : 0;
 	} else {
 		struct ir_edge_buf edges = { 0 };
 		struct ir_parse_error perr;
-		struct ir_decoder *dec;
+		struct ir_decoder *dec = NULL;
 
-		ret = ir_timing_read_file(s->device, IR_FORMAT_AUTO, NULL, &edges, NULL, &perr);
+		ret = ir_timing_read_file(c->device, IR_FORMAT_AUTO, NULL, &edges, NULL, &perr);
 		if (ret < 0) {
-			fprintf(stderr, "irjackd: source %s: %s: %s\n", s->name, s->device,
-				ret == -EINVAL ? perr.message : strerror(-ret));
+			if (ret == -EINVAL && perr.line)
+				fprintf(stderr, "irjackd: source %s: %s:%u: %s\n", c->name, c->device,
+					perr.line, perr.message);
+			else
+				fprintf(stderr, "irjackd: source %s: %s: %s\n", c->name, c->device,
+					ret == -EINVAL ? perr.message : strerror(-ret));
 			ir_edge_buf_free(&edges);
 			return ret;
 		}
-		ret = ir_decoder_new(&enabled, on_frame, rs, &dec);
-		if (ret == 0 && (ret = ir_keymap_attach(rs->km, dec)) == 0) {
+		ret = ir_decoder_new(&enabled, collect_frame, s, &dec);
+		if (ret == 0 && (ret = ir_keymap_attach(km, dec)) == 0) {
 			ir_decoder_feed_many(dec, edges.edges, edges.len);
 			ir_decoder_flush(dec);
 		}
 		ir_decoder_free(dec);
 		ir_edge_buf_free(&edges);
-		return ret;
 	}
+	if (s->truncated)
+		fprintf(stderr, "irjackd: source %s: more than %d frames, the rest dropped\n", c->name,
+			MAX_FILE_FRAMES);
+	return ret;
+}
+
+/* ---- outputs ---- */
+
+static void print_json(struct service *sv, const struct source *s, const struct ir_frame *f)
+{
+	struct ir_frame_labels labels = { .source = s->cfg->name };
+	struct ir_key_binding key;
+	char line[1024];
+
+	if (!sv->json)
+		return;
+	if (ir_keymap_lookup(sv->km, f, &key)) {
+		labels.key = key.key;
+		labels.remote = key.remote;
+	}
+	ir_frame_format_json(f, &labels, line, sizeof(line));
+	fputs(line, sv->json);
+	fflush(sv->json);
+}
+
+static void on_key(void *userdata, const struct ir_key_event *ev)
+{
+	struct service *sv = userdata;
+
+	if (sv->lircd)
+		ir_lircd_broadcast(sv->lircd, ev);
+}
+
+/* SEND_* from lircd clients, to the first transmitter that serves the
+ * remote. */
+static int on_send(void *userdata, enum ir_lircd_send kind, const char *remote, const char *key,
+		   unsigned repeats, char *error, size_t error_size)
+{
+	struct service *sv = userdata;
+	const struct irjackd_transmitter *tx = NULL;
+	struct ir_edge_buf edges = { 0 };
+	FILE *f;
+	int ret;
+
+	for (unsigned i = 0; i < sv->cfg->transmitter_count && !tx; i++) {
+		const struct irjackd_transmitter *t = &sv->cfg->transmitters[i];
+		char list[IRJACKD_PATH_MAX], *save = NULL;
+
+		if (!t->remotes[0]) {
+			tx = t;
+			break;
+		}
+		snprintf(list, sizeof(list), "%s", t->remotes);
+		for (char *r = strtok_r(list, ",", &save); r; r = strtok_r(NULL, ",", &save))
+			if (!strcasecmp(r, remote))
+				tx = t;
+	}
+	if (!tx) {
+		snprintf(error, error_size, "no transmitter for remote \"%s\"", remote);
+		return -ENODEV;
+	}
+	if (kind == IR_LIRCD_SEND_STOP)
+		return 0;
+	if (tx->type != IRJACKD_TX_FILE) {
+		snprintf(error, error_size, "transmitter %s: type %s not supported by this build yet",
+			 tx->name, irjackd_tx_type_name(tx->type));
+		return -ENOTSUP;
+	}
+	ret = ir_keymap_encode(sv->km, remote, key, kind == IR_LIRCD_SEND_START ? 0 : repeats,
+			       &edges);
+	if (ret == 0) {
+		f = fopen(tx->device, "a");
+		if (!f) {
+			ret = -errno;
+			snprintf(error, error_size, "%s: %s", tx->device, strerror(errno));
+		} else {
+			ret = ir_timing_write_mode2(f, edges.edges, edges.len);
+			fclose(f);
+		}
+	}
+	ir_edge_buf_free(&edges);
+	return ret;
+}
+
+/* ---- the loop ---- */
+
+/* Source time now. */
+static uint64_t now_source_us(const struct service *sv)
+{
+	return monotonic_us() - sv->start_us;
+}
+
+/* Replays what is due; returns the next due source time, or UINT64_MAX. */
+static uint64_t replay_due(struct service *sv)
+{
+	uint64_t now = now_source_us(sv), next = UINT64_MAX;
+
+	for (unsigned i = 0; i < sv->source_count; i++) {
+		struct source *s = &sv->sources[i];
+		uint64_t up;
+
+		while (s->next < s->count && s->frames[s->next].end_us <= now) {
+			print_json(sv, s, &s->frames[s->next]);
+			ir_keypress_frame(s->keys, &s->frames[s->next]);
+			s->next++;
+		}
+		ir_keypress_advance(s->keys, now);
+		if (s->next < s->count && s->frames[s->next].end_us < next)
+			next = s->frames[s->next].end_us;
+		up = ir_keypress_keyup_due(s->keys);
+		if (up && up < next)
+			next = up;
+	}
+	return next;
+}
+
+static bool all_replayed(const struct service *sv)
+{
+	for (unsigned i = 0; i < sv->source_count; i++)
+		if (sv->sources[i].next < sv->sources[i].count ||
+		    ir_keypress_keyup_due(sv->sources[i].keys))
+			return false;
+	return true;
+}
+
+static int loop(struct service *sv, int sigfd)
+{
+	struct pollfd fds[IR_LIRCD_MAX_CLIENTS + 2];
+
+	while (!sv->stop) {
+		uint64_t next = replay_due(sv), now;
+		size_t n = 0;
+		int timeout = -1;
+
+		if (!sv->lircd && all_replayed(sv))
+			break;
+		fds[n++] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
+		if (sv->lircd)
+			n += ir_lircd_fds(sv->lircd, fds + n, sizeof(fds) / sizeof(fds[0]) - n);
+		now = now_source_us(sv);
+		if (next != UINT64_MAX)
+			timeout = next <= now ? 0 : (int)((next - now + 999) / 1000);
+		if (poll(fds, n, timeout) < 0 && errno != EINTR)
+			return -errno;
+		if (fds[0].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			if (read(sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+				if (si.ssi_signo == SIGHUP)
+					fprintf(stderr, "irjackd: SIGHUP: reload is not supported by "
+							"this build yet; keeping the running configuration\n");
+				else
+					sv->stop = true;
+			}
+		}
+		if (sv->lircd)
+			ir_lircd_process(sv->lircd);
+	}
+	return 0;
 }
 
 int irjackd_run(const struct irjackd_config *cfg, struct ir_keymap *km)
 {
-	FILE *json = NULL;
-	int ret = 0;
+	static struct service sv;
+	struct sigaction ignore = { .sa_handler = SIG_IGN };
+	sigset_t mask;
+	int sigfd, ret = 0;
 
+	memset(&sv, 0, sizeof(sv));
+	sv.cfg = cfg;
+	sv.km = km;
+	sigaction(SIGPIPE, &ignore, NULL);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	if (sigfd < 0)
+		return -errno;
 	if (cfg->json) {
-		json = strcmp(cfg->json_path, "-") == 0 ? stdout : fopen(cfg->json_path, "a");
-		if (!json) {
+		sv.json = strcmp(cfg->json_path, "-") == 0 ? stdout : fopen(cfg->json_path, "a");
+		if (!sv.json) {
+			ret = -errno;
 			fprintf(stderr, "irjackd: %s: %s\n", cfg->json_path, strerror(errno));
-			return -errno;
+			goto out;
 		}
 	}
-	for (unsigned i = 0; i < cfg->source_count && ret == 0; i++) {
-		struct run_source rs = { .src = &cfg->sources[i], .km = km, .json = json };
+	for (unsigned i = 0; i < cfg->source_count; i++) {
+		struct source *s = &sv.sources[sv.source_count];
 
-		if (cfg->sources[i].type != IRJACKD_SOURCE_FILE) {
+		s->cfg = &cfg->sources[i];
+		if (s->cfg->type != IRJACKD_SOURCE_FILE) {
 			fprintf(stderr, "irjackd: source %s: type %s is not supported by this build yet\n",
-				cfg->sources[i].name, irjackd_source_type_name(cfg->sources[i].type));
+				s->cfg->name, irjackd_source_type_name(s->cfg->type));
 			ret = -ENOTSUP;
-			break;
+			goto out;
 		}
-		ret = run_file_source(&rs);
+		sv.source_count++;
+		ret = ir_keypress_new(km, on_key, &sv, &s->keys);
+		if (ret < 0)
+			goto out;
+		ir_keypress_set_keyup_timeout(s->keys, cfg->keyup_timeout_ms * 1000);
+		ret = decode_file(s, km);
+		if (ret < 0)
+			goto out;
 	}
-	if (json && json != stdout)
-		fclose(json);
+	if (cfg->lircd) {
+		struct ir_lircd_config lc = {
+			.path = cfg->lircd_path,
+			.mode = cfg->lircd_mode,
+			.allow_simulate = cfg->lircd_simulate,
+			.keymap = km,
+			.send = on_send,
+			.userdata = &sv,
+		};
+
+		ret = ir_lircd_new(&lc, &sv.lircd);
+		if (ret < 0) {
+			fprintf(stderr, "irjackd: lircd socket %s: %s\n", cfg->lircd_path, strerror(-ret));
+			goto out;
+		}
+	}
+	if (cfg->uinput)
+		fprintf(stderr, "irjackd: [output uinput] is not supported by this build yet\n");
+	sv.start_us = monotonic_us();
+	ret = loop(&sv, sigfd);
+	for (unsigned i = 0; i < sv.source_count; i++)
+		ir_keypress_release(sv.sources[i].keys, now_source_us(&sv));
+out:
+	ir_lircd_free(sv.lircd);
+	for (unsigned i = 0; i < sv.source_count; i++) {
+		ir_keypress_free(sv.sources[i].keys);
+		free(sv.sources[i].frames);
+	}
+	if (sv.json && sv.json != stdout)
+		fclose(sv.json);
+	close(sigfd);
 	return ret;
 }

@@ -1,0 +1,482 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * out_lircd.c - the lircd socket protocol on a non-blocking UNIX socket.
+ */
+#include "out_lircd.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+struct client {
+	int fd;
+	char in[IR_LIRCD_LINE_MAX + 1];
+	size_t in_len;
+	bool discarding; /* inside a line that was too long */
+	char *out;
+	size_t out_len;
+	bool dead;
+};
+
+struct ir_lircd {
+	struct ir_lircd_config cfg;
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	int listen_fd;
+	struct client clients[IR_LIRCD_MAX_CLIENTS];
+	size_t client_count;
+};
+
+int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	struct ir_lircd *s;
+	int fd, ret;
+
+	if (!cfg || !cfg->path || !out)
+		return -EINVAL;
+	if (strlen(cfg->path) >= sizeof(addr.sun_path))
+		return -ENAMETOOLONG;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->cfg = *cfg;
+	snprintf(s->path, sizeof(s->path), "%s", cfg->path);
+	memcpy(addr.sun_path, s->path, strlen(s->path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		ret = -errno;
+		free(s);
+		return ret;
+	}
+	/* a socket left by an earlier run (lircd does the same) */
+	unlink(s->path);
+	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 ||
+	    chmod(s->path, cfg->mode ? cfg->mode : 0666) < 0 || listen(fd, 16) < 0) {
+		ret = -errno;
+		close(fd);
+		free(s);
+		return ret;
+	}
+	s->listen_fd = fd;
+	s->cfg.path = s->path;
+	*out = s;
+	return 0;
+}
+
+static void drop_client(struct ir_lircd *s, size_t i)
+{
+	close(s->clients[i].fd);
+	free(s->clients[i].out);
+	s->clients[i] = s->clients[--s->client_count];
+}
+
+void ir_lircd_free(struct ir_lircd *s)
+{
+	if (!s)
+		return;
+	while (s->client_count)
+		drop_client(s, s->client_count - 1);
+	close(s->listen_fd);
+	unlink(s->path);
+	free(s);
+}
+
+size_t ir_lircd_client_count(const struct ir_lircd *s)
+{
+	return s->client_count;
+}
+
+size_t ir_lircd_fds(const struct ir_lircd *s, struct pollfd *fds, size_t max)
+{
+	size_t n = 0;
+
+	if (n < max)
+		fds[n++] = (struct pollfd){ .fd = s->listen_fd, .events = POLLIN };
+	for (size_t i = 0; i < s->client_count && n < max; i++)
+		fds[n++] = (struct pollfd){ .fd = s->clients[i].fd,
+					    .events = POLLIN | (s->clients[i].out_len ? POLLOUT : 0) };
+	return n;
+}
+
+/* Queues bytes for a client; a client whose buffer would overflow has
+ * stopped reading and is dropped at the next process call. */
+static void queue(struct client *c, const char *data, size_t len)
+{
+	if (c->dead)
+		return;
+	if (c->out_len + len > IR_LIRCD_CLIENT_BUFFER) {
+		c->dead = true;
+		return;
+	}
+	if (!c->out) {
+		c->out = malloc(IR_LIRCD_CLIENT_BUFFER);
+		if (!c->out) {
+			c->dead = true;
+			return;
+		}
+	}
+	memcpy(c->out + c->out_len, data, len);
+	c->out_len += len;
+}
+
+static void flush_client(struct client *c)
+{
+	while (c->out_len && !c->dead) {
+		ssize_t n = send(c->fd, c->out, c->out_len, MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n < 0) {
+			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+				c->dead = true;
+			return;
+		}
+		memmove(c->out, c->out + n, c->out_len - (size_t)n);
+		c->out_len -= (size_t)n;
+	}
+}
+
+static void broadcast_line(struct ir_lircd *s, const char *line, size_t len)
+{
+	for (size_t i = 0; i < s->client_count; i++) {
+		queue(&s->clients[i], line, len);
+		flush_client(&s->clients[i]);
+	}
+}
+
+void ir_lircd_broadcast(struct ir_lircd *s, const struct ir_key_event *ev)
+{
+	char line[IR_LIRCD_LINE_MAX * 2];
+	int n;
+
+	if (ev->type == IR_KEY_UP || !ev->key || !ev->remote)
+		return;
+	n = snprintf(line, sizeof(line), "%016" PRIx64 " %02x %s %s\n", ev->scancode,
+		     ev->repeat & 0xff, ev->key, ev->remote);
+	if (n > 0 && (size_t)n < sizeof(line))
+		broadcast_line(s, line, (size_t)n);
+}
+
+/* ---- commands ---- */
+
+struct reply {
+	char *buf;
+	size_t size, len;
+};
+
+static void put(struct reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct reply *r, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (r->len >= r->size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(r->buf + r->len, r->size - r->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		r->len = r->len + (size_t)n < r->size ? r->len + (size_t)n : r->size - 1;
+}
+
+static void error_reply(struct reply *r, const char *command, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void error_reply(struct reply *r, const char *command, const char *fmt, ...)
+{
+	char message[IR_LIRCD_LINE_MAX + 64];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof(message), fmt, ap);
+	va_end(ap);
+	r->len = 0;
+	put(r, "BEGIN\n%s\nERROR\nDATA\n1\n%s\nEND\n", command, message);
+}
+
+static int find_remote(const struct ir_keymap *km, const char *name)
+{
+	for (size_t i = 0; km && i < ir_keymap_remote_count(km); i++)
+		if (!strcasecmp(ir_keymap_remote_name(km, (unsigned)i), name))
+			return (int)i;
+	return -1;
+}
+
+static void cmd_list(struct ir_lircd *s, struct reply *r, const char *command, char **args,
+		     int argc)
+{
+	const struct ir_keymap *km = s->cfg.keymap;
+	size_t count = 0;
+	int remote;
+
+	if (argc == 0) {
+		size_t n = km ? ir_keymap_remote_count(km) : 0;
+
+		put(r, "BEGIN\n%s\nSUCCESS\nDATA\n%zu\n", command, n);
+		for (size_t i = 0; i < n; i++)
+			put(r, "%s\n", ir_keymap_remote_name(km, (unsigned)i));
+		put(r, "END\n");
+		return;
+	}
+	if (argc > 2) {
+		error_reply(r, command, "bad send packet");
+		return;
+	}
+	remote = find_remote(km, args[0]);
+	if (remote < 0) {
+		error_reply(r, command, "unknown remote: \"%s\"", args[0]);
+		return;
+	}
+	for (size_t i = 0; i < ir_keymap_key_count(km); i++) {
+		const struct ir_keymap_key *k = ir_keymap_key_at(km, i);
+
+		count += k->remote == (unsigned)remote && (argc == 1 || !strcasecmp(k->key, args[1]));
+	}
+	if (argc == 2 && count == 0) {
+		error_reply(r, command, "unknown command: \"%s\"", args[1]);
+		return;
+	}
+	if (argc == 2)
+		count = 1;
+	put(r, "BEGIN\n%s\nSUCCESS\nDATA\n%zu\n", command, count);
+	for (size_t i = 0; i < ir_keymap_key_count(km) && count; i++) {
+		const struct ir_keymap_key *k = ir_keymap_key_at(km, i);
+
+		if (k->remote != (unsigned)remote || (argc == 2 && strcasecmp(k->key, args[1])))
+			continue;
+		put(r, "%016" PRIx64 " %s\n", k->scancode, k->key);
+		count--;
+	}
+	put(r, "END\n");
+}
+
+static void cmd_send(struct ir_lircd *s, struct reply *r, const char *command,
+		     enum ir_lircd_send kind, char **args, int argc)
+{
+	char error[IR_LIRCD_LINE_MAX] = "";
+	unsigned long repeats = 0;
+	int ret;
+
+	if (argc < 2 || argc > (kind == IR_LIRCD_SEND_ONCE ? 3 : 2)) {
+		error_reply(r, command, "bad send packet");
+		return;
+	}
+	if (argc == 3) {
+		char *end;
+
+		repeats = strtoul(args[2], &end, 10);
+		if (*end || !isdigit((unsigned char)args[2][0]) || repeats > 1000) {
+			error_reply(r, command, "invalid repeat count: \"%s\"", args[2]);
+			return;
+		}
+	}
+	if (find_remote(s->cfg.keymap, args[0]) < 0) {
+		error_reply(r, command, "unknown remote: \"%s\"", args[0]);
+		return;
+	}
+	if (!s->cfg.send) {
+		error_reply(r, command, "hardware does not support sending");
+		return;
+	}
+	ret = s->cfg.send(s->cfg.userdata, kind, args[0], args[1], (unsigned)repeats, error,
+			  sizeof(error));
+	if (ret == -ENOENT)
+		error_reply(r, command, "unknown command: \"%s\"", args[1]);
+	else if (ret < 0)
+		error_reply(r, command, "%s", error[0] ? error : strerror(-ret));
+	else
+		put(r, "BEGIN\n%s\nSUCCESS\nEND\n", command);
+}
+
+static void cmd_set_transmitters(struct ir_lircd *s, struct reply *r, const char *command,
+				 char **args, int argc)
+{
+	char error[IR_LIRCD_LINE_MAX] = "";
+	unsigned mask = 0;
+	int ret;
+
+	if (argc == 0) {
+		error_reply(r, command, "no arguments given");
+		return;
+	}
+	for (int i = 0; i < argc; i++) {
+		char *end;
+		unsigned long n = strtoul(args[i], &end, 10);
+
+		if (*end || !isdigit((unsigned char)args[i][0]) || n < 1 || n > 32) {
+			error_reply(r, command, "invalid argument: \"%s\"", args[i]);
+			return;
+		}
+		mask |= 1u << (n - 1);
+	}
+	if (!s->cfg.set_transmitters) {
+		error_reply(r, command, "hardware does not support setting transmitters");
+		return;
+	}
+	ret = s->cfg.set_transmitters(s->cfg.userdata, mask, error, sizeof(error));
+	if (ret < 0)
+		error_reply(r, command, "%s", error[0] ? error : strerror(-ret));
+	else
+		put(r, "BEGIN\n%s\nSUCCESS\nEND\n", command);
+}
+
+/* SIMULATE "<16 hex> <2 hex> button remote": broadcast as if decoded. */
+static void cmd_simulate(struct ir_lircd *s, struct reply *r, const char *command,
+			 const char *rest)
+{
+	char line[IR_LIRCD_LINE_MAX + 2];
+	size_t len = strlen(rest);
+	int spaces = 0;
+
+	if (!s->cfg.allow_simulate) {
+		error_reply(r, command, "SIMULATE command is disabled");
+		return;
+	}
+	for (size_t i = 0; i < len; i++)
+		spaces += rest[i] == ' ';
+	if (len < 21 || spaces != 3 || rest[16] != ' ' || rest[19] != ' ' ||
+	    strspn(rest, "0123456789abcdefABCDEF") != 16 ||
+	    strspn(rest + 17, "0123456789abcdefABCDEF") != 2 || rest[20] == ' ' ||
+	    rest[len - 1] == ' ') {
+		error_reply(r, command, "bad simulate command");
+		return;
+	}
+	snprintf(line, sizeof(line), "%s\n", rest);
+	broadcast_line(s, line, len + 1);
+	put(r, "BEGIN\n%s\nSUCCESS\nEND\n", command);
+}
+
+size_t ir_lircd_command(struct ir_lircd *s, const char *input, char *reply, size_t size)
+{
+	struct reply r = { .buf = reply, .size = size };
+	char line[IR_LIRCD_LINE_MAX + 1], words[IR_LIRCD_LINE_MAX + 1];
+	char *args[IR_LIRCD_LINE_MAX / 2 + 1];
+	const char *rest = NULL;
+	char *save = NULL, *tok;
+	size_t len = strlen(input);
+	int argc = 0;
+
+	if (size)
+		reply[0] = '\0';
+	if (len > IR_LIRCD_LINE_MAX) {
+		error_reply(&r, "", "line too long");
+		return r.len;
+	}
+	/* the command as echoed: without the line end and trailing blanks */
+	memcpy(line, input, len + 1);
+	while (len && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
+		line[--len] = '\0';
+	memcpy(words, line, len + 1);
+	for (tok = strtok_r(words, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
+		args[argc++] = tok;
+	if (argc == 0)
+		return 0;
+	if (!strcasecmp(args[0], "SIMULATE")) {
+		rest = line + strspn(line, " \t") + strlen("SIMULATE");
+		rest += strspn(rest, " \t");
+		cmd_simulate(s, &r, line, rest);
+	} else if (!strcasecmp(args[0], "VERSION")) {
+		if (argc > 1)
+			error_reply(&r, line, "bad send packet");
+		else
+			put(&r, "BEGIN\n%s\nSUCCESS\nDATA\n1\n%s\nEND\n", line, IR_LIRCD_VERSION);
+	} else if (!strcasecmp(args[0], "LIST")) {
+		cmd_list(s, &r, line, args + 1, argc - 1);
+	} else if (!strcasecmp(args[0], "SEND_ONCE")) {
+		cmd_send(s, &r, line, IR_LIRCD_SEND_ONCE, args + 1, argc - 1);
+	} else if (!strcasecmp(args[0], "SEND_START")) {
+		cmd_send(s, &r, line, IR_LIRCD_SEND_START, args + 1, argc - 1);
+	} else if (!strcasecmp(args[0], "SEND_STOP")) {
+		cmd_send(s, &r, line, IR_LIRCD_SEND_STOP, args + 1, argc - 1);
+	} else if (!strcasecmp(args[0], "SET_TRANSMITTERS")) {
+		cmd_set_transmitters(s, &r, line, args + 1, argc - 1);
+	} else {
+		error_reply(&r, line, "unknown directive: \"%s\"", args[0]);
+	}
+	return r.len;
+}
+
+/* ---- I/O ---- */
+
+static void accept_clients(struct ir_lircd *s)
+{
+	for (;;) {
+		int fd = accept4(s->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+		if (fd < 0)
+			return;
+		if (s->client_count == IR_LIRCD_MAX_CLIENTS) {
+			/* lircd refuses too: the client sees the connection end */
+			close(fd);
+			continue;
+		}
+		s->clients[s->client_count++] = (struct client){ .fd = fd };
+	}
+}
+
+static void read_client(struct ir_lircd *s, struct client *c)
+{
+	char buf[1024];
+	char reply[8192];
+
+	for (;;) {
+		ssize_t n = recv(c->fd, buf, sizeof(buf), MSG_DONTWAIT);
+
+		if (n == 0) {
+			c->dead = true;
+			return;
+		}
+		if (n < 0) {
+			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+				c->dead = true;
+			return;
+		}
+		for (ssize_t i = 0; i < n && !c->dead; i++) {
+			char ch = buf[i];
+
+			if (ch == '\n') {
+				if (c->discarding) {
+					static const char too_long[] =
+						"BEGIN\n\nERROR\nDATA\n1\nline too long\nEND\n";
+
+					c->discarding = false;
+					queue(c, too_long, sizeof(too_long) - 1);
+				} else {
+					size_t len;
+
+					c->in[c->in_len] = '\0';
+					len = ir_lircd_command(s, c->in, reply, sizeof(reply));
+					queue(c, reply, len);
+				}
+				c->in_len = 0;
+			} else if (!c->discarding) {
+				if (c->in_len == IR_LIRCD_LINE_MAX || ch == '\0') {
+					c->discarding = true;
+					c->in_len = 0;
+				} else {
+					c->in[c->in_len++] = ch;
+				}
+			}
+		}
+		flush_client(c);
+	}
+}
+
+void ir_lircd_process(struct ir_lircd *s)
+{
+	accept_clients(s);
+	for (size_t i = 0; i < s->client_count; i++) {
+		read_client(s, &s->clients[i]);
+		flush_client(&s->clients[i]);
+	}
+	for (size_t i = s->client_count; i-- > 0;)
+		if (s->clients[i].dead)
+			drop_client(s, i);
+}

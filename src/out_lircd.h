@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * out_lircd.h - a lircd-compatible UNIX socket: what irw, irexec, irsend,
+ * Kodi and every lirc_client program talk to.
+ *
+ * Key presses are broadcast to every client as lircd writes them,
+ * "%016llx %02x %s %s\n" (code, repeat count, button, remote).  Clients may
+ * send commands, one per line of at most 256 bytes, case-insensitive:
+ * VERSION, LIST [remote [button]], SEND_ONCE remote button [repeats],
+ * SEND_START remote button, SEND_STOP remote button, SET_TRANSMITTERS n...,
+ * and SIMULATE "<16 hex> <2 hex> button remote" when allowed.  Replies are
+ * lircd's: "BEGIN\n<command>\nSUCCESS|ERROR\n[DATA\n<n>\n<n lines>]END\n".
+ *
+ * The server never blocks: sockets are non-blocking, the embedder polls the
+ * descriptors ir_lircd_fds() gives and calls ir_lircd_process().  Each
+ * client has a bounded output buffer (IR_LIRCD_CLIENT_BUFFER bytes); a
+ * client that stops reading is disconnected when it would overflow, so
+ * one stuck client can neither block the service nor make it grow.
+ */
+#ifndef IRJACK_OUT_LIRCD_H
+#define IRJACK_OUT_LIRCD_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ir_keymap.h"
+#include "ir_keypress.h"
+
+#define IR_LIRCD_LINE_MAX 256
+#define IR_LIRCD_CLIENT_BUFFER 65536
+#define IR_LIRCD_MAX_CLIENTS 64
+#define IR_LIRCD_VERSION "0.10.1"
+
+enum ir_lircd_send {
+	IR_LIRCD_SEND_ONCE,
+	IR_LIRCD_SEND_START,
+	IR_LIRCD_SEND_STOP,
+};
+
+struct ir_lircd_config {
+	const char *path;         /* the socket's path (an existing socket is replaced) */
+	unsigned mode;            /* its permissions; 0: 0666 like lircd */
+	bool allow_simulate;      /* SIMULATE is refused unless set */
+	const struct ir_keymap *keymap; /* for LIST and SEND_*; may be NULL */
+	/* Transmit requests; NULL: SEND_* answer "no transmitter".  Return 0, or
+	 * a negative errno with a message in `error`. */
+	int (*send)(void *userdata, enum ir_lircd_send kind, const char *remote, const char *key,
+		    unsigned repeats, char *error, size_t error_size);
+	/* SET_TRANSMITTERS mask (bit n-1 for transmitter n); NULL: refused. */
+	int (*set_transmitters)(void *userdata, unsigned mask, char *error, size_t error_size);
+	void *userdata;
+};
+
+struct ir_lircd;
+
+/* Binds and listens.  Returns 0 and sets *out, or a negative errno
+ * (-ENAMETOOLONG for a path too long for a UNIX socket, bind errors...). */
+int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out);
+/* Disconnects every client, closes and removes the socket. */
+void ir_lircd_free(struct ir_lircd *s);
+
+/* The descriptors to poll (the listening socket and every client, with
+ * POLLOUT where output is pending); returns how many were written (at
+ * most `max`). */
+size_t ir_lircd_fds(const struct ir_lircd *s, struct pollfd *fds, size_t max);
+
+/* Accepts, reads and answers commands, writes pending output: whatever is
+ * ready, without blocking. */
+void ir_lircd_process(struct ir_lircd *s);
+
+/* Broadcasts a key press or repeat that has a button name (others, and
+ * key-up events, are not lircd's business). */
+void ir_lircd_broadcast(struct ir_lircd *s, const struct ir_key_event *event);
+
+/* Clients connected now. */
+size_t ir_lircd_client_count(const struct ir_lircd *s);
+
+/*
+ * Answers one command line (without its newline) as the server would,
+ * into `reply` (NUL-terminated, truncated at `size`); returns the reply's
+ * length.  A SIMULATE line's broadcast goes to every client.  Exposed for
+ * tests and fuzzing.
+ */
+size_t ir_lircd_command(struct ir_lircd *s, const char *line, char *reply, size_t size);
+
+#endif

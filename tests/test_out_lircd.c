@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The lircd socket: lircd's broadcast lines and command replies byte for
+ * byte, errors for bad commands and long lines, SEND_* reaching the
+ * transmit callback, and a client that never reads being dropped without
+ * holding up the others.  Real UNIX sockets; the real lirc clients (irw,
+ * irsend, irexec) are exercised against irjackd in test_irjackd.sh.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "out_lircd.h"
+
+static char path[108];
+static char sent[256];
+
+static int on_send(void *userdata, enum ir_lircd_send kind, const char *remote, const char *key,
+		   unsigned repeats, char *error, size_t size)
+{
+	(void)userdata;
+	(void)error;
+	(void)size;
+	if (strcmp(key, "KEY_MUTE") == 0)
+		return -ENOENT;
+	snprintf(sent, sizeof(sent), "%d %s %s %u", (int)kind, remote, key, repeats);
+	return 0;
+}
+
+static struct ir_keymap *keymap(void)
+{
+	struct ir_keymap *km;
+	unsigned r;
+
+	assert_int_equal(ir_keymap_new(&km), 0);
+	assert_int_equal(ir_keymap_add_remote(km, "tv", &r), 0);
+	assert_int_equal(ir_keymap_add_key(km, r, IR_PROTO_NEC, 0, 0x04fb, "KEY_POWER"), 0);
+	assert_int_equal(ir_keymap_add_key(km, r, IR_PROTO_NEC, 0, 0x0408, "KEY_1"), 0);
+	assert_int_equal(ir_keymap_add_remote(km, "vcr", &r), 0);
+	return km;
+}
+
+static int connect_client(void)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	memcpy(a.sun_path, path, strlen(path) + 1);
+	assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	return fd;
+}
+
+/* Runs the server until `fd` has `want` bytes to read or 2 s pass. */
+static size_t read_reply(struct ir_lircd *s, int fd, char *buf, size_t size, const char *until)
+{
+	size_t len = 0;
+
+	for (int i = 0; i < 200; i++) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		ir_lircd_process(s);
+		if (poll(&p, 1, 10) == 1) {
+			ssize_t n = read(fd, buf + len, size - 1 - len);
+
+			if (n <= 0)
+				break;
+			len += (size_t)n;
+			buf[len] = '\0';
+			if (strstr(buf, until))
+				break;
+		}
+	}
+	buf[len] = '\0';
+	return len;
+}
+
+static void command(struct ir_lircd *s, int fd, const char *cmd, const char *want)
+{
+	char buf[4096];
+
+	assert_int_equal(write(fd, cmd, strlen(cmd)), (ssize_t)strlen(cmd));
+	read_reply(s, fd, buf, sizeof(buf), "END\n");
+	assert_string_equal(buf, want);
+}
+
+static void test_commands_and_broadcast(void **state)
+{
+	struct ir_keymap *km = keymap();
+	struct ir_lircd_config cfg = { .path = path, .keymap = km, .send = on_send };
+	struct ir_lircd *s;
+	struct ir_key_event ev = { .type = IR_KEY_DOWN, .remote = "tv", .key = "KEY_POWER",
+				   .scancode = 0x04fb };
+	char buf[512];
+	int a, b;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/irjack-lircd-test-%d", (int)getpid());
+	assert_int_equal(ir_lircd_new(&cfg, &s), 0);
+	a = connect_client();
+	b = connect_client();
+	command(s, a, "VERSION\n", "BEGIN\nVERSION\nSUCCESS\nDATA\n1\n" IR_LIRCD_VERSION "\nEND\n");
+	command(s, a, "list\n", "BEGIN\nlist\nSUCCESS\nDATA\n2\ntv\nvcr\nEND\n");
+	command(s, a, "LIST tv\n",
+		"BEGIN\nLIST tv\nSUCCESS\nDATA\n2\n00000000000004fb KEY_POWER\n0000000000000408 KEY_1\nEND\n");
+	command(s, a, "LIST TV key_1\n",
+		"BEGIN\nLIST TV key_1\nSUCCESS\nDATA\n1\n0000000000000408 KEY_1\nEND\n");
+	command(s, a, "LIST radio\n",
+		"BEGIN\nLIST radio\nERROR\nDATA\n1\nunknown remote: \"radio\"\nEND\n");
+	command(s, a, "SEND_ONCE tv KEY_POWER 3\n", "BEGIN\nSEND_ONCE tv KEY_POWER 3\nSUCCESS\nEND\n");
+	assert_string_equal(sent, "0 tv KEY_POWER 3");
+	command(s, a, "SEND_ONCE tv KEY_MUTE\n",
+		"BEGIN\nSEND_ONCE tv KEY_MUTE\nERROR\nDATA\n1\nunknown command: \"KEY_MUTE\"\nEND\n");
+	command(s, a, "SEND_ONCE tv\n", "BEGIN\nSEND_ONCE tv\nERROR\nDATA\n1\nbad send packet\nEND\n");
+	command(s, a, "FROB x\n", "BEGIN\nFROB x\nERROR\nDATA\n1\nunknown directive: \"FROB\"\nEND\n");
+	command(s, a, "SIMULATE 00000000000004fb 00 KEY_POWER tv\n",
+		"BEGIN\nSIMULATE 00000000000004fb 00 KEY_POWER tv\nERROR\nDATA\n1\n"
+		"SIMULATE command is disabled\nEND\n");
+	command(s, a, "SET_TRANSMITTERS 1 3\n",
+		"BEGIN\nSET_TRANSMITTERS 1 3\nERROR\nDATA\n1\n"
+		"hardware does not support setting transmitters\nEND\n");
+	/* a line over 256 bytes */
+	memset(buf, 'x', 300);
+	buf[300] = '\n';
+	assert_int_equal(write(a, buf, 301), 301);
+	command(s, a, "VERSION\n",
+		"BEGIN\n\nERROR\nDATA\n1\nline too long\nEND\n"
+		"BEGIN\nVERSION\nSUCCESS\nDATA\n1\n" IR_LIRCD_VERSION "\nEND\n");
+
+	/* presses reach every client, as lircd writes them */
+	ir_lircd_broadcast(s, &ev);
+	ev.type = IR_KEY_REPEAT;
+	ev.repeat = 1;
+	ir_lircd_broadcast(s, &ev);
+	ev.type = IR_KEY_UP;
+	ir_lircd_broadcast(s, &ev);
+	read_reply(s, b, buf, sizeof(buf), "01 KEY_POWER tv\n");
+	assert_string_equal(buf, "00000000000004fb 00 KEY_POWER tv\n00000000000004fb 01 KEY_POWER tv\n");
+	close(a);
+	close(b);
+	ir_lircd_free(s);
+	assert_int_equal(access(path, F_OK), -1); /* the socket is removed */
+	ir_keymap_free(km);
+}
+
+static void test_stuck_client_is_dropped(void **state)
+{
+	struct ir_lircd_config cfg = { .path = path, .allow_simulate = true };
+	struct ir_lircd *s;
+	struct ir_key_event ev = { .type = IR_KEY_DOWN, .remote = "tv", .key = "KEY_POWER" };
+	char buf[256];
+	int stuck, reader;
+	size_t got = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/irjack-lircd-test-%d", (int)getpid());
+	assert_int_equal(ir_lircd_new(&cfg, &s), 0);
+	stuck = connect_client();
+	reader = connect_client();
+	ir_lircd_process(s);
+	assert_int_equal(ir_lircd_client_count(s), 2);
+	/* far more than the socket and the client buffer hold */
+	for (unsigned i = 0; i < 20000; i++) {
+		ev.repeat = i;
+		ir_lircd_broadcast(s, &ev);
+		ir_lircd_process(s);
+		for (;;) {
+			ssize_t n = recv(reader, buf, sizeof(buf), MSG_DONTWAIT);
+
+			if (n <= 0)
+				break;
+			got += (size_t)n;
+		}
+	}
+	ir_lircd_process(s);
+	assert_int_equal(ir_lircd_client_count(s), 1);
+	/* the reader got every line */
+	for (;;) {
+		ir_lircd_process(s);
+		ssize_t n = recv(reader, buf, sizeof(buf), MSG_DONTWAIT);
+
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	assert_int_equal(got, 20000 * strlen("0000000000000000 00 KEY_POWER tv\n"));
+	/* SIMULATE, when allowed, broadcasts its line */
+	command(s, reader, "SIMULATE 0000000000000001 00 KEY_OK tv\n",
+		"0000000000000001 00 KEY_OK tv\n"
+		"BEGIN\nSIMULATE 0000000000000001 00 KEY_OK tv\nSUCCESS\nEND\n");
+	command(s, reader, "SIMULATE 01 00 KEY_OK tv\n",
+		"BEGIN\nSIMULATE 01 00 KEY_OK tv\nERROR\nDATA\n1\nbad simulate command\nEND\n");
+	close(stuck);
+	close(reader);
+	ir_lircd_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_commands_and_broadcast),
+		cmocka_unit_test(test_stuck_client_is_dropped),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
