@@ -34,6 +34,7 @@
 #include "ir_timing_io.h"
 #include "irjackd_config.h"
 #include "out_lircd.h"
+#include "out_uinput.h"
 
 int irjackd_run(const struct irjackd_config *cfg, struct ir_keymap *km);
 
@@ -55,6 +56,7 @@ struct service {
 	unsigned source_count;
 	FILE *json;
 	struct ir_lircd *lircd;
+	struct ir_uinput *uinput;
 	uint64_t start_us; /* monotonic time of source time 0 */
 	bool stop;
 };
@@ -188,6 +190,8 @@ static void on_key(void *userdata, const struct ir_key_event *ev)
 
 	if (sv->lircd)
 		ir_lircd_broadcast(sv->lircd, ev);
+	if (sv->uinput && ir_uinput_event(sv->uinput, ev) < 0)
+		fprintf(stderr, "irjackd: uinput: cannot write an event\n");
 }
 
 /* SEND_* from lircd clients, to the first transmitter that serves the
@@ -291,7 +295,7 @@ static int loop(struct service *sv, int sigfd)
 		size_t n = 0;
 		int timeout = -1;
 
-		if (!sv->lircd && all_replayed(sv))
+		if (!sv->lircd && !sv->uinput && all_replayed(sv))
 			break;
 		fds[n++] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
 		if (sv->lircd)
@@ -380,14 +384,29 @@ int irjackd_run(const struct irjackd_config *cfg, struct ir_keymap *km)
 			goto out;
 		}
 	}
-	if (cfg->uinput)
-		fprintf(stderr, "irjackd: [output uinput] is not supported by this build yet\n");
+	if (cfg->uinput) {
+		struct ir_uinput_config uc = {
+			.name = cfg->uinput_name,
+			.vendor = cfg->uinput_vendor,
+			.product = cfg->uinput_product,
+			.keymap = km,
+		};
+
+		ret = ir_uinput_new(&uc, &sv.uinput);
+		if (ret < 0) {
+			fprintf(stderr, "irjackd: uinput: %s (is /dev/uinput there and writable?)\n",
+				strerror(-ret));
+			goto out;
+		}
+		fprintf(stderr, "irjackd: uinput device %s\n", ir_uinput_devnode(sv.uinput));
+	}
 	sv.start_us = monotonic_us();
 	ret = loop(&sv, sigfd);
 	for (unsigned i = 0; i < sv.source_count; i++)
 		ir_keypress_release(sv.sources[i].keys, now_source_us(&sv));
 out:
 	ir_lircd_free(sv.lircd);
+	ir_uinput_free(sv.uinput);
 	for (unsigned i = 0; i < sv.source_count; i++) {
 		ir_keypress_free(sv.sources[i].keys);
 		free(sv.sources[i].frames);
