@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Inside the VM (tests/vm/run): the tests that need a real kernel's devices.
+# Usage (in the guest): guest-tests.sh BUILD_DIR SOURCE_DIR
+set -u
+BUILD=$1
+SRC=$2
+failures=0
+run() {
+	echo "== $*"
+	"$@"
+	rc=$?
+	if [ "$rc" != 0 ]; then
+		echo "FAIL ($rc): $*"
+		failures=$((failures + 1))
+	fi
+}
+ls /dev/uinput >/dev/null 2>&1 || { echo "no /dev/uinput in the VM"; exit 1; }
+run "$BUILD/tests/test_out_uinput"
+if [ -x "$SRC/tests/vm/guest-irjackd.sh" ]; then
+	run sh "$SRC/tests/vm/guest-irjackd.sh" "$BUILD" "$SRC"
+fi
+echo "VM tests: $failures failure(s)"
+[ "$failures" = 0 ]
