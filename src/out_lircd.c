@@ -209,6 +209,21 @@ static int find_remote(const struct ir_keymap *km, const char *name)
 	return -1;
 }
 
+/* A button bound under several protocols (an rc_keymaps "nec" keymap binds
+ * nec, necx and nec32) is listed once. */
+static bool listed_before(const struct ir_keymap *km, size_t i)
+{
+	const struct ir_keymap_key *k = ir_keymap_key_at(km, i);
+
+	for (size_t j = 0; j < i; j++) {
+		const struct ir_keymap_key *o = ir_keymap_key_at(km, j);
+
+		if (o->remote == k->remote && o->scancode == k->scancode && !strcmp(o->key, k->key))
+			return true;
+	}
+	return false;
+}
+
 static void cmd_list(struct ir_lircd *s, struct reply *r, const char *command, char **args,
 		     int argc)
 {
@@ -237,7 +252,8 @@ static void cmd_list(struct ir_lircd *s, struct reply *r, const char *command, c
 	for (size_t i = 0; i < ir_keymap_key_count(km); i++) {
 		const struct ir_keymap_key *k = ir_keymap_key_at(km, i);
 
-		count += k->remote == (unsigned)remote && (argc == 1 || !strcasecmp(k->key, args[1]));
+		count += k->remote == (unsigned)remote && (argc == 1 || !strcasecmp(k->key, args[1])) &&
+			 !listed_before(km, i);
 	}
 	if (argc == 2 && count == 0) {
 		error_reply(r, command, "unknown command: \"%s\"", args[1]);
@@ -249,7 +265,8 @@ static void cmd_list(struct ir_lircd *s, struct reply *r, const char *command, c
 	for (size_t i = 0; i < ir_keymap_key_count(km) && count; i++) {
 		const struct ir_keymap_key *k = ir_keymap_key_at(km, i);
 
-		if (k->remote != (unsigned)remote || (argc == 2 && strcasecmp(k->key, args[1])))
+		if (k->remote != (unsigned)remote || (argc == 2 && strcasecmp(k->key, args[1])) ||
+		    listed_before(km, i))
 			continue;
 		put(r, "%016" PRIx64 " %s\n", k->scancode, k->key);
 		count--;
@@ -369,9 +386,11 @@ size_t ir_lircd_command(struct ir_lircd *s, const char *input, char *reply, size
 		error_reply(&r, "", "line too long");
 		return r.len;
 	}
-	/* the command as echoed: without the line end and trailing blanks */
+	/* the command as echoed: exactly as sent, without the line end
+	 * (lirc_client matches the echo byte for byte: irsend sends
+	 * "LIST  " for LIST with empty arguments) */
 	memcpy(line, input, len + 1);
-	while (len && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
+	while (len && line[len - 1] == '\r')
 		line[--len] = '\0';
 	memcpy(words, line, len + 1);
 	for (tok = strtok_r(words, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))

@@ -50,6 +50,58 @@ expect_exit 0 "$IRJACKD" --config "$TMP/ok.conf"
 [ "$(grep -c '"source":"irmp"' "$TMP/out")" = 5 ] || fail "5 frames from the mode2 source"
 grep -q '"protocol":"nec","scancode":1275' "$TMP/out" || fail "nec 0x04fb as JSON"
 
+# Real lirc clients on irjackd's lircd socket: irw prints the presses,
+# irsend lists and sends, irexec runs a command for a button.
+if command -v irw >/dev/null && command -v irsend >/dev/null && command -v irexec >/dev/null; then
+	sock=$TMP/lircd
+	cat >"$TMP/live.conf" <<CONF
+[daemon]
+keymap = $SRC/tests/data/irmp-nec.toml
+[source irmp]
+type = file
+device = $SRC/samples/nec-remote-irmp.mode2
+replay_delay_ms = 1500
+[output lircd]
+path = $sock
+[transmitter out]
+type = file
+device = $TMP/sent.mode2
+CONF
+	cat >"$TMP/lircrc" <<RC
+begin
+    prog = irexec
+    button = KEY_VOLUMEDOWN
+    config = touch $TMP/irexec-ran
+end
+RC
+	"$IRJACKD" --config "$TMP/live.conf" 2>"$TMP/daemon.err" &
+	daemon=$!
+	for i in 1 2 3 4 5 6 7 8 9 10; do [ -S "$sock" ] && break; sleep 0.1; done
+	timeout 4 irw "$sock" >"$TMP/irw.out" 2>&1 &
+	LIRC_SOCKET_PATH=$sock timeout 4 irexec "$TMP/lircrc" >/dev/null 2>&1 &
+	# a client that connects and never reads
+	python3 -c 'import socket,sys,time; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); time.sleep(4)' "$sock" &
+	timeout 3 irsend -d "$sock" LIST "" "" >"$TMP/list.out" 2>&1 || fail "irsend LIST"
+	grep -qx "irmp_nec" "$TMP/list.out" || fail "LIST names the remote: $(cat "$TMP/list.out")"
+	timeout 3 irsend -d "$sock" LIST irmp_nec "" >"$TMP/list2.out" 2>&1 || fail "irsend LIST remote"
+	[ "$(grep -c KEY_VOL "$TMP/list2.out")" = 2 ] || fail "LIST remote gives 2 buttons: $(cat "$TMP/list2.out")"
+	timeout 3 irsend -d "$sock" SEND_ONCE irmp_nec KEY_VOLUMEUP || fail "irsend SEND_ONCE"
+	timeout 3 irsend -d "$sock" SEND_ONCE irmp_nec KEY_MUTE >"$TMP/send.err" 2>&1 && fail "SEND_ONCE of an unknown button succeeded"
+	grep -q 'unknown command' "$TMP/send.err" || fail "SEND_ONCE error message: $(cat "$TMP/send.err")"
+	wait $! 2>/dev/null
+	sleep 3
+	kill $daemon 2>/dev/null
+	wait $daemon
+	[ "$?" = 0 ] || fail "irjackd did not stop cleanly on SIGTERM: $(cat "$TMP/daemon.err")"
+	printf '0000000000000007 00 KEY_VOLUMEUP irmp_nec\n0000000000000007 01 KEY_VOLUMEUP irmp_nec\n0000000000000007 02 KEY_VOLUMEUP irmp_nec\n0000000000000006 00 KEY_VOLUMEDOWN irmp_nec\n0000000000000006 01 KEY_VOLUMEDOWN irmp_nec\n' >"$TMP/irw.want"
+	cmp -s "$TMP/irw.want" "$TMP/irw.out" || fail "irw lines: $(cat "$TMP/irw.out")"
+	[ -e "$TMP/irexec-ran" ] || fail "irexec ran no command"
+	grep -q '^pulse 9000$' "$TMP/sent.mode2" || fail "SEND_ONCE wrote no NEC frame"
+	[ -S "$sock" ] && fail "socket left behind"
+else
+	fail "lirc clients (irw, irsend, irexec) missing: install the lirc package"
+fi
+
 if [ "$failures" -gt 0 ]; then
 	echo "$failures failure(s)"
 	exit 1

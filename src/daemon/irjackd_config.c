@@ -336,9 +336,14 @@ static void source_key(struct parse *p, const char *name, const char *v)
 			fail(p, "timeout_ms: expected milliseconds from 10 to 10000, got '%s'", v);
 		else
 			s->timeout_us = (uint32_t)n * 1000;
+	} else if (!strcmp(name, "replay_delay_ms")) {
+		if (!parse_uint(v, 0, 600000, 10, &n))
+			fail(p, "replay_delay_ms: expected milliseconds from 0 to 600000, got '%s'", v);
+		else
+			s->replay_delay_ms = (uint32_t)n;
 	} else {
 		fail(p, "[source %s]: unknown key '%s' (type, device, rate, channel, polarity, "
-			"protocols, timeout_ms)",
+			"protocols, timeout_ms, replay_delay_ms)",
 		     s->name, name);
 	}
 }

@@ -46,6 +46,7 @@ struct source {
 	struct ir_frame *frames;
 	size_t count, next;
 	bool truncated;
+	bool shifted;
 	struct ir_keypress *keys;
 };
 
@@ -262,6 +263,14 @@ static uint64_t replay_due(struct service *sv)
 		struct source *s = &sv->sources[i];
 		uint64_t up;
 
+		if (!s->shifted) {
+			/* frames in service time: after the source's replay delay */
+			for (size_t k = 0; k < s->count; k++) {
+				s->frames[k].start_us += s->cfg->replay_delay_ms * 1000ull;
+				s->frames[k].end_us += s->cfg->replay_delay_ms * 1000ull;
+			}
+			s->shifted = true;
+		}
 		while (s->next < s->count && s->frames[s->next].end_us <= now) {
 			print_json(sv, s, &s->frames[s->next]);
 			ir_keypress_frame(s->keys, &s->frames[s->next]);
