@@ -14,11 +14,14 @@ size_t ir_learn_split(const struct ir_edge *edges, size_t n, uint32_t gap_us,
 	int in = 0;
 
 	for (size_t i = 0; i <= n; i++) {
-		int brk = i == n || (edges[i].kind != IR_PULSE &&
+		/* No remote sends a 20 ms pulse: it is light or a glitch, and
+		 * it separates presses rather than joining them. */
+		int glitch = i < n && edges[i].kind == IR_PULSE && edges[i].duration > 20000;
+		int brk = i == n || glitch || (edges[i].kind != IR_PULSE &&
 				     (edges[i].kind == IR_TIMEOUT || edges[i].kind == IR_OVERFLOW ||
 				      (edges[i].kind == IR_SPACE && edges[i].duration >= gap_us)));
 
-		if (i < n && edges[i].kind == IR_PULSE && !in) {
+		if (i < n && edges[i].kind == IR_PULSE && !glitch && !in) {
 			in = 1;
 			start = i;
 		} else if (brk && in) {

@@ -33,7 +33,8 @@ struct ir_learn_press {
 
 /*
  * Splits `edges` into presses at spaces/timeouts ≥ `gap_us`.  Writes at most
- * `max` presses to `out` (pulses only count; leading space skipped).
+ * `max` presses to `out` (pulses only count; leading space skipped).  A
+ * pulse over 20 ms is taken for a glitch: it ends a press and is dropped.
  * Returns the number found (may exceed `max`: the caller sees it dropped).
  */
 size_t ir_learn_split(const struct ir_edge *edges, size_t n, uint32_t gap_us,
