@@ -49,3 +49,20 @@ int ir_keymap_write_raw(FILE *f, const char *name, const struct ir_keymap_write_
 	}
 	return ferror(f) ? -EIO : 0;
 }
+
+int ir_keymap_write_manchester(FILE *f, const char *name, const struct ir_learn_manchester *m,
+			       const struct ir_keymap_write_key *keys, size_t n)
+{
+	fprintf(f, "[[protocols]]\nname = \"%s\"\nprotocol = \"manchester\"\n", name);
+	if (m->header_pulse)
+		fprintf(f, "header_pulse = %" PRIu32 "\nheader_space = %" PRIu32 "\n",
+			m->header_pulse, m->header_space);
+	fprintf(f,
+		"zero_pulse = %" PRIu32 "\nzero_space = %" PRIu32 "\n"
+		"one_pulse = %" PRIu32 "\none_space = %" PRIu32 "\nbits = %u\n"
+		"[protocols.scancodes]\n",
+		m->unit, m->unit, m->unit, m->unit, m->bits);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "0x%" PRIx64 " = \"%s\"\n", keys[i].scancode, keys[i].keycode);
+	return ferror(f) ? -EIO : 0;
+}

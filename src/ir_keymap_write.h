@@ -25,6 +25,11 @@ struct ir_keymap_write_key {
 int ir_keymap_write_pulse_distance(FILE *f, const char *name, const struct ir_learn_pd *pd,
 				   const struct ir_keymap_write_key *keys, size_t n);
 
+/* As above for protocol "manchester": header_pulse/header_space (when
+ * present), zero_pulse/zero_space/one_pulse/one_space = the unit, bits. */
+int ir_keymap_write_manchester(FILE *f, const char *name, const struct ir_learn_manchester *m,
+			       const struct ir_keymap_write_key *keys, size_t n);
+
 /* Writes one `[[protocols]]` table with protocol "raw" and a
  * `[[protocols.raw]]` entry per key ("+pulse -space ..." strings, as
  * ir-keytable's raw keymaps have them).  Returns 0 or -EIO. */

@@ -167,3 +167,99 @@ int ir_learn_pd_decode(const struct ir_learn_pd *pd, const struct ir_edge *e, si
 	}
 	return k == pd->bits ? (int)k : -EINVAL;
 }
+
+/* Half-bit expansion after the header: each duration is 1 or 2 units of
+ * its level; a frame ending in a pulse gets its final space half-bit. */
+static int manchester_bits(uint32_t unit, size_t skip, const struct ir_edge *e, size_t n,
+			   uint8_t *bits, size_t max)
+{
+	uint8_t half[2 * IR_LEARN_MAX_BITS + 2];
+	size_t nh = 0, k = 0;
+
+	for (size_t i = skip; i < n; i++) {
+		uint32_t d = e[i].duration;
+		unsigned units = d < unit * 3 / 2 ? 1 : 2;
+
+		if (d < unit / 2 || d > unit * 5 / 2 || nh + units > sizeof(half))
+			return -EINVAL;
+		for (unsigned u = 0; u < units; u++)
+			half[nh++] = e[i].kind == IR_PULSE;
+	}
+	if (nh % 2)
+		half[nh++] = 0;
+	/* A frame that starts with a one begins with its space half: the
+	 * silence before it is not seen, so add it back. */
+	if (half[0] == 1 && (nh < 2 || half[1] == 1)) {
+		return -EINVAL;
+	}
+	for (size_t h = 0; h + 1 < nh; h += 2) {
+		if (half[h] == half[h + 1] || k >= max)
+			return -EINVAL;
+		bits[k++] = half[h] == 0; /* space then pulse: one */
+	}
+	return (int)k;
+}
+
+int ir_learn_manchester(const struct ir_edge *const *caps, const size_t *lens, size_t ncap,
+			struct ir_learn_manchester *out)
+{
+	uint32_t unit = UINT32_MAX;
+	uint64_t hp = 0, hs = 0;
+	int header = -1, bits = -1;
+	uint8_t tmp[IR_LEARN_MAX_BITS];
+
+	if (!ncap)
+		return -EINVAL;
+	for (size_t c = 0; c < ncap; c++)
+		for (size_t i = 2; i < lens[c]; i++)
+			if (caps[c][i].duration < unit)
+				unit = caps[c][i].duration;
+	for (size_t c = 0; c < ncap; c++) {
+		const struct ir_edge *e = caps[c];
+		int h = lens[c] > 2 && e[0].duration > unit * 5 / 2;
+
+		if (lens[c] < 4 || e[0].kind != IR_PULSE || (header >= 0 && h != header))
+			return -EINVAL;
+		header = h;
+		hp += h ? e[0].duration : 0;
+		hs += h ? e[1].duration : 0;
+	}
+	/* The unit is the mean of the short durations, not the shortest. */
+	uint64_t sum = 0, cnt = 0;
+
+	for (size_t c = 0; c < ncap; c++)
+		for (size_t i = header ? 2 : 0; i < lens[c]; i++)
+			if (caps[c][i].duration < unit * 3 / 2) {
+				sum += caps[c][i].duration;
+				cnt++;
+			}
+	unit = (uint32_t)(sum / cnt);
+	for (size_t c = 0; c < ncap; c++) {
+		/* A leading pulse with no header is the second half of a one. */
+		int nb = manchester_bits(unit, header ? 2 : 0, caps[c], lens[c], tmp, sizeof(tmp));
+
+		if (nb < 4 || (bits >= 0 && nb != bits))
+			return -EINVAL;
+		bits = nb;
+	}
+	*out = (struct ir_learn_manchester){
+		.header_pulse = header ? (uint32_t)(hp / ncap) : 0,
+		.header_space = header ? (uint32_t)(hs / ncap) : 0,
+		.unit = unit,
+		.bits = (unsigned)bits,
+	};
+	return 0;
+}
+
+int ir_learn_manchester_decode(const struct ir_learn_manchester *m, const struct ir_edge *e,
+			       size_t n, uint8_t *bits, size_t max)
+{
+	int nb;
+
+	if (m->header_pulse &&
+	    (n < 2 || !near(e[0].duration, m->header_pulse, m->header_pulse / 4) ||
+	     !near(e[1].duration, m->header_space, m->header_space / 4)))
+		return -EINVAL;
+	nb = manchester_bits(m->unit, m->header_pulse ? 2 : 0, e, n, bits, max);
+	return nb == (int)m->bits ? nb : -EINVAL;
+}

@@ -57,4 +57,25 @@ int ir_learn_pulse_distance(const struct ir_edge *const *caps, const size_t *len
 int ir_learn_pd_decode(const struct ir_learn_pd *pd, const struct ir_edge *edges, size_t n,
 		       uint8_t *bits, size_t max);
 
+/* rc_keymaps `manchester` parameters (bi-phase): a one is a space then a
+ * pulse of `unit` µs each (RC-5 convention: one_space = one_pulse = unit),
+ * a zero the reverse.  header_pulse/space are 0 when the frame has none. */
+struct ir_learn_manchester {
+	uint32_t header_pulse, header_space;
+	uint32_t unit;
+	unsigned bits;
+};
+
+/*
+ * Infers bi-phase parameters: every duration after an optional header is
+ * one or two units.  Returns 0 or -EINVAL.
+ */
+int ir_learn_manchester(const struct ir_edge *const *caps, const size_t *lens, size_t ncap,
+			struct ir_learn_manchester *out);
+
+/* Decodes one frame with `m` into bits[0..max) (0/1 per byte); returns the
+ * bit count (must equal m->bits) or -EINVAL. */
+int ir_learn_manchester_decode(const struct ir_learn_manchester *m, const struct ir_edge *e,
+			       size_t n, uint8_t *bits, size_t max);
+
 #endif

@@ -37,6 +37,20 @@ ac = [3400, 1700]
 for b in bits:
     ac += [430, 1290 if b else 430]
 write("ac112.mode2", [ac + [430], ac + [430]])
+# made-up bi-phase: header 2400/800, unit 500, 20 bits, first bit 0
+def bp(code, bits=20, unit=500):
+    runs = []
+    for i in range(bits - 1, -1, -1):
+        for h in ([0, 1] if code >> i & 1 else [1, 0]):
+            if runs and runs[-1][0] == h:
+                runs[-1][1] += unit
+            else:
+                runs.append([h, unit])
+    if runs[-1][0] == 0:
+        runs.pop()
+    return [2400, 800] + [r[1] for r in runs]
+write("bp.mode2", [bp(c) for c in [0x5a5a5, 0x31234, 0x7f00f] for _ in range(3)])
+write("bp-fresh.mode2", [bp(c) for c in [0x7f00f, 0x5a5a5]])
 PY
 
 # made-up pulse-distance protocol from timings: exact parameters
@@ -59,6 +73,20 @@ for k in A B C; do
 	grep "KEY_$k" "$TMP/pdw.toml" | cmp -s - "$(grep "KEY_$k" "$TMP/fresh.toml" >"$TMP/k"; echo "$TMP/k")" ||
 		fail "fresh capture of KEY_$k decodes to another scancode"
 done
+
+# made-up bi-phase through 20 dB audio; fresh presses decode the same
+"$IRJACK" synth --timings "$TMP/bp.mode2" --snr-db 20 --seed 5 -o "$TMP/bp.wav" || fail synth
+"$IRJACK" learn -i "$TMP/bp.wav" -k KEY_A,KEY_B,KEY_C -o "$TMP/bp.toml" >"$TMP/out" || fail "learn bp.wav"
+cat "$TMP/out"
+grep -q "9/9 presses re-decode (manchester" "$TMP/out" || fail "bp.wav: 9/9 manchester"
+for l in 'protocol = "manchester"' 'header_pulse = 24[0-9][0-9]' 'one_pulse = [45][0-9][0-9]' \
+	 'bits = 20' '0x5a5a5 = "KEY_A"' '0x31234 = "KEY_B"' '0x7f00f = "KEY_C"'; do
+	grep -qx "$l" "$TMP/bp.toml" || fail "bp.toml lacks '$l'"
+done
+"$IRJACK" synth --timings "$TMP/bp-fresh.mode2" --snr-db 20 --seed 11 -o "$TMP/bpf.wav" || fail synth
+"$IRJACK" learn -i "$TMP/bpf.wav" -k KEY_C,KEY_A -o "$TMP/bpf.toml" >/dev/null || fail "bp fresh"
+grep -qx '0x7f00f = "KEY_C"' "$TMP/bpf.toml" && grep -qx '0x5a5a5 = "KEY_A"' "$TMP/bpf.toml" ||
+	fail "fresh bi-phase presses decode to other scancodes"
 
 # 112 bits: stored raw, both presses match
 "$IRJACK" learn -i "$TMP/ac112.mode2" -n 2 -o "$TMP/ac.toml" >"$TMP/out" || fail "learn ac112"

@@ -45,7 +45,8 @@ static void learn_usage(FILE *out)
 		"  2. otherwise the pulse/space durations are clustered into a\n"
 		"     pulse_distance protocol (header, one pulse width, two space widths,\n"
 		"     trailer) and each press's bits become its scancode (frames of at\n"
-		"     most 64 bits);\n"
+		"     most 64 bits); or into a bi-phase (manchester) code of one unit\n"
+		"     (header optional; a one is space then pulse)\n"
 		"  3. otherwise (or for longer frames) the keys are stored as raw timings,\n"
 		"     averaged over a key's presses.\n"
 		"Every press is then re-decoded with the learned parameters; the count is\n"
@@ -341,6 +342,8 @@ int cmd_learn(int argc, char **argv)
 	FILE *out = NULL;
 	size_t all_known = 1;
 	struct ir_learn_pd pd;
+	struct ir_learn_manchester man;
+	int mret = -EINVAL;
 
 	for (size_t p = 0; p < npress; p++)
 		if (!presses[p].frame || presses[p].frame->protocol != presses[p - p % per_key].frame->protocol)
@@ -371,7 +374,39 @@ int cmd_learn(int argc, char **argv)
 		free(lens);
 		if (ret == -ENOMEM)
 			goto out;
-		if (ret == 0 && pd.bits <= 64) {
+		if (ret != 0 || pd.bits > 64) {
+			const struct ir_edge **c2 = calloc(npress, sizeof(*c2));
+			size_t *l2 = calloc(npress, sizeof(*l2));
+
+			mret = -ENOMEM;
+			if (c2 && l2) {
+				for (size_t p = 0; p < npress; p++) {
+					c2[p] = e + presses[p].start;
+					l2[p] = presses[p].len;
+				}
+				mret = ir_learn_manchester(c2, l2, npress, &man);
+			}
+			free(c2);
+			free(l2);
+		}
+		if (mret == 0 && man.bits <= 64) {
+			/* (b') inferred bi-phase */
+			uint8_t bits[IR_LEARN_MAX_BITS];
+
+			method = "manchester";
+			for (size_t p = 0; p < npress; p++) {
+				int nb = ir_learn_manchester_decode(&man, e + presses[p].start,
+								    presses[p].len, bits, sizeof(bits));
+
+				presses[p].code = 0;
+				for (int b = 0; b < nb; b++)
+					presses[p].code = presses[p].code << 1 | bits[b];
+				presses[p].ok = nb == (int)man.bits;
+			}
+			for (size_t p = 0; p < npress; p++)
+				if (presses[p].code != presses[p - p % per_key].code)
+					presses[p].ok = 0;
+		} else if (ret == 0 && pd.bits <= 64) {
 			/* (b) inferred pulse_distance */
 			uint8_t bits[IR_LEARN_MAX_BITS];
 
@@ -437,6 +472,8 @@ int cmd_learn(int argc, char **argv)
 
 	if (strcmp(method, "pulse_distance") == 0) {
 		wret = ir_keymap_write_pulse_distance(out, "learned", &pd, wkeys, nkeys);
+	} else if (strcmp(method, "manchester") == 0) {
+		wret = ir_keymap_write_manchester(out, "learned", &man, wkeys, nkeys);
 	} else if (strcmp(method, "raw") == 0) {
 		wret = ir_keymap_write_raw(out, "learned", wkeys, nkeys);
 	} else {
