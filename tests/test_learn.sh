@@ -101,6 +101,13 @@ grep -qx 'protocol = "nec"' "$TMP/nec.toml" || fail "nec sample learns as nec"
 grep -qx '0x4fb = "KEY_1"' "$TMP/nec.toml" || fail "nec sample KEY_1 0x4fb"
 C=/work/shared/corpus/wav
 if [ -d "$C" ]; then
+	# every labelled built-in protocol is learned as itself
+	for w in ledrem-mivar-000 ledrem-mivar-004 xiaolaba-EVPAD_10S_VOL+ xiaolaba-TCL_MUTE_WAVE_L+; do
+		want=$(awk -F'\t' -v f="$w.wav" '$1 == f && $7 == "no" {print $5; exit}' "$C/labels.tsv")
+		"$IRJACK" learn -i "$C/$w.wav" -o "$TMP/c.toml" >"$TMP/out" || fail "learn $w"
+		cat "$TMP/out"
+		grep -qx "protocol = \"$want\"" "$TMP/c.toml" || fail "$w: not learned as '$want'"
+	done
 	"$IRJACK" learn -i "$C/xiaolaba-Haier_HNS2013.wav" -o "$TMP/haier.toml" >"$TMP/out" || fail haier
 	cat "$TMP/out"
 	# labels: nec 0x1 0x0 0x4 0x8 0xd 0x9 (one press each, with repeats;
