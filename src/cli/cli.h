@@ -19,6 +19,8 @@
 int cmd_decode(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_keymap(int argc, char **argv);
+int cmd_learn(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 int cmd_protocols(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_synth(int argc, char **argv);

@@ -19,6 +19,8 @@ static const struct command commands[] = {
 	{ "record", cmd_record, "write the IR timings found in recorded audio (mode2)" },
 	{ "synth", cmd_synth, "write the audio a receiver on a mic input would record" },
 	{ "protocols", cmd_protocols, "list the protocols irjack decodes and encodes" },
+	{ "learn", cmd_learn, "learn a remote from recorded presses (rc_keymaps TOML)" },
+	{ "plot", cmd_plot, "draw audio or timings, edges and decoded frames as SVG" },
 	{ "keymap", cmd_keymap, "check or show rc_keymaps TOML files and lircd.conf remotes" },
 };
 
