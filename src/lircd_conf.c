@@ -224,7 +224,8 @@ static int remote_param(struct parser *p, char *key, char *v1, char *v2)
 		return parse_u64(p, v1, &r->rc6_mask);
 	if (strcasecmp(key, "toggle_mask") == 0)
 		return parse_u64(p, v1, &r->toggle_mask);
-	if (strcasecmp(key, "toggle_bit") == 0) {
+	/* repeat_bit is toggle_bit's name in old lircd.conf files */
+	if (strcasecmp(key, "toggle_bit") == 0 || strcasecmp(key, "repeat_bit") == 0) {
 		if ((ret = parse_u64(p, v1, &v)) < 0)
 			return ret;
 		p->toggle_bit = v > 128 ? 0 : (unsigned)v;

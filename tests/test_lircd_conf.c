@@ -74,37 +74,46 @@ static void nec_remote_codes_are_lircds_full_code(void **state)
 	ir_keymap_free(km);
 }
 
-/* Encodes `key` of `remote` with `repeats`, decodes it with the keymap's
- * decoders, and returns how many frames named the button (repeats
- * included). */
+/* Encodes the first binding of `key` in `remote` with `repeats`, decodes
+ * it with all the keymap's decoders, and returns how many frames the
+ * button's own decoder reported with the button's code (repeats included);
+ * *frames gets every frame reported (other remotes of a file may read the
+ * same light), SIZE_MAX when the button has no timings. */
 static size_t roundtrip(const struct ir_keymap *km, const char *remote, const char *key,
 			unsigned repeats, size_t *frames)
 {
 	struct ir_edge_buf buf = { 0 };
 	struct ir_decoder *dec;
 	struct frame_log *log = calloc(1, sizeof(*log));
+	const struct ir_keymap_key *want = NULL;
 	size_t good = 0;
 
 	assert_non_null(log);
+	for (size_t i = 0; i < ir_keymap_key_count(km) && !want; i++) {
+		const struct ir_keymap_key *k = ir_keymap_key_at(km, i);
+
+		if (strcasecmp(ir_keymap_remote_name(km, k->remote), remote) == 0 &&
+		    strcasecmp(k->key, key) == 0)
+			want = k;
+	}
+	assert_non_null(want);
 	if (ir_keymap_encode(km, remote, key, repeats, &buf) < 0) {
 		free(log);
 		ir_edge_buf_free(&buf);
-		*frames = SIZE_MAX; /* no timings to send */
+		*frames = SIZE_MAX;
 		return 0;
 	}
 	assert_int_equal(ir_decoder_new(NULL, frame_log_add, log, &dec), 0);
 	assert_int_equal(ir_keymap_attach(km, dec), 0);
-	/* lircd needs silence before a frame, as any receiver gives */
+	/* a frame follows silence, as from any receiver */
 	ir_decoder_feed(dec, &(struct ir_edge){ .kind = IR_SPACE, .duration = 200000 });
 	ir_decoder_feed_many(dec, buf.edges, buf.len);
 	ir_decoder_flush(dec);
-	for (size_t i = 0; i < log->count; i++) {
-		struct ir_key_binding b;
-
-		if (log->frames[i].protocol == IR_PROTO_LIRC && ir_keymap_lookup(km, &log->frames[i], &b) &&
-		    strcasecmp(b.key, key) == 0)
+	for (size_t i = 0; i < log->count; i++)
+		if (log->frames[i].protocol == IR_PROTO_LIRC &&
+		    log->frames[i].decoder_id == want->decoder_id &&
+		    log->frames[i].scancode == want->scancode)
 			good++;
-	}
 	*frames = log->count;
 	ir_decoder_free(dec);
 	ir_edge_buf_free(&buf);
@@ -123,7 +132,6 @@ static void nec_remote_roundtrips_with_repeat_codes(void **state)
 	(void)state;
 	assert_int_equal(ret, 0);
 	assert_int_equal(roundtrip(km, "tv", "KEY_POWER", 2, &frames), 3);
-	assert_int_equal(frames, 3);
 	assert_int_equal(roundtrip(km, "TV", "my-button", 0, &frames), 1);
 	/* header 9000/4500, 32 bits, ptrail; then the repeat 9000/2250/560 */
 	assert_int_equal(ir_keymap_encode(km, "tv", "KEY_POWER", 1, &buf), 0);
@@ -306,7 +314,7 @@ static void every_compat_remote_parses_and_roundtrips(void **state)
 				continue;
 			}
 			tried++;
-			if (got == 1)
+			if (got >= 1)
 				agree++;
 			else
 				printf("no roundtrip: %s %s %s (%zu frames)\n", path,

@@ -168,14 +168,18 @@ static uint32_t tolerance(const struct lirc_remote *r, uint32_t expected)
 static bool matches(const struct lirc_remote *r, const struct lirc_dec *d,
 		    const struct ir_edge_buf *t)
 {
-	size_t n = t->len;
+	size_t first = 0, n = t->len;
 
-	if (n && t->edges[n - 1].kind == IR_SPACE)
+	/* a leading space (a frame starting with a space-first bit) merges
+	 * into the silence before the frame */
+	if (n && t->edges[0].kind == IR_SPACE)
+		first = 1;
+	if (n > first && t->edges[n - 1].kind == IR_SPACE)
 		n--;
-	if (n == 0 || n != d->n || t->edges[0].kind != IR_PULSE)
+	if (n <= first || n - first != d->n)
 		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!ir_eq_margin(d->edges[i], t->edges[i].duration,
+	for (size_t i = first; i < n; i++)
+		if (!ir_eq_margin(d->edges[i - first], t->edges[i].duration,
 				  tolerance(r, t->edges[i].duration)))
 			return false;
 	return true;
@@ -214,14 +218,16 @@ static void finish(struct lirc_dec *d, struct ir_decode_ctx *ctx, const struct l
 	struct ir_edge_buf t = { 0 };
 	size_t count = has(r, LIRC_F_RAW_CODES) ? r->raw_count : r->code_count;
 
-	for (size_t i = 0; i < count; i++) {
-		uint64_t code = has(r, LIRC_F_RAW_CODES) ? i : r->codes[i];
-		uint64_t variants[2] = { code, code ^ r->toggle_bit_mask };
+	/* Exact codes first: a button may be another's code with the toggle
+	 * bit flipped. */
+	for (unsigned v = 0; v < (r->toggle_bit_mask ? 2u : 1u); v++) {
+		for (size_t i = 0; i < count; i++) {
+			uint64_t code = has(r, LIRC_F_RAW_CODES) ? i : r->codes[i];
 
-		for (size_t v = 0; v < (r->toggle_bit_mask ? 2u : 1u); v++) {
 			ir_edge_buf_clear(&t);
-			if (lirc_remote_frame(r, variants[v], 0, &t) == 0 && matches(r, d, &t)) {
-				ir_decode_emit(ctx, IR_PROTO_LIRC, code, v ? 1 : 0, d->start_us);
+			if (lirc_remote_frame(r, v ? code ^ r->toggle_bit_mask : code, 0, &t) == 0 &&
+			    matches(r, d, &t)) {
+				ir_decode_emit(ctx, IR_PROTO_LIRC, code, v, d->start_us);
 				d->last_code = code;
 				d->have_last = true;
 				goto out;
