@@ -204,6 +204,7 @@ extern const struct ir_family ir_family_nubert;
 extern const struct ir_family ir_family_ruwido;
 extern const struct ir_family ir_family_bang_olufsen;
 extern const struct ir_family ir_family_rc6a;
+extern const struct ir_family ir_family_lirc; /* parametric: lircd.conf remotes */
 
 /* The families, in decode order, NULL-terminated. */
 extern const struct ir_family *const ir_families[];

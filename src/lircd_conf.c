@@ -1,18 +1,511 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Placeholder until the parser lands. */
-#include "ir_keymap_loaders.h"
-
+/*
+ * lircd_conf.c - LIRC's lircd.conf: `begin remote` ... `end remote` blocks,
+ * each with its parameters, flags, and `begin codes` or `begin raw_codes`
+ * buttons.  Each remote becomes one keymap remote, one "lirc" decoder
+ * (src/protocols/lirc.c) holding its parameters, and one key per button.
+ *
+ * Codes are lircd's full code, as its socket reports it:
+ *   pre_data << (bits + post_data_bits) | data << post_data_bits | post_data
+ * For raw_codes remotes the code is the button's index in the file (0, 1..).
+ *
+ * Tolerance, as lircd: keywords and flags we do not know are ignored (lircd
+ * logs them and goes on; new LIRC versions add some), but a malformed number,
+ * a button outside a remote, a missing `end`, or a line over 4096 bytes is
+ * -EINVAL with the line.  A button line with several codes keeps the first
+ * (lircd's multi-code buttons send all of them; we bind the first).
+ */
+#include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
-int ir_keymap_parse_lircd(struct ir_keymap *km, const char *text, size_t len, struct ir_parse_error *err)
+#include "ir_family.h"
+#include "ir_keymap_loaders.h"
+#include "lirc_remote.h"
+
+#define LIRCD_LINE_MAX 4096
+#define LIRCD_BUTTONS_MAX 100000
+/* Durations of one raw code: below the decoder's frame buffer (1024). */
+#define LIRCD_RAW_MAX 1000
+#define LIRCD_BITS_MAX 64
+
+enum section { OUTSIDE, REMOTE, CODES, RAW_CODES };
+
+struct button {
+	char *name;
+	uint64_t code;
+};
+
+struct parser {
+	struct ir_keymap *km;
+	struct ir_parse_error *err;
+	unsigned line;
+	enum section section;
+	char name[256];
+	struct lirc_remote *r;
+	struct button *buttons;
+	size_t button_count, button_cap;
+	unsigned toggle_bit; /* 1-based from the MSB of the full code, 0 = none */
+	size_t total_buttons;
+};
+
+static int fail(struct parser *p, const char *fmt, ...)
 {
-	(void)km;
-	(void)text;
-	(void)len;
+	va_list ap;
+
+	if (p->err) {
+		p->err->line = p->line;
+		va_start(ap, fmt);
+		vsnprintf(p->err->message, sizeof(p->err->message), fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+static int parse_u64(struct parser *p, const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!s)
+		return fail(p, "missing number");
+	if (!isdigit((unsigned char)s[0]))
+		return fail(p, "malformed number '%.40s'", s);
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	if (errno || *end)
+		return fail(p, "malformed number '%.40s'", s);
+	return 0;
+}
+
+static int parse_u32(struct parser *p, const char *s, uint32_t *out)
+{
+	uint64_t v;
+	int ret = parse_u64(p, s, &v);
+
+	if (ret < 0)
+		return ret;
+	if (v > IR_DURATION_MAX)
+		return fail(p, "number out of range '%.40s'", s);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static void free_buttons(struct parser *p)
+{
+	for (size_t i = 0; i < p->button_count; i++)
+		free(p->buttons[i].name);
+	p->button_count = 0;
+}
+
+static int add_button(struct parser *p, const char *name, uint64_t code)
+{
+	if (++p->total_buttons > LIRCD_BUTTONS_MAX)
+		return fail(p, "more than %d buttons", LIRCD_BUTTONS_MAX);
+	if (p->button_count == p->button_cap) {
+		size_t cap = p->button_cap ? p->button_cap * 2 : 64;
+		struct button *b = realloc(p->buttons, cap * sizeof(*b));
+
+		if (!b)
+			return -ENOMEM;
+		p->buttons = b;
+		p->button_cap = cap;
+	}
+	p->buttons[p->button_count].name = strdup(name);
+	if (!p->buttons[p->button_count].name)
+		return -ENOMEM;
+	p->buttons[p->button_count++].code = code;
+	return 0;
+}
+
+static int flags_of(const char *s, unsigned *out)
+{
+	static const struct {
+		const char *name;
+		unsigned flag;
+	} names[] = {
+		{ "RAW_CODES", LIRC_F_RAW_CODES }, { "RC5", LIRC_F_RC5 },
+		{ "SHIFT_ENC", LIRC_F_RC5 },       { "RC6", LIRC_F_RC6 },
+		{ "RCMM", LIRC_F_RCMM },           { "SPACE_ENC", LIRC_F_SPACE_ENC },
+		{ "SPACE_FIRST", LIRC_F_SPACE_FIRST }, { "GOLDSTAR", LIRC_F_GOLDSTAR },
+		{ "GRUNDIG", LIRC_F_GRUNDIG },     { "BO", LIRC_F_BO },
+		{ "SERIAL", LIRC_F_SERIAL },       { "XMP", LIRC_F_XMP },
+		{ "REVERSE", LIRC_F_REVERSE },     { "NO_HEAD_REP", LIRC_F_NO_HEAD_REP },
+		{ "NO_FOOT_REP", LIRC_F_NO_FOOT_REP }, { "CONST_LENGTH", LIRC_F_CONST_LENGTH },
+		{ "REPEAT_HEADER", LIRC_F_REPEAT_HEADER },
+	};
+	char buf[LIRCD_LINE_MAX];
+	char *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *t = strtok_r(buf, "|", &save); t; t = strtok_r(NULL, "|", &save)) {
+		/* unknown flags (lircd's own additions) are tolerated */
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strcasecmp(t, names[i].name) == 0)
+				*out |= names[i].flag;
+	}
+	return 0;
+}
+
+/* A parameter line inside `begin remote`. */
+static int remote_param(struct parser *p, char *key, char *v1, char *v2)
+{
+	struct lirc_remote *r = p->r;
+	static const struct {
+		const char *name;
+		size_t a, b; /* offsets of the pulse and space fields */
+	} pairs[] = {
+#define PAIR(N, A, B) { N, offsetof(struct lirc_remote, A), offsetof(struct lirc_remote, B) }
+		PAIR("header", phead, shead), PAIR("one", pone, sone), PAIR("zero", pzero, szero),
+		PAIR("foot", pfoot, sfoot),   PAIR("repeat", prepeat, srepeat),
+		PAIR("pre", pre_p, pre_s),    PAIR("post", post_p, post_s),
+#undef PAIR
+	};
+	static const struct {
+		const char *name;
+		size_t at;
+	} singles[] = {
+#define ONE(N, A) { N, offsetof(struct lirc_remote, A) }
+		ONE("plead", plead), ONE("ptrail", ptrail), ONE("repeat_gap", repeat_gap),
+		ONE("frequency", frequency),
+#undef ONE
+	};
+	uint64_t v;
+	int ret;
+
+	if (strcasecmp(key, "name") == 0) {
+		if (!v1)
+			return fail(p, "remote without a name");
+		snprintf(p->name, sizeof(p->name), "%s", v1);
+		return 0;
+	}
+	if (strcasecmp(key, "flags") == 0)
+		return v1 ? flags_of(v1, &r->flags) : fail(p, "flags without a value");
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		if (strcasecmp(key, pairs[i].name) != 0)
+			continue;
+		if ((ret = parse_u32(p, v1, (uint32_t *)((char *)r + pairs[i].a))) < 0 ||
+		    (ret = parse_u32(p, v2, (uint32_t *)((char *)r + pairs[i].b))) < 0)
+			return ret;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(singles) / sizeof(singles[0]); i++)
+		if (strcasecmp(key, singles[i].name) == 0)
+			return parse_u32(p, v1, (uint32_t *)((char *)r + singles[i].at));
+	if (strcasecmp(key, "gap") == 0) {
+		if ((ret = parse_u32(p, v1, &r->gap)) < 0)
+			return ret;
+		return v2 ? parse_u32(p, v2, &r->gap2) : 0;
+	}
+	if (strcasecmp(key, "bits") == 0 || strcasecmp(key, "pre_data_bits") == 0 ||
+	    strcasecmp(key, "post_data_bits") == 0) {
+		if ((ret = parse_u64(p, v1, &v)) < 0)
+			return ret;
+		if (v > LIRCD_BITS_MAX)
+			return fail(p, "%s %llu: more than 64", key, (unsigned long long)v);
+		if (key[1] == 'i')
+			r->bits = (unsigned)v;
+		else if (key[1] == 'r')
+			r->pre_data_bits = (unsigned)v;
+		else
+			r->post_data_bits = (unsigned)v;
+		return 0;
+	}
+	if (strcasecmp(key, "pre_data") == 0)
+		return parse_u64(p, v1, &r->pre_data);
+	if (strcasecmp(key, "post_data") == 0)
+		return parse_u64(p, v1, &r->post_data);
+	if (strcasecmp(key, "toggle_bit_mask") == 0)
+		return parse_u64(p, v1, &r->toggle_bit_mask);
+	if (strcasecmp(key, "rc6_mask") == 0)
+		return parse_u64(p, v1, &r->rc6_mask);
+	if (strcasecmp(key, "toggle_mask") == 0)
+		return parse_u64(p, v1, &r->toggle_mask);
+	/* repeat_bit is toggle_bit's name in old lircd.conf files */
+	if (strcasecmp(key, "toggle_bit") == 0 || strcasecmp(key, "repeat_bit") == 0) {
+		if ((ret = parse_u64(p, v1, &v)) < 0)
+			return ret;
+		p->toggle_bit = v > 128 ? 0 : (unsigned)v;
+		return 0;
+	}
+	if (strcasecmp(key, "eps") == 0 || strcasecmp(key, "aeps") == 0 ||
+	    strcasecmp(key, "min_repeat") == 0 || strcasecmp(key, "duty_cycle") == 0) {
+		if ((ret = parse_u64(p, v1, &v)) < 0)
+			return ret;
+		if (v > 100000)
+			return fail(p, "%s out of range", key);
+		if (strcasecmp(key, "eps") == 0)
+			r->eps = (unsigned)v;
+		else if (strcasecmp(key, "aeps") == 0)
+			r->aeps = (unsigned)v;
+		else if (strcasecmp(key, "min_repeat") == 0)
+			r->min_repeat = v > 100 ? 100 : (unsigned)v;
+		else
+			r->duty_cycle = (unsigned)v;
+		return 0;
+	}
+	/* Numeric parameters the decoder does not use (yet): still checked. */
+	if (strcasecmp(key, "suppress_repeat") == 0 || strcasecmp(key, "min_code_repeat") == 0 ||
+	    strcasecmp(key, "manual_sort") == 0 || strcasecmp(key, "ignore_mask") == 0 ||
+	    strcasecmp(key, "repeat_mask") == 0 || strcasecmp(key, "baud") == 0)
+		return parse_u64(p, v1, &v);
+	/* driver, serial_mode and keywords of newer lircd versions */
+	return 0;
+}
+
+static int start_remote(struct parser *p)
+{
+	p->r = calloc(1, sizeof(*p->r));
+	if (!p->r)
+		return -ENOMEM;
+	p->r->eps = LIRC_DEFAULT_EPS;
+	p->r->aeps = LIRC_DEFAULT_AEPS;
+	p->name[0] = '\0';
+	p->toggle_bit = 0;
+	p->section = REMOTE;
+	return 0;
+}
+
+static int end_remote(struct parser *p)
+{
+	struct lirc_remote *r = p->r;
+	unsigned all = r->pre_data_bits + r->bits + r->post_data_bits;
+	unsigned index;
+	uint16_t id;
+	int ret;
+
+	if (!p->name[0])
+		return fail(p, "remote without a name");
+	if (all > LIRCD_BITS_MAX)
+		return fail(p, "remote '%s' has %u bits, more than 64", p->name, all);
+	if (p->toggle_bit && p->toggle_bit <= all && !r->toggle_bit_mask)
+		r->toggle_bit_mask = UINT64_C(1) << (all - p->toggle_bit);
+	/* lircd: an RC6 remote without rc6_mask doubles its toggle bit */
+	if ((r->flags & LIRC_F_RC6) && !r->rc6_mask)
+		r->rc6_mask = r->toggle_bit_mask;
+	if (!(r->flags & LIRC_F_RAW_CODES) && r->raw_count)
+		r->flags |= LIRC_F_RAW_CODES;
+	for (size_t i = 0; i < p->button_count && !(r->flags & LIRC_F_RAW_CODES); i++) {
+		if (r->code_count == r->code_cap) {
+			size_t cap = r->code_cap ? r->code_cap * 2 : 64;
+			uint64_t *c = realloc(r->codes, cap * sizeof(*c));
+
+			if (!c)
+				return -ENOMEM;
+			r->codes = c;
+			r->code_cap = cap;
+		}
+		r->codes[r->code_count++] = p->buttons[i].code;
+	}
+	if ((ret = ir_keymap_add_remote(p->km, p->name, &index)) < 0)
+		return ret;
+	p->r = NULL; /* the keymap owns it from here, even on failure */
+	if ((ret = ir_keymap_add_decoder(p->km, index, &ir_family_lirc, r, lirc_remote_free,
+					 &id)) < 0)
+		return ret;
+	for (size_t i = 0; i < p->button_count; i++)
+		if ((ret = ir_keymap_add_key(p->km, index, IR_PROTO_LIRC, id, p->buttons[i].code,
+					     p->buttons[i].name)) < 0)
+			return ret;
+	free_buttons(p);
+	p->section = OUTSIDE;
+	return 0;
+}
+
+/* A code line: NAME CODE [CODE...]. */
+static int code_line(struct parser *p, char *name, char *v1)
+{
+	const struct lirc_remote *r = p->r;
+	unsigned shift = r->bits + r->post_data_bits;
+	uint64_t data, code;
+	int ret;
+
+	if (!v1)
+		return fail(p, "button '%.40s' without a code", name);
+	if ((ret = parse_u64(p, v1, &data)) < 0)
+		return ret;
+	code = data;
+	if (r->bits < 64)
+		code &= (UINT64_C(1) << r->bits) - 1;
+	code <<= r->post_data_bits < 64 ? r->post_data_bits : 0;
+	code |= r->post_data;
+	if (shift < 64)
+		code |= r->pre_data << shift;
+	return add_button(p, name, code);
+}
+
+static int raw_value(struct parser *p, const char *tok)
+{
+	struct lirc_raw_code *c;
+	uint32_t v;
+	int ret;
+
+	if (!p->r->raw_count)
+		return fail(p, "raw timings before a 'name' line");
+	c = &p->r->raw[p->r->raw_count - 1];
+	if ((ret = parse_u32(p, tok, &v)) < 0)
+		return ret;
+	if (c->count >= LIRCD_RAW_MAX)
+		return fail(p, "raw code longer than %d durations", LIRCD_RAW_MAX);
+	if (!c->durations) {
+		c->durations = malloc(LIRCD_RAW_MAX * sizeof(*c->durations));
+		if (!c->durations)
+			return -ENOMEM;
+	}
+	c->durations[c->count++] = v ? v : 1;
+	return 0;
+}
+
+static int raw_name(struct parser *p, const char *name)
+{
+	struct lirc_remote *r = p->r;
+	int ret;
+
+	if (r->raw_count == r->raw_cap) {
+		size_t cap = r->raw_cap ? r->raw_cap * 2 : 32;
+		struct lirc_raw_code *c = realloc(r->raw, cap * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		r->raw = c;
+		r->raw_cap = cap;
+	}
+	if ((ret = add_button(p, name, r->raw_count)) < 0)
+		return ret;
+	r->raw[r->raw_count].durations = NULL;
+	r->raw[r->raw_count++].count = 0;
+	return 0;
+}
+
+/* A raw code ends with a pulse: lircd drops a trailing space. */
+static void raw_close(struct parser *p)
+{
+	if (p->r && p->r->raw_count) {
+		struct lirc_raw_code *c = &p->r->raw[p->r->raw_count - 1];
+
+		if (c->count % 2 == 0 && c->count)
+			c->count--;
+	}
+}
+
+static int parse_line(struct parser *p, char *line)
+{
+	char *tok[4] = { 0 };
+	char *save = NULL;
+	size_t n = 0;
+	char *t;
+
+	bool raw_line = false;
+
+	for (t = strtok_r(line, " \t\r\v\f", &save); t; t = strtok_r(NULL, " \t\r\v\f", &save)) {
+		if (t[0] == '#')
+			break;
+		/* a line of raw timings: every token is a duration */
+		if (n == 0 && p->section == RAW_CODES && isdigit((unsigned char)t[0]))
+			raw_line = true;
+		if (raw_line) {
+			int ret = raw_value(p, t);
+
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		if (n < 4)
+			tok[n++] = t;
+	}
+	if (n == 0 || raw_line)
+		return 0;
+	/* "End" and "Begin" are also button names (a keyboard's End key) */
+	if ((strcasecmp(tok[0], "begin") == 0 || strcasecmp(tok[0], "end") == 0) &&
+	    (!tok[1] || strcasecmp(tok[1], "remote") == 0 || strcasecmp(tok[1], "codes") == 0 ||
+	     strcasecmp(tok[1], "raw_codes") == 0)) {
+		bool begin = tok[0][0] == 'b' || tok[0][0] == 'B';
+		const char *what = tok[1] ? tok[1] : "";
+
+		if (begin && strcasecmp(what, "remote") == 0 && p->section == OUTSIDE)
+			return start_remote(p);
+		if (!begin && strcasecmp(what, "remote") == 0 && p->section == REMOTE)
+			return end_remote(p);
+		if (begin && strcasecmp(what, "codes") == 0 && p->section == REMOTE) {
+			p->section = CODES;
+			return 0;
+		}
+		if (begin && strcasecmp(what, "raw_codes") == 0 && p->section == REMOTE) {
+			p->r->flags |= LIRC_F_RAW_CODES;
+			p->section = RAW_CODES;
+			return 0;
+		}
+		if (!begin && strcasecmp(what, "codes") == 0 && p->section == CODES) {
+			p->section = REMOTE;
+			return 0;
+		}
+		if (!begin && strcasecmp(what, "raw_codes") == 0 && p->section == RAW_CODES) {
+			raw_close(p);
+			p->section = REMOTE;
+			return 0;
+		}
+		return fail(p, "unexpected '%s %.40s'", tok[0], what);
+	}
+	switch (p->section) {
+	case OUTSIDE:
+		return fail(p, "'%.40s' outside 'begin remote'", tok[0]);
+	case REMOTE:
+		return remote_param(p, tok[0], tok[1], tok[2]);
+	case CODES:
+		return code_line(p, tok[0], tok[1]);
+	case RAW_CODES:
+		if (strcasecmp(tok[0], "name") == 0) {
+			if (!tok[1])
+				return fail(p, "'name' without a button name");
+			raw_close(p);
+			return raw_name(p, tok[1]);
+		}
+		return fail(p, "'%.40s' in raw_codes: neither 'name' nor a duration", tok[0]);
+	}
+	return 0;
+}
+
+int ir_keymap_parse_lircd(struct ir_keymap *km, const char *text, size_t len,
+			  struct ir_parse_error *err)
+{
+	struct parser p = { .km = km, .err = err };
+	char line[LIRCD_LINE_MAX + 1];
+	size_t pos = 0;
+	int ret = 0;
+
 	if (err) {
 		err->line = 0;
-		snprintf(err->message, sizeof(err->message), "not supported yet");
+		err->message[0] = '\0';
 	}
-	return -ENOTSUP;
+	while (pos < len && ret == 0) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
+
+		p.line++;
+		if (n > LIRCD_LINE_MAX) {
+			ret = fail(&p, "line longer than %d bytes", LIRCD_LINE_MAX);
+			break;
+		}
+		memcpy(line, text + pos, n);
+		line[n] = '\0';
+		if (memchr(line, '\0', n)) {
+			ret = fail(&p, "NUL byte in line");
+			break;
+		}
+		pos += n + 1;
+		ret = parse_line(&p, line);
+	}
+	if (ret == 0 && p.section != OUTSIDE)
+		ret = fail(&p, "missing 'end %s'", p.section == REMOTE	  ? "remote"
+						   : p.section == CODES ? "codes"
+									: "raw_codes");
+	if (ret == 0 && ir_keymap_remote_count(km) == 0)
+		ret = fail(&p, "no 'begin remote' in the file");
+	free_buttons(&p);
+	free(p.buttons);
+	lirc_remote_free(p.r);
+	return ret;
 }

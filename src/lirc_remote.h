@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * lirc_remote.h - one lircd.conf remote as numbers: what src/lircd_conf.c
+ * fills and the "lirc" family (src/protocols/lirc.c) decodes and encodes
+ * with.  Internal to libirjack.
+ */
+#ifndef IRJACK_LIRC_REMOTE_H
+#define IRJACK_LIRC_REMOTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* lircd.conf flags (the names lircd.conf.5 documents). */
+#define LIRC_F_RAW_CODES 0x0001
+#define LIRC_F_RC5 0x0002 /* SHIFT_ENC */
+#define LIRC_F_RC6 0x0004
+#define LIRC_F_RCMM 0x0008
+#define LIRC_F_SPACE_ENC 0x0010
+#define LIRC_F_SPACE_FIRST 0x0020
+#define LIRC_F_GOLDSTAR 0x0040
+#define LIRC_F_GRUNDIG 0x0080
+#define LIRC_F_BO 0x0100
+#define LIRC_F_SERIAL 0x0200
+#define LIRC_F_XMP 0x0400
+#define LIRC_F_REVERSE 0x0800
+#define LIRC_F_NO_HEAD_REP 0x1000
+#define LIRC_F_NO_FOOT_REP 0x2000
+#define LIRC_F_CONST_LENGTH 0x4000
+#define LIRC_F_REPEAT_HEADER 0x8000
+
+/* LIRC's defaults when a remote does not give eps/aeps. */
+#define LIRC_DEFAULT_EPS 30
+#define LIRC_DEFAULT_AEPS 100
+
+struct lirc_raw_code {
+	uint32_t *durations; /* pulse, space, pulse ... (odd count) */
+	size_t count;
+};
+
+struct lirc_remote {
+	unsigned flags;
+	unsigned bits, pre_data_bits, post_data_bits;
+	uint64_t pre_data, post_data;
+	uint32_t phead, shead, plead, pone, sone, pzero, szero, ptrail;
+	uint32_t pfoot, sfoot, prepeat, srepeat, pre_p, pre_s, post_p, post_s;
+	uint32_t gap, gap2, repeat_gap;
+	uint64_t toggle_bit_mask, toggle_mask;
+	uint64_t rc6_mask; /* RC6: the bits sent at double length (the toggle) */
+	unsigned eps, aeps, min_repeat;
+	uint32_t frequency;
+	unsigned duty_cycle;
+	/* RAW_CODES remotes: one timing per button, code = the button's index */
+	struct lirc_raw_code *raw;
+	size_t raw_count, raw_cap;
+	/* the buttons' codes, which the decoder matches frames against */
+	uint64_t *codes;
+	size_t code_count, code_cap;
+};
+
+/* Appends the timings of one frame of `code` (a repeat frame if `repeat`),
+ * without the trailing gap.  Returns 0, -EINVAL, -ENOMEM. */
+struct ir_edge_buf;
+int lirc_remote_frame(const struct lirc_remote *r, uint64_t code, int repeat,
+		      struct ir_edge_buf *out);
+
+/* Releases a remote made by the parser (and its raw codes). */
+void lirc_remote_free(void *remote);
+
+#endif

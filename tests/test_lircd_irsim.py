@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Cross-check of irjack's lircd.conf decoder and encoder against LIRC's own
+(Debian's lirc package): for every lircd.conf of lirc-compat-remotes,
+irsimsend writes the timings of every button of a remote (LIRC's transmit
+code), then irsimreceive (lircd's decoder) and irjack (lirc_decode_tool)
+decode the same timings, and the (code, button, remote) lines they report
+are compared.  Then every button irjack encodes is fed to irsimreceive.
+
+The repeat-count field is not compared: lircd counts a frame as a repeat
+from its timing against the remote's gap, irjack's tool only for repeat
+codes (min_repeat frames are full frames to irjack).
+
+Usage: test_lircd_irsim.py LIRC_DECODE_TOOL   (exit 77 if lirc is absent)
+"""
+import difflib
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+REMOTES = "/usr/share/lirc/remotes"
+# Agreement asked of both directions; the measured figure is printed.
+THRESHOLD = 0.95
+
+
+def run(cmd, cwd, stdin=None):
+    return subprocess.run(cmd, cwd=cwd, stdin=stdin, capture_output=True, text=True,
+                          timeout=60)
+
+
+def lines3(text):
+    """(code, key, remote) of lircd-style output lines."""
+    out = []
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) >= 4 and len(f[0]) == 16:
+            out.append((f[0].lower(), f[2], " ".join(f[3:])))
+    return out
+
+
+def main():
+    tool = sys.argv[1]
+    if not shutil.which("irsimsend") or not shutil.which("irsimreceive"):
+        print("irsimsend/irsimreceive not installed (Debian package lirc)")
+        return 77
+    confs = sorted(glob.glob(REMOTES + "/**/lircd.conf*", recursive=True))
+    if not confs:
+        print("no lirc-compat-remotes under " + REMOTES)
+        return 77
+    dec_total = dec_agree = enc_total = enc_agree = 0
+    disagreements = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for conf in confs:
+            local = os.path.join(tmp, "remote.conf")
+            shutil.copy(conf, local)
+            for f in ("simsend.out",):
+                if os.path.exists(os.path.join(tmp, f)):
+                    os.remove(os.path.join(tmp, f))
+            sent = run(["irsimsend", "-s", "1000000", local], tmp)
+            out = os.path.join(tmp, "simsend.out")
+            if sent.returncode != 0 or not os.path.exists(out) or os.path.getsize(out) < 40:
+                continue  # remotes without timings: irsimsend sends nothing
+            lirc = lines3(run(["irsimreceive", local, out], tmp).stdout)
+            with open(out) as f:
+                ours = lines3(run([tool, "decode", local], tmp, stdin=f).stdout)
+            sm = difflib.SequenceMatcher(a=lirc, b=ours, autojunk=False)
+            same = sum(b.size for b in sm.get_matching_blocks())
+            dec_total += len(lirc)
+            dec_agree += same
+            if same < len(lirc):
+                disagreements.append("decode %s: %d / %d (first lirc %s, ours %s)" %
+                                     (conf, same, len(lirc), lirc[:1], ours[:1]))
+            # irjack's encoder, LIRC's decoder: the buttons LIRC itself sent
+            for code, key, remote in dict.fromkeys(lirc):
+                enc = run([tool, "encode", local, remote, key], tmp)
+                if enc.returncode != 0:
+                    continue
+                path = os.path.join(tmp, "enc.mode2")
+                with open(path, "w") as f:
+                    f.write(enc.stdout)
+                got = lines3(run(["irsimreceive", local, path], tmp).stdout)
+                enc_total += 1
+                if got and got[0] == (code, key, remote):
+                    enc_agree += 1
+                else:
+                    disagreements.append("encode %s %s %s: irsimreceive says %s" %
+                                         (conf, remote, key, got[:1]))
+    for d in disagreements:
+        print(d)
+    print("frames agreeing with irsimreceive (irsimsend timings): %d / %d" %
+          (dec_agree, dec_total))
+    print("irjack-encoded buttons irsimreceive decodes to the button: %d / %d" %
+          (enc_agree, enc_total))
+    ok = dec_total > 0 and enc_total > 0 and dec_agree >= THRESHOLD * dec_total and \
+        enc_agree >= THRESHOLD * enc_total
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
