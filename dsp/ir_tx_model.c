@@ -10,8 +10,8 @@ void ir_tx_model_config_default(struct ir_tx_model_config *cfg)
 {
 	cfg->volts_full_scale = 2.0;
 	cfg->resistor_ohm = 68;
-	cfg->is_amp = 1e-18;
-	cfg->n_vt = 1.8 * 0.02585;
+	cfg->is_amp = 1e-15;
+	cfg->n_vt = 1.55 * 0.02585;
 	cfg->anti_parallel = 1;
 }
 

@@ -28,8 +28,8 @@
 struct ir_tx_model_config {
 	double volts_full_scale; /* peak headphone voltage at 1.0; default 2.0 V (a headphone amplifier at full scale) */
 	double resistor_ohm;     /* default 68 */
-	double is_amp;           /* diode saturation current; default 1e-18 A (IR LED, Vf ~1.2 V at 10 mA) */
-	double n_vt;             /* ideality x thermal voltage; default 1.8 * 25.85 mV */
+	double is_amp;           /* diode saturation current; default 1e-15 A */
+	double n_vt;             /* ideality x thermal voltage; default 1.55 x 25.85 mV: with Is, Vf = 1.2 V at 10 mA, a GaAs IR LED */
 	int anti_parallel;       /* 1: two LEDs L<->R; 0: one LED on L */
 };
 
