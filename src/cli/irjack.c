@@ -18,6 +18,7 @@ static const struct command commands[] = {
 	{ "encode", cmd_encode, "print the timings of PROTOCOL:SCANCODE as mode2 text" },
 	{ "record", cmd_record, "write the IR timings found in recorded audio (mode2)" },
 	{ "synth", cmd_synth, "write the audio a receiver on a mic input would record" },
+	{ "send", cmd_send, "transmit codes as IR carrier audio (headphone out or WAV)" },
 	{ "protocols", cmd_protocols, "list the protocols irjack decodes and encodes" },
 	{ "learn", cmd_learn, "learn a remote from recorded presses (rc_keymaps TOML)" },
 	{ "plot", cmd_plot, "draw audio or timings, edges and decoded frames as SVG" },
