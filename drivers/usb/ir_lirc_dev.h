@@ -10,6 +10,7 @@
 #ifndef IRJACK_IR_LIRC_DEV_H
 #define IRJACK_IR_LIRC_DEV_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ir_decoder.h"
@@ -30,5 +31,21 @@ int ir_lirc_edge_to_mode2(const struct ir_edge *e, uint32_t *word);
  * flags map TOGGLE/REPEAT, the timestamp (ns) becomes start_us and end_us.
  * Returns 0, or -EPROTONOSUPPORT for an rc_proto irjack does not know. */
 int ir_lirc_scancode_to_frame(const void *lirc_scancode, struct ir_frame *out);
+
+
+
+/* One rc-core device found in sysfs. */
+struct ir_lirc_dev_info {
+	char rc_name[32];     /* "rc0" */
+	char lirc_name[32];   /* "lirc0", "" when the device has no LIRC node */
+	char driver[64];      /* uevent DRV_NAME, e.g. "rc-loopback" */
+	char dev_name[128];   /* uevent DEV_NAME, the device's own name */
+};
+
+/* Lists rc-core devices under `sysfs_root`/class/rc (sysfs_root is "/sys"
+ * normally; tests pass a fake tree laid out the same way).  Fills at most
+ * `cap` entries of `out`, sorted by rc name.  Returns the number of devices
+ * found (may exceed `cap`), or a negative errno (-ENOENT: no rc class). */
+int ir_lirc_dev_discover(const char *sysfs_root, struct ir_lirc_dev_info *out, size_t cap);
 
 #endif
