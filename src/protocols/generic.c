@@ -418,9 +418,12 @@ static int generic_encode_params(const void *params, uint64_t scancode, unsigned
 	}
 	if (p->kind == IR_PROTO_RAW && scancode >= p->raw_count)
 		return -EINVAL;
-	first_bit = p->reverse ? data & 1 : (data >> (p->bits - 1)) & 1;
-	if (p->kind == IR_PROTO_MANCHESTER && !p->header_pulse && !first_bit)
-		return -EINVAL; /* the decoder could not see where it starts */
+	if (p->kind == IR_PROTO_MANCHESTER && !p->header_pulse) {
+		/* bits is 1..64 here (ir_generic_params_set) */
+		first_bit = p->reverse ? data & 1 : (data >> (p->bits - 1)) & 1;
+		if (!first_bit)
+			return -EINVAL; /* the decoder could not see where it starts */
+	}
 
 	for (unsigned r = 0; r <= repeats; r++) {
 		switch (p->kind) {
