@@ -45,6 +45,7 @@ const struct ir_family *const ir_families[] = {
 	&ir_family_bang_olufsen,
 	&ir_family_rc6a,
 	&ir_family_lirc,
+	&ir_family_generic,
 	NULL,
 };
 

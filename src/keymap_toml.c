@@ -2,25 +2,30 @@
 /*
  * keymap_toml.c - ir-keytable's rc_keymaps TOML files.
  *
- * No C TOML library is packaged in Debian, so this is a small strict parser
- * of what rc_keymaps use: comments, the [[protocols]] array of tables with
- * its [protocols.scancodes] table, bare or quoted keys, integer keys (the
- * scancodes, decimal or 0x hex), and string ('...' or "...") or integer
- * values.  Anything else is an error naming its line.
+ * A strict parser for the subset those files use, not a TOML library:
  *
- * Protocol names are ir-keytable's, with its `variant`: nec (nec, necx,
- * nec32), rc5 / rc-5 (rc5, rc5x_20, rc5_sz), rc-5-sz, rc6 (rc6_0,
- * rc6_6a_20/24/32, rc6_mce), sony (sony12/15/20), jvc, sanyo, sharp, xmp,
- * rcmm (rcmm12/24/32), imon, mce_kbd, samsung36 (irjack's samsung).  A
- * family named without a variant binds its buttons under every variant
- * (rc-core looks keys up by scancode alone).  Keymaps whose protocol is
- * "unknown", "other" or one irjack does not have (cec, xbox_dvd, imon_rsc)
- * bind under IR_KEYMAP_ANY_PROTOCOL.  The timing-described protocols
- * (pulse_distance, pulse_length, manchester, raw) load, with their
- * parameters checked for being numbers, but have no decoder yet: their
- * buttons are bound to a protocol no frame carries (TODO: generic decoders).
- * Key names that are not Linux key names load with keycode -1, as
- * ir-keytable only warns about them.
+ *   # comment
+ *   [[protocols]]                 one remote
+ *   name = "..."                  (optional: the protocol name otherwise)
+ *   protocol = "nec"              rc-core family, BPF protocol, or unknown/other
+ *   variant = "necx"              (optional) one protocol of the family
+ *   header_pulse = 9000           integer parameters of BPF protocols
+ *   [protocols.scancodes]
+ *   0x04fb = "KEY_POWER"          integer key (hex or decimal) = key name
+ *   [[protocols.raw]]             raw protocol only: one per key
+ *   keycode = "KEY_POWER"
+ *   raw = "+9000 -4500 +560"
+ *
+ * Values are basic ("...", with \" \\ \b \t \n \f \r \uXXXX \UXXXXXXXX
+ * escapes) or literal ('...') strings, integers (decimal or 0x hex, `_`
+ * between digits) and true/false for 0/1 parameters.  Anything else
+ * (arrays, inline tables, dotted keys, multi-line strings, other tables,
+ * duplicate keys) is -EINVAL with its line: a keymap that half loads is
+ * worse than one that says what is wrong.
+ *
+ * Key names that are not Linux input names still load (keycode -1, as
+ * ir_keymap_add_key() does for every loader): rc_keymaps may name keys a
+ * newer kernel has, and the lircd socket reports the name anyway.
  */
 #include "ir_keymap_loaders.h"
 
@@ -31,41 +36,56 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOML_LINE_MAX 4096
-#define TOML_KEYS_MAX 100000
-#define TOML_STRING_MAX 256
+#include "ir_family.h"
+#include "ir_generic.h"
 
-enum table {
-	TABLE_NONE,
-	TABLE_PROTOCOL,
-	TABLE_SCANCODES,
-	TABLE_RAW,
+/* Bounds on input from outside: no rc_keymaps line comes near 4096 bytes
+ * (the longest is ~90), and the largest file has ~300 keys. */
+#define TOML_MAX_LINE 4096
+#define TOML_MAX_KEYS 100000
+#define TOML_MAX_STRING 1024
+
+enum section {
+	SECTION_NONE,      /* before the first [[protocols]] */
+	SECTION_PROTOCOL,  /* the [[protocols]] table's own keys */
+	SECTION_SCANCODES, /* [protocols.scancodes] */
+	SECTION_RAW,       /* one [[protocols.raw]] entry */
 };
 
-struct protocol_entry {
-	bool open;
-	unsigned line;
-	char name[TOML_STRING_MAX];
-	char protocol[TOML_STRING_MAX];
-	char variant[TOML_STRING_MAX];
-	bool have_protocol;
-	bool remote_added;
-	unsigned remote;
-	enum ir_protocol bind[8];
-	unsigned bind_count;
-};
+/* The keys a [[protocols]] table has seen, to refuse duplicates. */
+#define SEEN_MAX 32
 
-struct toml {
+struct toml_parser {
 	struct ir_keymap *km;
 	struct ir_parse_error *err;
 	unsigned line;
-	enum table table;
-	struct protocol_entry entry;
-	unsigned keys;
+	enum section section;
+	size_t keys;
+	/* the current [[protocols]] table */
+	char name[TOML_MAX_STRING];
+	char protocol[TOML_MAX_STRING];
+	char variant[TOML_MAX_STRING];
+	bool has_name, has_protocol, has_variant;
+	char seen[SEEN_MAX][32];
+	size_t seen_count;
+	struct ir_generic_params *params; /* a BPF protocol's, until handed over */
+	/* ...and after: ir_keymap_add_decoder() keeps the pointer; raw keys
+	 * are added to it while loading, before anything reads it */
+	struct ir_generic_params *last_params;
+	bool bound;         /* remote (and decoder) created */
+	unsigned remote;
+	uint16_t decoder_id;
+	enum ir_protocol protos[8];
+	size_t proto_count;
+	bool had_scancodes, had_raw;
+	/* the current [[protocols.raw]] entry */
+	char raw_keycode[TOML_MAX_STRING];
+	char *raw_text;
+	bool has_raw_keycode;
+	unsigned raw_line;
 };
 
-static int fail(struct toml *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(struct toml *t, const char *fmt, ...)
+static int fail(struct toml_parser *t, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -78,362 +98,676 @@ static int fail(struct toml *t, const char *fmt, ...)
 	return -EINVAL;
 }
 
-static const char *skip_blank(const char *p)
+/* ---- protocol names ---- */
+
+struct proto_family {
+	const char *name;
+	enum ir_protocol protos[6];
+	size_t count;
+};
+
+/* rc-core's protocol families as rc_keymaps name them (ir-keytable accepts
+ * both "rc5" and "rc-5" spellings); a key of a family without a variant
+ * binds under each of its protocols, as rc-core looks keys up by scancode
+ * alone. */
+static const struct proto_family families[] = {
+	{ "nec", { IR_PROTO_NEC, IR_PROTO_NECX, IR_PROTO_NEC32 }, 3 },
+	{ "rc5", { IR_PROTO_RC5, IR_PROTO_RC5X_20 }, 2 },
+	{ "rc-5", { IR_PROTO_RC5, IR_PROTO_RC5X_20 }, 2 },
+	{ "rc5_sz", { IR_PROTO_RC5_SZ }, 1 },
+	{ "rc-5-sz", { IR_PROTO_RC5_SZ }, 1 },
+	{ "rc6", { IR_PROTO_RC6_0, IR_PROTO_RC6_6A_20, IR_PROTO_RC6_6A_24, IR_PROTO_RC6_6A_32,
+		   IR_PROTO_RC6_MCE }, 5 },
+	{ "rc-6", { IR_PROTO_RC6_0, IR_PROTO_RC6_6A_20, IR_PROTO_RC6_6A_24, IR_PROTO_RC6_6A_32,
+		    IR_PROTO_RC6_MCE }, 5 },
+	{ "sony", { IR_PROTO_SONY12, IR_PROTO_SONY15, IR_PROTO_SONY20 }, 3 },
+	{ "jvc", { IR_PROTO_JVC }, 1 },
+	{ "sanyo", { IR_PROTO_SANYO }, 1 },
+	{ "sharp", { IR_PROTO_SHARP }, 1 },
+	{ "xmp", { IR_PROTO_XMP }, 1 },
+	{ "rcmm", { IR_PROTO_RCMM12, IR_PROTO_RCMM24, IR_PROTO_RCMM32 }, 3 },
+	{ "rc-mm", { IR_PROTO_RCMM12, IR_PROTO_RCMM24, IR_PROTO_RCMM32 }, 3 },
+	{ "imon", { IR_PROTO_IMON }, 1 },
+	{ "mce_kbd", { IR_PROTO_MCIR2_KBD, IR_PROTO_MCIR2_MSE }, 2 },
+	{ "mce-kbd", { IR_PROTO_MCIR2_KBD, IR_PROTO_MCIR2_MSE }, 2 },
+	/* rc-core's samsung36 is irjack's samsung (36 bits, same layout) */
+	{ "samsung36", { IR_PROTO_SAMSUNG }, 1 },
+	{ "cec", { IR_PROTO_CEC }, 1 },
+	{ "xbox_dvd", { IR_PROTO_XBOX_DVD }, 1 },
+	{ "xbox-dvd", { IR_PROTO_XBOX_DVD }, 1 },
+};
+
+/* Names rc_keymaps use for keymaps irjack has no decoder of its own for:
+ * bound by scancode alone. */
+static const char *const any_protocol_names[] = {
+	"unknown", "other", "imon_rsc", "imon-rsc", "tt1500", "rc-mm",
+};
+
+static const struct {
+	const char *name;
+	enum ir_protocol kind;
+} bpf_protocols[] = {
+	{ "pulse_distance", IR_PROTO_PULSE_DISTANCE },
+	{ "pulse_length", IR_PROTO_PULSE_LENGTH },
+	{ "manchester", IR_PROTO_MANCHESTER },
+	{ "raw", IR_PROTO_RAW },
+};
+
+static enum ir_protocol bpf_kind(const char *name)
 {
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return p;
+	for (size_t i = 0; i < sizeof(bpf_protocols) / sizeof(bpf_protocols[0]); i++)
+		if (!strcmp(name, bpf_protocols[i].name))
+			return bpf_protocols[i].kind;
+	return IR_PROTO_UNKNOWN;
 }
 
-/* After a value: blanks, then a comment or the end. */
-static int expect_end(struct toml *t, const char *p)
+/* Fills t->protos from protocol and variant. */
+static int resolve_protocols(struct toml_parser *t)
 {
-	p = skip_blank(p);
-	if (*p && *p != '#')
-		return fail(t, "unexpected '%c' after the value", *p);
-	return 0;
-}
+	const struct proto_family *fam = NULL;
+	enum ir_protocol v;
 
-/* A string value into out; *pp advances past it. */
-static int parse_string(struct toml *t, const char **pp, char *out, size_t size)
-{
-	const char *p = *pp;
-	char quote = *p++;
-	size_t n = 0;
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		if (!strcmp(t->protocol, families[i].name))
+			fam = &families[i];
+	if (!fam) {
+		bool any = false;
 
-	while (*p && *p != quote) {
-		char c = *p++;
-
-		if (quote == '"' && c == '\\') {
-			switch (*p++) {
-			case 'n': c = '\n'; break;
-			case 't': c = '\t'; break;
-			case '"': c = '"'; break;
-			case '\\': c = '\\'; break;
-			default:
-				return fail(t, "unsupported escape in a string");
-			}
-		} else if ((unsigned char)c < 0x20) {
-			return fail(t, "control character in a string");
-		}
-		if (n + 1 >= size)
-			return fail(t, "string longer than %zu characters", size - 1);
-		out[n++] = c;
-	}
-	if (*p != quote)
-		return fail(t, "unterminated string");
-	out[n] = '\0';
-	*pp = p + 1;
-	return 0;
-}
-
-/* An integer (decimal, 0x hex, 0o octal, 0b binary; '_' separators). */
-static int parse_integer(struct toml *t, const char **pp, uint64_t *out)
-{
-	const char *p = *pp;
-	char digits[80];
-	size_t n = 0;
-	int base = 10;
-	char *end;
-
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		base = 16;
-	else if (p[0] == '0' && p[1] == 'o')
-		base = 8;
-	else if (p[0] == '0' && p[1] == 'b')
-		base = 2;
-	if (base != 10)
-		p += 2;
-	while (isalnum((unsigned char)*p) || *p == '_') {
-		if (*p != '_') {
-			if (n + 1 >= sizeof(digits))
-				return fail(t, "number too long");
-			digits[n++] = *p;
-		}
-		p++;
-	}
-	digits[n] = '\0';
-	if (!n)
-		return fail(t, "expected a number");
-	errno = 0;
-	*out = strtoull(digits, &end, base);
-	if (*end || errno)
-		return fail(t, "'%s' is not a valid %s number", digits,
-			    base == 16 ? "hexadecimal" : base == 8 ? "octal" : base == 2 ? "binary" : "decimal");
-	*pp = p;
-	return 0;
-}
-
-static void bind_list(struct protocol_entry *e, const enum ir_protocol *list, unsigned n)
-{
-	for (unsigned i = 0; i < n && e->bind_count < 8; i++)
-		e->bind[e->bind_count++] = list[i];
-}
-
-/* Which irjack protocols an entry's buttons are bound under. */
-static int resolve_protocol(struct toml *t, struct protocol_entry *e)
-{
-	static const struct {
-		const char *name;
-		enum ir_protocol list[5];
-		unsigned count;
-	} families[] = {
-		{ "nec", { IR_PROTO_NEC, IR_PROTO_NECX, IR_PROTO_NEC32 }, 3 },
-		{ "rc5", { IR_PROTO_RC5, IR_PROTO_RC5X_20, IR_PROTO_RC5_SZ }, 3 },
-		{ "rc-5", { IR_PROTO_RC5, IR_PROTO_RC5X_20, IR_PROTO_RC5_SZ }, 3 },
-		{ "rc-5-sz", { IR_PROTO_RC5_SZ }, 1 },
-		{ "rc6", { IR_PROTO_RC6_0, IR_PROTO_RC6_6A_20, IR_PROTO_RC6_6A_24, IR_PROTO_RC6_6A_32,
-			   IR_PROTO_RC6_MCE }, 5 },
-		{ "sony", { IR_PROTO_SONY12, IR_PROTO_SONY15, IR_PROTO_SONY20 }, 3 },
-		{ "rcmm", { IR_PROTO_RCMM12, IR_PROTO_RCMM24, IR_PROTO_RCMM32 }, 3 },
-		{ "mce_kbd", { IR_PROTO_MCIR2_KBD, IR_PROTO_MCIR2_MSE }, 2 },
-		{ "samsung36", { IR_PROTO_SAMSUNG }, 1 },
-		{ "pulse_distance", { IR_PROTO_PULSE_DISTANCE }, 1 },
-		{ "pulse_length", { IR_PROTO_PULSE_LENGTH }, 1 },
-		{ "manchester", { IR_PROTO_MANCHESTER }, 1 },
-		{ "raw", { IR_PROTO_RAW }, 1 },
-	};
-	enum ir_protocol p;
-
-	if (!e->have_protocol)
-		return fail(t, "[[protocols]] entry from line %u has no 'protocol'", e->line);
-	if (e->variant[0]) {
-		if (ir_protocol_from_name(e->variant, &p) < 0)
-			return fail(t, "unknown variant '%s' of protocol '%s'", e->variant, e->protocol);
-		bind_list(e, &p, 1);
+		for (size_t i = 0; i < sizeof(any_protocol_names) / sizeof(any_protocol_names[0]); i++)
+			any |= !strcmp(t->protocol, any_protocol_names[i]);
+		if (!any)
+			return fail(t, "unknown protocol \"%s\"", t->protocol);
+		if (t->has_variant)
+			return fail(t, "protocol \"%s\" has no variants", t->protocol);
+		t->protos[0] = IR_KEYMAP_ANY_PROTOCOL;
+		t->proto_count = 1;
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
-		if (!strcmp(e->protocol, families[i].name)) {
-			bind_list(e, families[i].list, families[i].count);
-			return 0;
+	if (t->has_variant) {
+		bool ok = false;
+
+		if (ir_protocol_from_name(t->variant, &v) == 0)
+			for (size_t i = 0; i < fam->count; i++)
+				ok |= fam->protos[i] == v;
+		if (!ok)
+			return fail(t, "variant \"%s\" is not a protocol of \"%s\"", t->variant,
+				    t->protocol);
+		t->protos[0] = v;
+		t->proto_count = 1;
+	} else {
+		memcpy(t->protos, fam->protos, fam->count * sizeof(fam->protos[0]));
+		t->proto_count = fam->count;
+	}
+	/* a protocol irjack cannot decode (cec, xbox_dvd) still matches by
+	 * scancode, whatever decoder reports it */
+	for (size_t i = 0; i < t->proto_count; i++)
+		if (!ir_protocol_family(t->protos[i])) {
+			t->protos[0] = IR_KEYMAP_ANY_PROTOCOL;
+			t->proto_count = 1;
+			break;
 		}
-	}
-	if (ir_protocol_from_name(e->protocol, &p) == 0 && p < 32) {
-		bind_list(e, &p, 1);
-		return 0;
-	}
-	p = IR_KEYMAP_ANY_PROTOCOL;
-	bind_list(e, &p, 1);
 	return 0;
 }
 
-static int ensure_remote(struct toml *t)
+/* Creates the remote (and decoder) of the current [[protocols]] table once
+ * its own keys are over. */
+static int bind_remote(struct toml_parser *t)
 {
-	struct protocol_entry *e = &t->entry;
+	const char *why;
 	int ret;
 
-	if (e->remote_added)
+	if (t->bound)
 		return 0;
-	ret = resolve_protocol(t, e);
-	if (ret < 0)
+	if (!t->has_protocol)
+		return fail(t, "[[protocols]] without a protocol");
+	ret = ir_keymap_add_remote(t->km, t->has_name ? t->name : t->protocol, &t->remote);
+	if (ret)
 		return ret;
-	ret = ir_keymap_add_remote(t->km, e->name[0] ? e->name : e->protocol, &e->remote);
-	if (ret < 0)
+	t->bound = true;
+	if (!t->params)
+		return resolve_protocols(t);
+	if (t->params->kind != IR_PROTO_RAW && ir_generic_params_check(t->params, &why))
+		return fail(t, "%s: %s", t->protocol, why);
+	t->protos[0] = t->params->kind;
+	t->proto_count = 1;
+	ret = ir_keymap_add_decoder(t->km, t->remote, &ir_family_generic, t->params,
+				    ir_generic_params_free, &t->decoder_id);
+	if (ret) {
+		ir_generic_params_free(t->params);
+		t->params = NULL;
 		return ret;
-	e->remote_added = true;
+	}
+	t->last_params = t->params;
+	t->params = NULL; /* the keymap's now, but still ours to fill (raw) */
 	return 0;
 }
 
-/* End of a [[protocols]] entry: an entry without scancodes is still a
- * remote (ir-keytable loads protocol-only keymaps). */
-static int close_entry(struct toml *t)
+static struct ir_generic_params *bound_params(struct toml_parser *t)
 {
-	int ret = 0;
+	return t->last_params;
+}
 
-	if (t->entry.open)
-		ret = ensure_remote(t);
-	memset(&t->entry, 0, sizeof(t->entry));
+static int add_key(struct toml_parser *t, uint64_t scancode, const char *key)
+{
+	int ret;
+
+	if (t->keys >= TOML_MAX_KEYS)
+		return fail(t, "more than %d keys", TOML_MAX_KEYS);
+	t->keys++;
+	if (!*key)
+		return fail(t, "empty key name");
+	for (size_t i = 0; i < t->proto_count; i++) {
+		ret = ir_keymap_add_key(t->km, t->remote, t->protos[i], t->decoder_id, scancode, key);
+		if (ret == -EINVAL)
+			return fail(t, "cannot bind scancode 0x%llx", (unsigned long long)scancode);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int finish_raw(struct toml_parser *t)
+{
+	struct ir_generic_params *p = bound_params(t);
+	const char *why;
+	uint64_t scancode;
+	unsigned line = t->line;
+	int ret;
+
+	if (t->section != SECTION_RAW)
+		return 0;
+	t->line = t->raw_line;
+	if (!t->has_raw_keycode || !t->raw_text) {
+		ret = fail(t, "[[protocols.raw]] needs keycode and raw");
+		goto out;
+	}
+	ret = ir_generic_params_add_raw(p, t->raw_text, &scancode, &why);
+	if (ret == -EINVAL || ret == -E2BIG)
+		ret = fail(t, "raw: %s", why);
+	if (!ret)
+		ret = add_key(t, scancode, t->raw_keycode);
+out:
+	t->line = line;
+	free(t->raw_text);
+	t->raw_text = NULL;
+	t->has_raw_keycode = false;
 	return ret;
 }
 
-static int header(struct toml *t, const char *p)
+/* Ends the current [[protocols]] table. */
+static int finish_protocol(struct toml_parser *t)
 {
-	bool array = p[1] == '[';
-	const char *name = skip_blank(p + (array ? 2 : 1));
-	const char *end = strchr(name, ']');
-	char table[64];
-	size_t n;
+	const char *why;
 	int ret;
 
-	if (!end || (array && end[1] != ']'))
-		return fail(t, "unterminated table header");
-	n = (size_t)(end - name);
-	while (n && (name[n - 1] == ' ' || name[n - 1] == '\t'))
-		n--;
-	if (n >= sizeof(table))
-		return fail(t, "table name too long");
-	memcpy(table, name, n);
-	table[n] = '\0';
-	ret = expect_end(t, end + (array ? 2 : 1));
-	if (ret < 0)
+	ret = finish_raw(t);
+	if (ret)
 		return ret;
-	if (array && !strcmp(table, "protocols")) {
-		ret = close_entry(t);
-		if (ret < 0)
-			return ret;
-		t->entry.open = true;
-		t->entry.line = t->line;
-		t->table = TABLE_PROTOCOL;
+	if (t->section == SECTION_NONE)
 		return 0;
-	}
-	if (!t->entry.open)
-		return fail(t, "[%s] outside a [[protocols]] entry", table);
-	if (!array && !strcmp(table, "protocols.scancodes")) {
-		t->table = TABLE_SCANCODES;
-		return ensure_remote(t);
-	}
-	if (array && !strcmp(table, "protocols.raw")) {
-		t->table = TABLE_RAW;
-		return ensure_remote(t);
-	}
-	return fail(t, "unknown table [%s%s%s] (rc_keymaps use [[protocols]], "
-		    "[protocols.scancodes] and [[protocols.raw]])",
-		    array ? "[" : "", table, array ? "]" : "");
-}
-
-static int protocol_key(struct toml *t, const char *key, const char *p)
-{
-	struct protocol_entry *e = &t->entry;
-	char *dst = NULL;
-	uint64_t v;
-
-	if (!strcmp(key, "name"))
-		dst = e->name;
-	else if (!strcmp(key, "protocol"))
-		dst = e->protocol;
-	else if (!strcmp(key, "variant"))
-		dst = e->variant;
-	if (dst) {
-		int ret;
-
-		if (e->remote_added)
-			return fail(t, "'%s' after the scancodes", key);
-		if (*p != '"' && *p != '\'')
-			return fail(t, "'%s' must be a string", key);
-		ret = parse_string(t, &p, dst, TOML_STRING_MAX);
-		if (ret == 0 && dst == e->protocol)
-			e->have_protocol = true;
-		return ret < 0 ? ret : expect_end(t, p);
-	}
-	/* the timing parameters of the BPF protocols: numbers */
-	if (*p == '"' || *p == '\'')
-		return fail(t, "parameter '%s' must be a number", key);
-	if (parse_integer(t, &p, &v) < 0)
-		return -EINVAL;
-	return expect_end(t, p);
-}
-
-static int scancode_key(struct toml *t, const char *p)
-{
-	char key[TOML_STRING_MAX];
-	uint64_t scancode;
-	int ret;
-
-	if (*p == '"' || *p == '\'') {
-		/* a quoted scancode: "0x1e01" = ... */
-		char quoted[TOML_STRING_MAX];
-		const char *q = quoted;
-
-		ret = parse_string(t, &p, quoted, sizeof(quoted));
-		if (ret < 0)
-			return ret;
-		if (parse_integer(t, &q, &scancode) < 0 || *q)
-			return fail(t, "scancode '%s' is not a number", quoted);
-	} else if (parse_integer(t, &p, &scancode) < 0) {
-		return -EINVAL;
-	}
-	p = skip_blank(p);
-	if (*p++ != '=')
-		return fail(t, "expected '=' after the scancode");
-	p = skip_blank(p);
-	if (*p != '"' && *p != '\'')
-		return fail(t, "expected a key name in quotes");
-	ret = parse_string(t, &p, key, sizeof(key));
-	if (ret < 0)
+	ret = bind_remote(t);
+	if (ret)
 		return ret;
-	ret = expect_end(t, p);
-	if (ret < 0)
-		return ret;
-	if (!key[0])
-		return fail(t, "empty key name");
-	if (++t->keys > TOML_KEYS_MAX)
-		return fail(t, "more than %d keys", TOML_KEYS_MAX);
-	for (unsigned i = 0; i < t->entry.bind_count; i++) {
-		ret = ir_keymap_add_key(t->km, t->entry.remote, t->entry.bind[i], 0, scancode, key);
-		if (ret < 0)
-			return ret == -ENOMEM ? ret : fail(t, "cannot bind '%s'", key);
+	if (t->protos[0] == IR_PROTO_RAW) {
+		struct ir_generic_params *p = bound_params(t);
+
+		if (ir_generic_params_check(p, &why))
+			return fail(t, "raw: %s", why);
 	}
 	return 0;
 }
 
-static int line(struct toml *t, const char *p)
+/* ---- lexing ---- */
+
+static const char *skip_ws(const char *s)
 {
-	char key[64];
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* After a value: only blanks and a comment may follow. */
+static int expect_end(struct toml_parser *t, const char *s)
+{
+	s = skip_ws(s);
+	if (*s && *s != '#')
+		return fail(t, "unexpected text after the value: \"%.20s\"", s);
+	return 0;
+}
+
+static int put_utf8(char *out, size_t *o, size_t cap, unsigned long cp)
+{
+	unsigned char b[4];
+	size_t n;
+
+	if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return -1;
+	if (cp < 0x80) {
+		b[0] = (unsigned char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		b[0] = (unsigned char)(0xc0 | cp >> 6);
+		b[1] = (unsigned char)(0x80 | (cp & 0x3f));
+		n = 2;
+	} else if (cp < 0x10000) {
+		b[0] = (unsigned char)(0xe0 | cp >> 12);
+		b[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
+		b[2] = (unsigned char)(0x80 | (cp & 0x3f));
+		n = 3;
+	} else {
+		b[0] = (unsigned char)(0xf0 | cp >> 18);
+		b[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3f));
+		b[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3f));
+		b[3] = (unsigned char)(0x80 | (cp & 0x3f));
+		n = 4;
+	}
+	if (*o + n >= cap)
+		return -2;
+	memcpy(out + *o, b, n);
+	*o += n;
+	return 0;
+}
+
+/* Parses a basic or literal string at *ps into out (NUL-terminated). */
+static int parse_string(struct toml_parser *t, const char **ps, char *out, size_t cap)
+{
+	const char *s = *ps;
+	char quote = *s++;
+	size_t o = 0;
+
+	if (quote != '"' && quote != '\'')
+		return fail(t, "expected a string");
+	if (s[0] == quote && s[1] == quote)
+		return fail(t, "multi-line strings are not supported");
+	for (;;) {
+		unsigned char c = (unsigned char)*s;
+
+		if (!c)
+			return fail(t, "unterminated string");
+		if (c == (unsigned char)quote) {
+			s++;
+			break;
+		}
+		if (c < 0x20 && c != '\t')
+			return fail(t, "control character in a string");
+		if (c == 0x7f)
+			return fail(t, "control character in a string");
+		if (quote == '"' && c == '\\') {
+			char e = s[1];
+			unsigned long cp = 0;
+			int digits = 0;
+
+			s += 2;
+			switch (e) {
+			case '"': c = '"'; break;
+			case '\\': c = '\\'; break;
+			case 'b': c = '\b'; break;
+			case 't': c = '\t'; break;
+			case 'n': c = '\n'; break;
+			case 'f': c = '\f'; break;
+			case 'r': c = '\r'; break;
+			case 'u': digits = 4; break;
+			case 'U': digits = 8; break;
+			default:
+				return fail(t, "invalid escape in a string");
+			}
+			if (digits) {
+				for (int i = 0; i < digits; i++, s++) {
+					if (!isxdigit((unsigned char)*s))
+						return fail(t, "invalid \\%c escape", e);
+					cp = cp * 16 + (unsigned long)(isdigit((unsigned char)*s)
+							? *s - '0' : (tolower((unsigned char)*s) - 'a' + 10));
+				}
+				int r = put_utf8(out, &o, cap, cp);
+
+				if (r == -1)
+					return fail(t, "invalid unicode escape");
+				if (r)
+					return fail(t, "string too long (max %zu bytes)", cap - 1);
+				continue;
+			}
+		} else {
+			s++;
+		}
+		if (o + 1 >= cap)
+			return fail(t, "string too long (max %zu bytes)", cap - 1);
+		out[o++] = (char)c;
+	}
+	out[o] = '\0';
+	*ps = s;
+	return 0;
+}
+
+/* An integer: [+-] decimal or 0x hex, `_` only between digits. */
+static int parse_int(const char **ps, int64_t *out)
+{
+	const char *s = *ps;
+	bool neg = false, hex = false;
+	uint64_t v = 0;
+	size_t digits = 0;
+	unsigned base = 10;
+
+	if (*s == '+' || *s == '-') {
+		neg = *s == '-';
+		s++;
+	}
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		hex = true;
+		base = 16;
+		s += 2;
+	}
+	for (;;) {
+		unsigned d;
+
+		if (*s == '_' && digits && isxdigit((unsigned char)s[1]) &&
+		    (hex || isdigit((unsigned char)s[1]))) {
+			s++;
+			continue;
+		}
+		if (isdigit((unsigned char)*s))
+			d = (unsigned)(*s - '0');
+		else if (hex && isxdigit((unsigned char)*s))
+			d = (unsigned)(tolower((unsigned char)*s) - 'a' + 10);
+		else
+			break;
+		if (v > (UINT64_MAX - d) / base)
+			return -ERANGE;
+		v = v * base + d;
+		digits++;
+		s++;
+	}
+	if (!digits)
+		return -EINVAL;
+	/* TOML forbids leading zeros in decimals */
+	if (!hex && digits > 1 && (*ps)[neg || **ps == '+'] == '0')
+		return -EINVAL;
+	if (hex && neg)
+		return -EINVAL;
+	if (!hex && v > (uint64_t)INT64_MAX)
+		return -ERANGE;
+	*out = hex ? (int64_t)v : (neg ? -(int64_t)v : (int64_t)v);
+	*ps = s;
+	return 0;
+}
+
+/* A bare key: A-Za-z0-9_- */
+static size_t bare_key_len(const char *s)
+{
 	size_t n = 0;
 
-	p = skip_blank(p);
-	if (!*p || *p == '#')
+	while (isalnum((unsigned char)s[n]) || s[n] == '_' || s[n] == '-')
+		n++;
+	return n;
+}
+
+/* ---- lines ---- */
+
+static int parse_header(struct toml_parser *t, const char *s)
+{
+	int ret;
+
+	if (!strncmp(s, "[[protocols]]", 13)) {
+		ret = finish_protocol(t);
+		if (ret)
+			return ret;
+		ret = expect_end(t, s + 13);
+		if (ret)
+			return ret;
+		ir_generic_params_free(t->params);
+		memset(&t->name, 0, offsetof(struct toml_parser, raw_keycode) -
+					    offsetof(struct toml_parser, name));
+		t->section = SECTION_PROTOCOL;
 		return 0;
-	if (*p == '[')
-		return header(t, p);
-	if (t->table == TABLE_SCANCODES)
-		return scancode_key(t, p);
-	if (t->table == TABLE_NONE)
-		return fail(t, "key outside a [[protocols]] entry");
-	while (isalnum((unsigned char)*p) || *p == '_' || *p == '-') {
-		if (n + 1 >= sizeof(key))
-			return fail(t, "key too long");
-		key[n++] = *p++;
 	}
-	key[n] = '\0';
+	if (!strncmp(s, "[protocols.scancodes]", 21)) {
+		if (t->section == SECTION_NONE)
+			return fail(t, "[protocols.scancodes] before [[protocols]]");
+		if (t->had_scancodes)
+			return fail(t, "second [protocols.scancodes] in one [[protocols]]");
+		ret = finish_raw(t);
+		if (!ret)
+			ret = bind_remote(t);
+		if (!ret)
+			ret = expect_end(t, s + 21);
+		if (ret)
+			return ret;
+		if (t->protos[0] == IR_PROTO_RAW)
+			return fail(t, "a raw protocol has [[protocols.raw]] entries, not scancodes");
+		t->had_scancodes = true;
+		t->section = SECTION_SCANCODES;
+		return 0;
+	}
+	if (!strncmp(s, "[[protocols.raw]]", 17)) {
+		if (t->section == SECTION_NONE)
+			return fail(t, "[[protocols.raw]] before [[protocols]]");
+		ret = finish_raw(t);
+		if (!ret)
+			ret = bind_remote(t);
+		if (!ret)
+			ret = expect_end(t, s + 17);
+		if (ret)
+			return ret;
+		if (t->protos[0] != IR_PROTO_RAW)
+			return fail(t, "[[protocols.raw]] in a protocol that is not raw");
+		t->section = SECTION_RAW;
+		t->raw_line = t->line;
+		return 0;
+	}
+	return fail(t, "unsupported table \"%.40s\"", s);
+}
+
+static int parse_protocol_key(struct toml_parser *t, const char *key, const char *s)
+{
+	int64_t v;
+	int ret;
+
+	for (size_t i = 0; i < t->seen_count; i++)
+		if (!strcmp(t->seen[i], key))
+			return fail(t, "duplicate key \"%s\"", key);
+	if (t->seen_count == SEEN_MAX)
+		return fail(t, "too many keys in [[protocols]]");
+	snprintf(t->seen[t->seen_count++], sizeof(t->seen[0]), "%s", key);
+
+	if (!strcmp(key, "name") || !strcmp(key, "protocol") || !strcmp(key, "variant")) {
+		char *dst = key[0] == 'n' ? t->name : key[0] == 'p' ? t->protocol : t->variant;
+
+		ret = parse_string(t, &s, dst, TOML_MAX_STRING);
+		if (ret)
+			return ret;
+		if (!*dst)
+			return fail(t, "empty %s", key);
+		if (key[0] == 'n')
+			t->has_name = true;
+		else if (key[0] == 'v')
+			t->has_variant = true;
+		else {
+			enum ir_protocol kind = bpf_kind(dst);
+
+			t->has_protocol = true;
+			if (kind != IR_PROTO_UNKNOWN) {
+				t->params = ir_generic_params_new(kind);
+				if (!t->params)
+					return -ENOMEM;
+			}
+		}
+		return expect_end(t, s);
+	}
+	/* an integer parameter of a BPF protocol */
+	if (!strncmp(s, "true", 4) && !isalnum((unsigned char)s[4])) {
+		v = 1;
+		s += 4;
+	} else if (!strncmp(s, "false", 5) && !isalnum((unsigned char)s[5])) {
+		v = 0;
+		s += 5;
+	} else {
+		ret = parse_int(&s, &v);
+		if (ret == -ERANGE)
+			return fail(t, "%s: value out of range", key);
+		if (ret)
+			return fail(t, "%s: expected an integer", key);
+	}
+	ret = expect_end(t, s);
+	if (ret)
+		return ret;
+	if (!t->has_protocol)
+		return fail(t, "%s before protocol", key);
+	if (!t->params)
+		return fail(t, "protocol \"%s\" takes no parameter \"%s\"", t->protocol, key);
+	ret = ir_generic_params_set(t->params, key, v);
+	if (ret == -ENOENT)
+		return fail(t, "protocol \"%s\" has no parameter \"%s\"", t->protocol, key);
+	if (ret)
+		return fail(t, "%s: value %lld out of range", key, (long long)v);
+	return 0;
+}
+
+static int parse_scancode(struct toml_parser *t, const char *s)
+{
+	char keytext[TOML_MAX_STRING], key[TOML_MAX_STRING];
+	const char *k;
+	int64_t sc;
+	int ret;
+
+	if (*s == '"' || *s == '\'') {
+		ret = parse_string(t, &s, keytext, sizeof(keytext));
+		if (ret)
+			return ret;
+	} else {
+		size_t n = bare_key_len(s);
+
+		if (!n)
+			return fail(t, "expected a scancode");
+		memcpy(keytext, s, n);
+		keytext[n] = '\0';
+		s += n;
+	}
+	k = keytext;
+	ret = parse_int(&k, &sc);
+	if (ret || *k)
+		return fail(t, "scancode \"%.40s\" is not an integer", keytext);
+	if (sc < 0 && keytext[0] == '-')
+		return fail(t, "negative scancode");
+	s = skip_ws(s);
+	if (*s != '=')
+		return fail(t, "expected '=' after the scancode");
+	s = skip_ws(s + 1);
+	ret = parse_string(t, &s, key, sizeof(key));
+	if (ret)
+		return ret;
+	ret = expect_end(t, s);
+	if (ret)
+		return ret;
+	return add_key(t, (uint64_t)sc, key);
+}
+
+static int parse_raw_key(struct toml_parser *t, const char *key, const char *s)
+{
+	char value[TOML_MAX_LINE];
+	int ret;
+
+	if (strcmp(key, "keycode") && strcmp(key, "raw"))
+		return fail(t, "[[protocols.raw]] has no key \"%s\"", key);
+	if ((key[0] == 'k' && t->has_raw_keycode) || (key[0] == 'r' && t->raw_text))
+		return fail(t, "duplicate key \"%s\"", key);
+	ret = parse_string(t, &s, value, sizeof(value));
+	if (!ret)
+		ret = expect_end(t, s);
+	if (ret)
+		return ret;
+	if (key[0] == 'k') {
+		if (strlen(value) >= sizeof(t->raw_keycode))
+			return fail(t, "keycode too long");
+		strcpy(t->raw_keycode, value);
+		t->has_raw_keycode = true;
+	} else {
+		t->raw_text = strdup(value);
+		if (!t->raw_text)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int parse_line(struct toml_parser *t, const char *s)
+{
+	char key[64];
+	size_t n;
+
+	s = skip_ws(s);
+	if (!*s || *s == '#')
+		return 0;
+	if (*s == '[')
+		return parse_header(t, s);
+	switch (t->section) {
+	case SECTION_NONE:
+		return fail(t, "key outside [[protocols]]");
+	case SECTION_SCANCODES:
+		return parse_scancode(t, s);
+	default:
+		break;
+	}
+	n = bare_key_len(s);
 	if (!n)
 		return fail(t, "expected a key");
-	p = skip_blank(p);
-	if (*p++ != '=')
-		return fail(t, "expected '=' after '%s'", key);
-	p = skip_blank(p);
-	if (t->table == TABLE_RAW) {
-		/* keycode = "KEY_X", raw = "+9000 -4500 ...": checked, not
-		 * decoded yet (see the top) */
-		char value[TOML_LINE_MAX];
-
-		if (*p != '"' && *p != '\'')
-			return fail(t, "'%s' must be a string", key);
-		if (parse_string(t, &p, value, sizeof(value)) < 0)
-			return -EINVAL;
-		return expect_end(t, p);
-	}
-	return protocol_key(t, key, p);
+	if (n >= sizeof(key))
+		return fail(t, "key too long");
+	memcpy(key, s, n);
+	key[n] = '\0';
+	s = skip_ws(s + n);
+	if (*s == '.')
+		return fail(t, "dotted keys are not supported");
+	if (*s != '=')
+		return fail(t, "expected '=' after \"%s\"", key);
+	s = skip_ws(s + 1);
+	if (!*s || *s == '#')
+		return fail(t, "missing value for \"%s\"", key);
+	if (t->section == SECTION_RAW)
+		return parse_raw_key(t, key, s);
+	return parse_protocol_key(t, key, s);
 }
 
 int ir_keymap_parse_toml(struct ir_keymap *km, const char *text, size_t len,
 			 struct ir_parse_error *err)
 {
-	struct toml t = { .km = km, .err = err };
-	const char *p = text, *end = text + len;
-	char buf[TOML_LINE_MAX + 1];
+	struct toml_parser *t = calloc(1, sizeof(*t));
+	char *line = malloc(TOML_MAX_LINE + 1);
+	size_t pos = 0;
+	int ret = 0;
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		int ret;
-
-		t.line++;
-		if (n > TOML_LINE_MAX)
-			return fail(&t, "line longer than %d bytes", TOML_LINE_MAX);
-		memcpy(buf, p, n);
-		if (n && buf[n - 1] == '\r')
-			n--;
-		buf[n] = '\0';
-		if (memchr(buf, '\0', n))
-			return fail(&t, "NUL byte in the file");
-		ret = line(&t, buf);
-		if (ret < 0)
-			return ret;
-		p = nl ? nl + 1 : end;
+	if (!t || !line) {
+		free(t);
+		free(line);
+		return -ENOMEM;
 	}
-	if (!t.entry.open && ir_keymap_remote_count(km) == 0)
-		return fail(&t, "no [[protocols]] entry");
-	return close_entry(&t);
+	t->km = km;
+	t->err = err;
+	while (pos < len && !ret) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
+
+		t->line++;
+		if (n && text[pos + n - 1] == '\r')
+			n--;
+		if (n > TOML_MAX_LINE) {
+			ret = fail(t, "line longer than %d bytes", TOML_MAX_LINE);
+			break;
+		}
+		memcpy(line, text + pos, n);
+		line[n] = '\0';
+		if (strlen(line) != n) {
+			ret = fail(t, "NUL byte in the file");
+			break;
+		}
+		pos += (nl ? (size_t)(nl - (text + pos)) + 1 : len - pos);
+		ret = parse_line(t, line);
+	}
+	if (!ret) {
+		ret = finish_protocol(t);
+		if (!ret && t->section == SECTION_NONE)
+			ret = fail(t, "no [[protocols]] table");
+	}
+	ir_generic_params_free(t->params);
+	free(t->raw_text);
+	free(t);
+	free(line);
+	return ret;
 }

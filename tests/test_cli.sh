@@ -95,6 +95,17 @@ expect_exit 0 "$IRJACK" protocols; expect_out "^nec "; expect_out "^rc5 "
 expect_exit 0 "$IRJACK" protocols --json
 python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$TMP/out" || fail "protocols --json"
 
+# rc_keymaps: every file ir-keytable installs loads, and a keymap names the
+# buttons of a capture
+if [ -d /lib/udev/rc_keymaps ]; then
+	expect_exit 0 "$IRJACK" keymap check /lib/udev/rc_keymaps; expect_out "remotes"
+fi
+expect_exit 0 "$IRJACK" decode --keymap "$SRC/tests/keymaps/nec-irmp.toml" "$SRC/samples/nec-remote-irmp.mode2"
+[ "$(grep -c 'nec *0x0007  *KEY_UP (irmp-nec)$' "$TMP/out")" = 1 ] || fail "KEY_UP from the TOML keymap"
+[ "$(grep -c 'nec *0x0006  *KEY_DOWN (irmp-nec)$' "$TMP/out")" = 1 ] || fail "KEY_DOWN from the TOML keymap"
+printf '[[protocols]]\nprotocol = "nec"\nbits = 3\n' > "$TMP/bad.toml"
+expect_exit 2 "$IRJACK" keymap check "$TMP/bad.toml"; expect_err "bad.toml:3: "
+
 if [ $failures -gt 0 ]; then
 	echo "$failures failure(s)"
 	exit 1
