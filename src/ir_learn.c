@@ -173,7 +173,7 @@ int ir_learn_pd_decode(const struct ir_learn_pd *pd, const struct ir_edge *e, si
 static int manchester_bits(uint32_t unit, size_t skip, const struct ir_edge *e, size_t n,
 			   uint8_t *bits, size_t max)
 {
-	uint8_t half[2 * IR_LEARN_MAX_BITS + 2];
+	uint8_t half[2 * IR_LEARN_MAX_BITS + 2] = { 0 };
 	size_t nh = 0, k = 0;
 
 	for (size_t i = skip; i < n; i++) {

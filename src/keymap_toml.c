@@ -66,7 +66,7 @@ struct toml_parser {
 	char protocol[TOML_MAX_STRING];
 	char variant[TOML_MAX_STRING];
 	bool has_name, has_protocol, has_variant;
-	char seen[SEEN_MAX][32];
+	char seen[SEEN_MAX][64];
 	size_t seen_count;
 	struct ir_generic_params *params; /* a BPF protocol's, until handed over */
 	/* ...and after: ir_keymap_add_decoder() keeps the pointer; raw keys

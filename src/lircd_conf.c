@@ -340,7 +340,7 @@ static int code_line(struct parser *p, char *name, char *v1)
 static int raw_value(struct parser *p, const char *tok)
 {
 	struct lirc_raw_code *c;
-	uint32_t v;
+	uint32_t v = 0;
 	int ret;
 
 	if (!p->r->raw_count)
