@@ -57,6 +57,17 @@ void ir_receiver_flush(struct ir_receiver *rx);
 /* After lost audio (xrun): resets every channel's state. */
 void ir_receiver_reset(struct ir_receiver *rx);
 
+/*
+ * Decodes a whole recording (WAV, FLAC... anything libsndfile reads) with a
+ * receiver configured as `cfg` says, except that the sample rate and the
+ * channel count come from the file (and a mono file uses its only
+ * channel); frames go to `frame_fn`, and the receiver is flushed at the
+ * end.  Returns 0, or a negative errno with a message (without the path)
+ * in `error`.
+ */
+int ir_receiver_run_file(const char *path, const struct ir_receiver_config *cfg,
+			 ir_frame_fn frame_fn, void *userdata, char *error, size_t error_size);
+
 /* The signal report of channel c (0-based); -EINVAL if it is not decoded. */
 int ir_receiver_report(struct ir_receiver *rx, unsigned c, struct ir_signal_report *r);
 

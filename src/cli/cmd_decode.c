@@ -103,67 +103,26 @@ static void print_frame(void *userdata, const struct ir_frame *frame)
 	run->frames++;
 }
 
-/* Audio: the receiver pipeline, in blocks. */
+/* Audio: the receiver pipeline. */
 static int decode_audio(const char *path, const struct ir_protocol_set *enabled,
 			struct decode_run *run)
 {
-	struct ir_audio_file *f;
-	struct ir_audio_info info;
-	struct ir_receiver_config cfg = { 0 };
-	struct ir_receiver *rx;
+	struct ir_receiver_config cfg = {
+		.channel = run->channel,
+		.polarity = run->polarity,
+		.timeout_us = run->timeout_us,
+		.protocols = enabled,
+		.keymap = run->keymap,
+	};
 	char error[256];
-	float *buf;
-	long got;
-	int ret;
+	int ret = ir_receiver_run_file(path, &cfg, print_frame, run, error, sizeof(error));
 
-	ret = ir_audio_file_open(path, &f, error, sizeof(error));
+	fflush(stdout);
 	if (ret < 0) {
 		cli_error("%s: %s", path, error);
 		return -1;
 	}
-	ir_audio_file_info(f, &info);
-	if (info.channels > IR_RECEIVER_MAX_CHANNELS) {
-		cli_error("%s: %u channels; at most %d are supported", path, info.channels,
-			  IR_RECEIVER_MAX_CHANNELS);
-		ir_audio_file_close(f);
-		return -1;
-	}
-	if (run->channel >= 0 && (unsigned)run->channel >= info.channels) {
-		cli_error("%s: has %u channel%s, no channel %d", path, info.channels,
-			  info.channels == 1 ? "" : "s", run->channel + 1);
-		ir_audio_file_close(f);
-		return -1;
-	}
-	cfg.sample_rate = info.sample_rate;
-	cfg.channels = info.channels;
-	cfg.channel = info.channels == 1 ? 0 : run->channel;
-	cfg.polarity = run->polarity;
-	cfg.timeout_us = run->timeout_us;
-	cfg.protocols = enabled;
-	cfg.keymap = run->keymap;
-	ret = ir_receiver_new(&cfg, print_frame, run, &rx);
-	if (ret < 0) {
-		cli_error("%s: cannot decode audio at %u Hz: %s", path, info.sample_rate,
-			  strerror(-ret));
-		ir_audio_file_close(f);
-		return -1;
-	}
-	buf = malloc(4096 * sizeof(float) * info.channels);
-	if (!buf) {
-		ir_receiver_free(rx);
-		ir_audio_file_close(f);
-		return -1;
-	}
-	while ((got = ir_audio_file_read(f, buf, 4096)) > 0)
-		ir_receiver_process(rx, buf, (size_t)got);
-	ir_receiver_flush(rx);
-	if (got < 0)
-		cli_error("%s: read error", path);
-	free(buf);
-	ir_receiver_free(rx);
-	ir_audio_file_close(f);
-	fflush(stdout);
-	return got < 0 ? -1 : 0;
+	return 0;
 }
 
 static int decode_one(const char *path, enum ir_timing_format fmt,

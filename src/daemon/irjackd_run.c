@@ -99,43 +99,18 @@ static int decode_file(struct source *s, struct ir_keymap *km)
 		if (ir_protocol_set_has(&named, (enum ir_protocol)p))
 			ir_protocol_set_add(&enabled, (enum ir_protocol)p);
 	if (ir_audio_file_probe(c->device)) {
-		struct ir_audio_file *f;
-		struct ir_audio_info info;
-		struct ir_receiver_config rcfg = { 0 };
-		struct ir_receiver *rx;
+		struct ir_receiver_config rcfg = {
+			.channel = c->channel,
+			.polarity = c->polarity,
+			.timeout_us = c->timeout_us,
+			.protocols = &enabled,
+			.keymap = km,
+		};
 		char error[256];
-		float *buf;
-		long got;
 
-		ret = ir_audio_file_open(c->device, &f, error, sizeof(error));
-		if (ret < 0) {
+		ret = ir_receiver_run_file(c->device, &rcfg, collect_frame, s, error, sizeof(error));
+		if (ret < 0)
 			fprintf(stderr, "irjackd: source %s: %s: %s\n", c->name, c->device, error);
-			return ret;
-		}
-		ir_audio_file_info(f, &info);
-		rcfg.sample_rate = info.sample_rate;
-		rcfg.channels = info.channels;
-		rcfg.channel = info.channels == 1 ? 0 : c->channel;
-		rcfg.polarity = c->polarity;
-		rcfg.timeout_us = c->timeout_us;
-		rcfg.protocols = &enabled;
-		rcfg.keymap = km;
-		ret = ir_receiver_new(&rcfg, collect_frame, s, &rx);
-		buf = ret == 0 ? malloc(4096 * sizeof(float) * info.channels) : NULL;
-		if (!buf) {
-			fprintf(stderr, "irjackd: source %s: cannot decode %s\n", c->name, c->device);
-			if (ret == 0)
-				ir_receiver_free(rx);
-			ir_audio_file_close(f);
-			return ret < 0 ? ret : -ENOMEM;
-		}
-		while ((got = ir_audio_file_read(f, buf, 4096)) > 0)
-			ir_receiver_process(rx, buf, (size_t)got);
-		ir_receiver_flush(rx);
-		free(buf);
-		ir_receiver_free(rx);
-		ir_audio_file_close(f);
-		ret = got < 0 ? -EIO : 0;
 	} else {
 		struct ir_edge_buf edges = { 0 };
 		struct ir_parse_error perr;
