@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ir_source.h - a live (or replayed) IR source, whatever its hardware: a
+ * sound card input (ALSA, PortAudio), the kernel's /dev/lircN, a USB
+ * receiver (MCE, iMON), or a recording replayed as if it were live.
+ *
+ * A source is opened from a spec "BACKEND:DEVICE" (e.g. "alsa:hw:1,0",
+ * "portaudio:default", "lirc:/dev/lirc0", "usb:mceusb", "file:x.wav").  The
+ * backend may run its own thread (a capture thread, libusb events); it
+ * never calls the user from there.  The user polls ir_source_fd() and calls
+ * ir_source_dispatch() from its own thread; frames and edges are delivered
+ * from inside that call, decoded by the source's own decoder state (audio:
+ * an ir_receiver; timings: an ir_decoder; scancodes: as the device reported
+ * them).  Timings from two sources never meet in one state machine.
+ *
+ * Errors are negative errno values; functions that can fail for a reason
+ * worth telling the user also fill a message buffer.
+ */
+#ifndef IRJACK_IR_SOURCE_H
+#define IRJACK_IR_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ir_decoder.h"
+#include "ir_demod.h"
+#include "ir_edge.h"
+#include "ir_protocol.h"
+
+struct ir_keymap;
+
+struct ir_source_options {
+	unsigned rate;           /* audio: requested rate; 0 = 48000 */
+	unsigned period_us;      /* audio: requested period; 0 = about 4 ms */
+	unsigned periods;        /* audio: periods per buffer; 0 = 4 */
+	int channel;             /* 0-based, or -1 (IR_RECEIVER_CHANNEL_AUTO) */
+	enum ir_polarity polarity;
+	uint32_t timeout_us;     /* end-of-signal timeout; 0 = the default */
+	const struct ir_protocol_set *protocols; /* NULL: all */
+	const struct ir_keymap *keymap; /* its custom decoders run too; must outlive the source */
+	bool realtime;           /* try SCHED_FIFO for a capture thread (silently normal if refused) */
+	bool paced;              /* file sources: deliver in real time instead of at once */
+	bool detach_kernel;      /* USB: detach the kernel driver if it holds the device */
+	size_t ring_ms;          /* audio: ring between capture thread and consumer; 0 = 500 ms */
+};
+
+/* Sets the defaults (all zero, channel auto, polarity auto). */
+void ir_source_options_init(struct ir_source_options *opt);
+
+enum ir_source_event {
+	IR_SOURCE_XRUN,        /* audio was lost (overrun, ring full); decoders were reset */
+	IR_SOURCE_GONE,        /* the device vanished; the source keeps trying to reopen it */
+	IR_SOURCE_BACK,        /* the device is open again */
+	IR_SOURCE_END,         /* a finite source (file) has delivered everything */
+};
+
+struct ir_source_callbacks {
+	ir_frame_fn frame;     /* required: each decoded frame */
+	/* Optional: each edge (audio: after demodulation; channel = the input
+	 * channel it came from, 0 for timing sources). */
+	void (*edge)(void *userdata, unsigned channel, const struct ir_edge *edge);
+	/* Optional: state changes; `message` says what happened, for a log. */
+	void (*event)(void *userdata, enum ir_source_event event, const char *message);
+	/* Optional, audio only: the raw interleaved samples as delivered (for
+	 * `irjack record`), before demodulation. */
+	void (*samples)(void *userdata, const float *interleaved, size_t frames);
+	void *userdata;
+};
+
+struct ir_source_stats {
+	const char *backend;   /* "alsa", "lirc"... */
+	char device[128];      /* what is open */
+	char format[32];       /* audio: the sample format in use ("S16_LE"...); timing: "mode2"... */
+	unsigned rate;         /* audio: the rate the device gave (0 for timing sources) */
+	unsigned channels;     /* audio: channels captured */
+	unsigned period_frames;/* audio: period in frames */
+	uint64_t samples;      /* audio frames (or edges) delivered to the decoders */
+	uint64_t frames;       /* IR frames decoded */
+	uint64_t xruns;        /* overruns recovered */
+	uint64_t dropped;      /* audio frames lost because the consumer was late (ring full) */
+	uint64_t reopens;      /* times the device came back after vanishing */
+	bool connected;        /* the device is open now */
+	bool realtime;         /* the capture thread got SCHED_FIFO */
+};
+
+/*
+ * A backend (internal to libirjack; one per kind of hardware).  open()
+ * gets a sink to push into from dispatch(); fd() is readable when
+ * dispatch() has something to do (it may also be called spuriously).
+ */
+struct ir_source_sink;
+struct ir_source_backend {
+	const char *name;    /* the spec prefix */
+	const char *summary; /* one line for --help and `irjack devices` */
+	int (*open)(const char *device, const struct ir_source_options *opt,
+		    struct ir_source_sink *sink, void **impl, char *err, size_t err_size);
+	int (*fd)(void *impl);
+	/* Returns 0, -ENODATA when a finite source has ended, or another
+	 * negative errno on a fatal error (message through the sink). */
+	int (*dispatch)(void *impl);
+	void (*stats)(void *impl, struct ir_source_stats *st);
+	void (*close)(void *impl);
+	/* Optional: prints the devices it can open, one per line
+	 * ("SPEC<TAB>description"); returns how many, or a negative errno. */
+	int (*list)(FILE *out, bool capture, bool playback);
+};
+
+/* What a backend pushes into (from dispatch() only). */
+void ir_source_sink_audio_format(struct ir_source_sink *sink, unsigned rate, unsigned channels);
+void ir_source_sink_samples(struct ir_source_sink *sink, const float *interleaved, size_t frames);
+void ir_source_sink_edges(struct ir_source_sink *sink, const struct ir_edge *edges, size_t n);
+void ir_source_sink_frame(struct ir_source_sink *sink, const struct ir_frame *frame);
+/* Audio or timings were lost (or the device went/came back): resets the
+ * decoders and reports `event` with `message`. */
+void ir_source_sink_event(struct ir_source_sink *sink, enum ir_source_event event,
+			  const char *message);
+
+/* The backends built in (NULL-terminated). */
+const struct ir_source_backend *const *ir_source_backends(void);
+const struct ir_source_backend *ir_source_backend_find(const char *name);
+
+struct ir_source;
+
+/*
+ * Opens `spec`: "BACKEND:DEVICE", or "BACKEND" alone for its default
+ * device, or a bare path ending in .wav/.flac/.mode2/... (a file source),
+ * or "/dev/lircN".  The backend starts capturing at once.  Returns 0 and
+ * sets *out (free with ir_source_free()), or a negative errno with a
+ * message in `err`: -ENOENT (no such device/file), -EPROTONOSUPPORT
+ * (unknown backend, or not built in), -EACCES, -EBUSY, -EINVAL (bad spec or
+ * options), -ENOMEM.
+ */
+int ir_source_open(const char *spec, const struct ir_source_options *opt,
+		   const struct ir_source_callbacks *cb, struct ir_source **out,
+		   char *err, size_t err_size);
+
+/* Stops the backend (joins its threads), closes the device, frees all. */
+void ir_source_free(struct ir_source *src);
+
+/* A file descriptor to poll for POLLIN; -1 if the source must be
+ * dispatched on a timer instead (then every few ms). */
+int ir_source_fd(const struct ir_source *src);
+
+/* Delivers what is ready through the callbacks.  Returns 0, -ENODATA once
+ * a finite source has ended (after flushing its decoders), or another
+ * negative errno on a fatal error (`err` filled). */
+int ir_source_dispatch(struct ir_source *src, char *err, size_t err_size);
+
+/* Figures for `irjack monitor` / `irjack status`. */
+void ir_source_stats(const struct ir_source *src, struct ir_source_stats *st);
+
+/* Audio sources: the signal report of the decoded channel (or of the
+ * first one with edges in auto mode); -ENOTSUP for timing sources,
+ * -EAGAIN before any audio. */
+int ir_source_signal_report(struct ir_source *src, struct ir_signal_report *r);
+
+#endif
