@@ -42,6 +42,7 @@ struct ir_source_options {
 	const struct ir_keymap *keymap; /* its custom decoders run too; must outlive the source */
 	bool realtime;           /* try SCHED_FIFO for a capture thread (silently normal if refused) */
 	bool paced;              /* file sources: deliver in real time instead of at once */
+	uint32_t start_delay_ms; /* paced file sources: start replaying this much later */
 	bool detach_kernel;      /* USB: detach the kernel driver if it holds the device */
 	size_t ring_ms;          /* audio: ring between capture thread and consumer; 0 = 500 ms */
 };

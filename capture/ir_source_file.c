@@ -60,7 +60,7 @@ static void file_close(void *impl)
 	free(fs);
 }
 
-static int arm_fd(struct file_source *fs)
+static int arm_fd(struct file_source *fs, uint32_t delay_ms)
 {
 	if (fs->paced) {
 		struct itimerspec its = {
@@ -79,7 +79,7 @@ static int arm_fd(struct file_source *fs)
 		if (fs->fd < 0)
 			return -errno;
 	}
-	fs->start_ns = now_ns();
+	fs->start_ns = now_ns() + (fs->paced ? (uint64_t)delay_ms * 1000000u : 0);
 	return 0;
 }
 
@@ -128,7 +128,7 @@ static int file_open(const char *device, const struct ir_source_options *opt,
 			goto fail;
 		}
 	}
-	ret = arm_fd(fs);
+	ret = arm_fd(fs, opt->start_delay_ms);
 	if (ret < 0) {
 		snprintf(err, err_size, "%s", strerror(-ret));
 		goto fail;
@@ -187,11 +187,13 @@ static int dispatch_timings(struct file_source *fs, uint64_t due_us)
 static int file_dispatch(void *impl)
 {
 	struct file_source *fs = impl;
-	uint64_t elapsed_ns = now_ns() - fs->start_ns;
+	uint64_t now = now_ns(), elapsed_ns = now > fs->start_ns ? now - fs->start_ns : 0;
 	uint64_t ticks;
 
 	if (fs->paced && read(fs->fd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)
 		return -errno;
+	if (now < fs->start_ns)
+		return 0;
 	if (fs->audio) {
 		uint64_t due = fs->paced ? elapsed_ns / 1000u * fs->info.sample_rate / 1000000u
 					 : UINT64_MAX;

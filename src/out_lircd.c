@@ -345,6 +345,20 @@ static void cmd_set_transmitters(struct ir_lircd *s, struct reply *r, const char
 }
 
 /* SIMULATE "<16 hex> <2 hex> button remote": broadcast as if decoded. */
+static void cmd_status(struct ir_lircd *s, struct reply *r, const char *command, int argc)
+{
+	char text[4096];
+	unsigned lines;
+
+	if (argc > 0) {
+		error_reply(r, command, "bad send packet");
+		return;
+	}
+	text[0] = '\0';
+	lines = s->cfg.status(s->cfg.userdata, text, sizeof(text));
+	put(r, "BEGIN\n%s\nSUCCESS\nDATA\n%u\n%sEND\n", command, lines, text);
+}
+
 static void cmd_simulate(struct ir_lircd *s, struct reply *r, const char *command,
 			 const char *rest)
 {
@@ -416,6 +430,8 @@ size_t ir_lircd_command(struct ir_lircd *s, const char *input, char *reply, size
 		cmd_send(s, &r, line, IR_LIRCD_SEND_STOP, args + 1, argc - 1);
 	} else if (!strcasecmp(args[0], "SET_TRANSMITTERS")) {
 		cmd_set_transmitters(s, &r, line, args + 1, argc - 1);
+	} else if (!strcasecmp(args[0], "STATUS") && s->cfg.status) {
+		cmd_status(s, &r, line, argc - 1);
 	} else {
 		error_reply(&r, line, "unknown directive: \"%s\"", args[0]);
 	}
@@ -423,6 +439,11 @@ size_t ir_lircd_command(struct ir_lircd *s, const char *input, char *reply, size
 }
 
 /* ---- I/O ---- */
+
+void ir_lircd_set_keymap(struct ir_lircd *s, const struct ir_keymap *keymap)
+{
+	s->cfg.keymap = keymap;
+}
 
 static void accept_clients(struct ir_lircd *s)
 {

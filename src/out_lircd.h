@@ -49,6 +49,10 @@ struct ir_lircd_config {
 		    unsigned repeats, char *error, size_t error_size);
 	/* SET_TRANSMITTERS mask (bit n-1 for transmitter n); NULL: refused. */
 	int (*set_transmitters)(void *userdata, unsigned mask, char *error, size_t error_size);
+	/* irjack's own STATUS command (not lircd's): writes text lines (each
+	 * ending in '\n') into buf and returns their count; NULL: STATUS is an
+	 * unknown directive, as for lircd. */
+	unsigned (*status)(void *userdata, char *buf, size_t size);
 	void *userdata;
 };
 
@@ -57,6 +61,10 @@ struct ir_lircd;
 /* Binds and listens.  Returns 0 and sets *out, or a negative errno
  * (-ENAMETOOLONG for a path too long for a UNIX socket, bind errors...). */
 int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out);
+/* Points LIST and SEND_* at another keymap (after a reload); `keymap`
+ * must outlive the socket or the next call. */
+void ir_lircd_set_keymap(struct ir_lircd *s, const struct ir_keymap *keymap);
+
 /* Disconnects every client, closes and removes the socket. */
 void ir_lircd_free(struct ir_lircd *s);
 

@@ -71,6 +71,18 @@ int ir_uinput_new(const struct ir_uinput_config *cfg, struct ir_uinput **out)
 	return 0;
 }
 
+bool ir_uinput_has_keys(const struct ir_uinput *u, const struct ir_keymap *keymap)
+{
+	for (size_t i = 0; keymap && i < ir_keymap_key_count(keymap); i++) {
+		int code = ir_keymap_key_at(keymap, i)->keycode;
+
+		if (code > 0 && code <= KEY_MAX &&
+		    !libevdev_has_event_code(u->dev, EV_KEY, (unsigned)code))
+			return false;
+	}
+	return true;
+}
+
 void ir_uinput_free(struct ir_uinput *u)
 {
 	if (!u)

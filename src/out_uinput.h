@@ -8,6 +8,7 @@
 #ifndef IRJACK_OUT_UINPUT_H
 #define IRJACK_OUT_UINPUT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ir_keymap.h"
@@ -36,6 +37,11 @@ const char *ir_uinput_devnode(const struct ir_uinput *u);
 
 /* Sends one event: MSC_SCAN for a press or repeat, the key for a press or
  * release of a named Linux key.  Returns 0 or a negative errno. */
+/* True if the device can emit every key code `keymap` binds (after a
+ * reload, a device that cannot must be recreated: uinput devices cannot
+ * gain keys). */
+bool ir_uinput_has_keys(const struct ir_uinput *u, const struct ir_keymap *keymap);
+
 int ir_uinput_event(struct ir_uinput *u, const struct ir_key_event *event);
 
 #endif

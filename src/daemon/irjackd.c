@@ -8,7 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
+#include <syslog.h>
+
 #include "ir_keymap.h"
+#include "irjackd.h"
 #include "irjackd_config.h"
 
 #define DEFAULT_CONFIG "/etc/irjack/irjackd.conf"
@@ -50,32 +54,6 @@ static void usage(FILE *out)
 		"--check-config), 2 on a configuration error, 1 on a runtime failure.\n");
 }
 
-static int load_keymaps(const struct irjackd_config *cfg, struct ir_keymap **out)
-{
-	struct ir_keymap *km;
-	int ret = ir_keymap_new(&km);
-
-	if (ret < 0)
-		return ret;
-	for (unsigned i = 0; i < cfg->keymap_count; i++) {
-		struct ir_keymap_error err = { 0 };
-
-		ret = ir_keymap_load(km, cfg->keymaps[i], &err);
-		if (ret < 0) {
-			if (err.parse.line)
-				fprintf(stderr, "irjackd: %s:%u: %s\n", err.file, err.parse.line,
-					err.parse.message);
-			else
-				fprintf(stderr, "irjackd: %s: %s\n", err.file[0] ? err.file : cfg->keymaps[i],
-					err.parse.message[0] ? err.parse.message : strerror(-ret));
-			ir_keymap_free(km);
-			return ret;
-		}
-	}
-	*out = km;
-	return 0;
-}
-
 static void print_summary(const struct irjackd_config *cfg, const struct ir_keymap *km)
 {
 	printf("%s: configuration valid\n", cfg->path);
@@ -106,8 +84,6 @@ static void print_summary(const struct irjackd_config *cfg, const struct ir_keym
 	       ir_keymap_key_count(km) == 1 ? "" : "s");
 }
 
-int irjackd_run(const struct irjackd_config *cfg, struct ir_keymap *km);
-
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -117,7 +93,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static struct irjackd_config cfg;
+	struct irjackd_config *cfg;
 	struct irjackd_config_error err;
 	const char *path = DEFAULT_CONFIG;
 	struct ir_keymap *km = NULL;
@@ -147,23 +123,32 @@ int main(int argc, char **argv)
 		fprintf(stderr, "irjackd: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
-	irjackd_config_defaults(&cfg);
-	ret = irjackd_config_load(path, &cfg, &err);
+	cfg = malloc(sizeof(*cfg));
+	if (!cfg) {
+		fprintf(stderr, "irjackd: out of memory\n");
+		return 1;
+	}
+	irjackd_config_defaults(cfg);
+	ret = irjackd_config_load(path, cfg, &err);
 	if (ret < 0) {
 		if (err.line)
 			fprintf(stderr, "irjackd: %s:%u: %s\n", path, err.line, err.message);
 		else
 			fprintf(stderr, "irjackd: %s: %s\n", path, err.message);
+		free(cfg);
 		return 2;
 	}
-	if (load_keymaps(&cfg, &km) < 0)
+	if (irjackd_load_keymaps(cfg, &km) < 0) {
+		free(cfg);
 		return 2;
+	}
 	if (check) {
-		print_summary(&cfg, km);
+		print_summary(cfg, km);
 		ir_keymap_free(km);
+		free(cfg);
 		return 0;
 	}
-	ret = irjackd_run(&cfg, km);
-	ir_keymap_free(km);
+	/* irjackd_run() owns cfg and km from here (a reload replaces them) */
+	ret = irjackd_run(path, cfg, km);
 	return ret < 0 ? 1 : 0;
 }

@@ -1,20 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * irjackd_run.c - the service loop: one poll() over the lircd socket, the
- * signals (signalfd) and the next due time (a frame to replay, a key to
- * release).
+ * irjackd_run.c - the service loop: one poll() over the signals
+ * (signalfd), every source's descriptor, and the lircd socket; timers for
+ * key-ups come from the poll timeout.
  *
- * Sources so far: `file` (a recording or timing file).  Its frames are
- * decoded up front and replayed at their own times from the start, so the
- * outputs see exactly what a live receiver would produce (presses, repeats,
- * key-ups at rc-core's times).  With no lircd output the service is a batch
- * job: it stops once every file is replayed.  Live audio and USB sources
- * join as their modules land.
+ * Every source (sound card, /dev/lircN, USB, or a recording replayed in
+ * real time) is a capture/ir_source.h source with its own decoder state;
+ * its capture thread, if any, never waits for this loop.  Frames are moved
+ * from the source's clock to the service's (monotonic) clock with an
+ * offset that only grows, so a frame is never dated after its arrival and
+ * key-ups are never early.
  *
- * Transmitters so far: `file` (the timings of every SEND_* request, as
- * mode2 text appended to the file).
+ * SIGHUP reloads the configuration and keymaps: a configuration or keymap
+ * that does not load is rejected and the running one stays; otherwise the
+ * sources are reopened with the new settings, the lircd socket (clients
+ * stay connected) and the uinput device are kept when their settings did
+ * not change (uinput is recreated only if it lacks a key the new keymaps
+ * bind).
  */
+#include "irjackd.h"
+
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,43 +29,127 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/signalfd.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef IRJACK_HAVE_LIBSYSTEMD
+#include <systemd/sd-daemon.h>
+#endif
 
-#include "ir_audio_file.h"
+#include "ir_audio_alsa_out.h"
 #include "ir_decoder.h"
 #include "ir_frame_format.h"
-#include "ir_keymap.h"
 #include "ir_keypress.h"
-#include "ir_receiver.h"
+#include "ir_source.h"
+#include "ir_synth.h"
 #include "ir_timing_io.h"
-#include "irjackd_config.h"
 #include "out_lircd.h"
 #include "out_uinput.h"
 
-int irjackd_run(const struct irjackd_config *cfg, struct ir_keymap *km);
+/* Sources without a pollable descriptor are dispatched this often. */
+#define POLL_TICK_MS 5
 
-/* Frames one recording may hold; more are dropped with a warning. */
-#define MAX_FILE_FRAMES 100000
+/* ---- logging ---- */
+
+static int log_level = LOG_INFO;
+
+void irjackd_set_log_level(int level)
+{
+	log_level = level;
+}
+
+void irjackd_log(int level, const char *fmt, ...)
+{
+	static const char *const names[] = {
+		[LOG_ERR] = "error", [LOG_WARNING] = "warning", [LOG_NOTICE] = "notice",
+		[LOG_INFO] = "info", [LOG_DEBUG] = "debug",
+	};
+	char line[1024];
+	va_list ap;
+
+	if (level > log_level)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (getenv("JOURNAL_STREAM"))
+		fprintf(stderr, "<%d>%s\n", level, line);
+	else
+		fprintf(stderr, "irjackd: %s%s%s\n",
+			level <= LOG_WARNING && level >= LOG_ERR ? names[level] : "",
+			level <= LOG_WARNING ? ": " : "", line);
+}
+
+static void notify(const char *state)
+{
+#ifdef IRJACK_HAVE_LIBSYSTEMD
+	sd_notify(0, state);
+#else
+	(void)state;
+#endif
+}
+
+int irjackd_load_keymaps(const struct irjackd_config *cfg, struct ir_keymap **out)
+{
+	struct ir_keymap *km;
+	int ret = ir_keymap_new(&km);
+
+	if (ret < 0)
+		return ret;
+	for (unsigned i = 0; i < cfg->keymap_count; i++) {
+		struct ir_keymap_error err = { 0 };
+
+		ret = ir_keymap_load(km, cfg->keymaps[i], &err);
+		if (ret < 0) {
+			if (err.parse.line)
+				irjackd_log(LOG_ERR, "%s:%u: %s", err.file, err.parse.line,
+					    err.parse.message);
+			else
+				irjackd_log(LOG_ERR, "%s: %s", err.file[0] ? err.file : cfg->keymaps[i],
+					    err.parse.message[0] ? err.parse.message : strerror(-ret));
+			ir_keymap_free(km);
+			return ret;
+		}
+	}
+	*out = km;
+	return 0;
+}
+
+/* ---- state ---- */
+
+struct service;
 
 struct source {
+	struct service *sv;
 	const struct irjackd_source *cfg;
-	struct ir_frame *frames;
-	size_t count, next;
-	bool truncated;
-	bool shifted;
+	struct ir_source *src;
 	struct ir_keypress *keys;
+	struct ir_protocol_set enabled;
+	int64_t offset_us;   /* service time minus source time */
+	bool offset_known;
+	bool ended;          /* a finite source that has delivered everything, or failed */
+	char state[96];      /* "running", or what happened last */
+	char last[128];      /* the last frame, as text */
+	uint64_t last_us;    /* when (service time) */
 };
 
-struct service {
-	const struct irjackd_config *cfg;
+/* What one configuration runs: replaced as a whole on reload. */
+struct generation {
+	struct irjackd_config *cfg;
 	struct ir_keymap *km;
 	struct source sources[IRJACKD_MAX_SOURCES];
 	unsigned source_count;
+};
+
+struct service {
+	const char *config_path;
+	struct generation *gen;
 	FILE *json;
+	char json_path[IRJACKD_PATH_MAX];
 	struct ir_lircd *lircd;
 	struct ir_uinput *uinput;
-	uint64_t start_us; /* monotonic time of source time 0 */
+	uint64_t start_us;   /* monotonic time of service time 0 */
+	uint64_t reloads, reload_failures;
 	bool stop;
 };
 
@@ -70,75 +161,9 @@ static uint64_t monotonic_us(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-/* ---- decoding file sources ---- */
-
-static void collect_frame(void *userdata, const struct ir_frame *frame)
+static uint64_t now_us(const struct service *sv)
 {
-	struct source *s = userdata;
-
-	if (!s->frames) {
-		s->frames = malloc(MAX_FILE_FRAMES * sizeof(*s->frames));
-		if (!s->frames)
-			return;
-	}
-	if (s->count == MAX_FILE_FRAMES) {
-		s->truncated = true;
-		return;
-	}
-	s->frames[s->count++] = *frame;
-}
-
-static int decode_file(struct source *s, struct ir_keymap *km)
-{
-	const struct irjackd_source *c = s->cfg;
-	struct ir_protocol_set enabled = c->protocols, named;
-	int ret;
-
-	ir_keymap_protocols(km, &named);
-	for (unsigned p = 0; p < IR_PROTO_COUNT; p++)
-		if (ir_protocol_set_has(&named, (enum ir_protocol)p))
-			ir_protocol_set_add(&enabled, (enum ir_protocol)p);
-	if (ir_audio_file_probe(c->device)) {
-		struct ir_receiver_config rcfg = {
-			.channel = c->channel,
-			.polarity = c->polarity,
-			.timeout_us = c->timeout_us,
-			.protocols = &enabled,
-			.keymap = km,
-		};
-		char error[256];
-
-		ret = ir_receiver_run_file(c->device, &rcfg, collect_frame, s, error, sizeof(error));
-		if (ret < 0)
-			fprintf(stderr, "irjackd: source %s: %s: %s\n", c->name, c->device, error);
-	} else {
-		struct ir_edge_buf edges = { 0 };
-		struct ir_parse_error perr;
-		struct ir_decoder *dec = NULL;
-
-		ret = ir_timing_read_file(c->device, IR_FORMAT_AUTO, NULL, &edges, NULL, &perr);
-		if (ret < 0) {
-			if (ret == -EINVAL && perr.line)
-				fprintf(stderr, "irjackd: source %s: %s:%u: %s\n", c->name, c->device,
-					perr.line, perr.message);
-			else
-				fprintf(stderr, "irjackd: source %s: %s: %s\n", c->name, c->device,
-					ret == -EINVAL ? perr.message : strerror(-ret));
-			ir_edge_buf_free(&edges);
-			return ret;
-		}
-		ret = ir_decoder_new(&enabled, collect_frame, s, &dec);
-		if (ret == 0 && (ret = ir_keymap_attach(km, dec)) == 0) {
-			ir_decoder_feed_many(dec, edges.edges, edges.len);
-			ir_decoder_flush(dec);
-		}
-		ir_decoder_free(dec);
-		ir_edge_buf_free(&edges);
-	}
-	if (s->truncated)
-		fprintf(stderr, "irjackd: source %s: more than %d frames, the rest dropped\n", c->name,
-			MAX_FILE_FRAMES);
-	return ret;
+	return monotonic_us() - sv->start_us;
 }
 
 /* ---- outputs ---- */
@@ -151,7 +176,7 @@ static void print_json(struct service *sv, const struct source *s, const struct 
 
 	if (!sv->json)
 		return;
-	if (ir_keymap_lookup(sv->km, f, &key)) {
+	if (ir_keymap_lookup(sv->gen->km, f, &key)) {
 		labels.key = key.key;
 		labels.remote = key.remote;
 	}
@@ -162,143 +187,577 @@ static void print_json(struct service *sv, const struct source *s, const struct 
 
 static void on_key(void *userdata, const struct ir_key_event *ev)
 {
-	struct service *sv = userdata;
+	struct source *s = userdata;
+	struct service *sv = s->sv;
 
 	if (sv->lircd)
 		ir_lircd_broadcast(sv->lircd, ev);
 	if (sv->uinput && ir_uinput_event(sv->uinput, ev) < 0)
-		fprintf(stderr, "irjackd: uinput: cannot write an event\n");
+		irjackd_log(LOG_WARNING, "uinput: cannot write an event");
+}
+
+static void on_frame(void *userdata, const struct ir_frame *frame)
+{
+	struct source *s = userdata;
+	struct service *sv = s->sv;
+	struct ir_frame f = *frame;
+	uint64_t now = now_us(sv);
+	int64_t lag = (int64_t)now - (int64_t)frame->end_us;
+	struct ir_key_binding key;
+
+	if (!s->offset_known || lag > s->offset_us) {
+		s->offset_us = lag;
+		s->offset_known = true;
+	}
+	f.start_us = (uint64_t)((int64_t)f.start_us + s->offset_us);
+	f.end_us = (uint64_t)((int64_t)f.end_us + s->offset_us);
+	print_json(sv, s, frame);
+	ir_keypress_frame(s->keys, &f);
+	ir_frame_format_text(frame,
+			     &(struct ir_frame_labels){
+				     .key = ir_keymap_lookup(sv->gen->km, frame, &key) ? key.key : NULL,
+			     },
+			     s->last, sizeof(s->last));
+	s->last[strcspn(s->last, "\n")] = '\0';
+	s->last_us = now;
+	irjackd_log(LOG_DEBUG, "source %s: %s", s->cfg->name, s->last);
+}
+
+static void on_source_event(void *userdata, enum ir_source_event event, const char *message)
+{
+	struct source *s = userdata;
+
+	switch (event) {
+	case IR_SOURCE_XRUN:
+		irjackd_log(LOG_WARNING, "source %s: audio lost: %s", s->cfg->name, message);
+		break;
+	case IR_SOURCE_GONE:
+		snprintf(s->state, sizeof(s->state), "gone (%.80s)", message);
+		irjackd_log(LOG_WARNING, "source %s: device gone: %s; reopening", s->cfg->name, message);
+		break;
+	case IR_SOURCE_BACK:
+		snprintf(s->state, sizeof(s->state), "running");
+		irjackd_log(LOG_INFO, "source %s: device back: %s", s->cfg->name, message);
+		break;
+	case IR_SOURCE_END:
+		snprintf(s->state, sizeof(s->state), "ended");
+		irjackd_log(LOG_INFO, "source %s: end of input", s->cfg->name);
+		break;
+	}
+}
+
+/* ---- transmit ---- */
+
+static int transmit_audio(const struct irjackd_transmitter *tx, const struct ir_edge_buf *edges,
+			  char *error, size_t error_size)
+{
+	struct ir_synth_config sc;
+	struct ir_alsa_out *o;
+	struct ir_synth *s;
+	float block[2 * 1024];
+	size_t n;
+	int ret;
+
+	ir_synth_config_default(&sc);
+	sc.sample_rate = 48000;
+	sc.carrier_hz = 38000;
+	sc.amplitude = (float)tx->volume;
+	if (tx->mode[0] && ir_synth_mode_from_name(tx->mode, &sc.mode) < 0) {
+		snprintf(error, error_size, "transmitter %s: unknown mode %s", tx->name, tx->mode);
+		return -EINVAL;
+	}
+	ret = ir_synth_new(&sc, edges->edges, edges->len, &s);
+	if (ret < 0) {
+		snprintf(error, error_size, "transmitter %s: cannot synthesize: %s", tx->name,
+			 strerror(-ret));
+		return ret;
+	}
+	ret = ir_alsa_out_new(tx->device[0] ? tx->device : "default", sc.sample_rate, &o);
+	if (ret < 0) {
+		snprintf(error, error_size, "transmitter %s: %s: %s", tx->name, tx->device,
+			 strerror(-ret));
+		ir_synth_free(s);
+		return ret;
+	}
+	while ((n = ir_synth_generate(s, block, 1024)) > 0)
+		if ((ret = ir_alsa_out_write(o, block, n)) < 0)
+			break;
+	if (ret >= 0)
+		ret = ir_alsa_out_drain(o);
+	if (ret < 0)
+		snprintf(error, error_size, "transmitter %s: playback failed: %s", tx->name,
+			 strerror(-ret));
+	ir_alsa_out_free(o);
+	ir_synth_free(s);
+	return ret < 0 ? ret : 0;
+}
+
+static const struct irjackd_transmitter *transmitter_for(const struct irjackd_config *cfg,
+							 const char *remote)
+{
+	for (unsigned i = 0; i < cfg->transmitter_count; i++) {
+		const struct irjackd_transmitter *t = &cfg->transmitters[i];
+		char list[IRJACKD_PATH_MAX], *save = NULL;
+
+		if (!t->remotes[0])
+			return t;
+		snprintf(list, sizeof(list), "%s", t->remotes);
+		for (char *r = strtok_r(list, ",", &save); r; r = strtok_r(NULL, ",", &save))
+			if (!strcasecmp(r, remote))
+				return t;
+	}
+	return NULL;
 }
 
 /* SEND_* from lircd clients, to the first transmitter that serves the
- * remote. */
+ * remote.  Audio transmitters play synchronously (a frame is ~100 ms):
+ * the loop waits, the capture threads do not. */
 static int on_send(void *userdata, enum ir_lircd_send kind, const char *remote, const char *key,
 		   unsigned repeats, char *error, size_t error_size)
 {
 	struct service *sv = userdata;
-	const struct irjackd_transmitter *tx = NULL;
+	const struct irjackd_transmitter *tx = transmitter_for(sv->gen->cfg, remote);
 	struct ir_edge_buf edges = { 0 };
 	FILE *f;
 	int ret;
 
-	for (unsigned i = 0; i < sv->cfg->transmitter_count && !tx; i++) {
-		const struct irjackd_transmitter *t = &sv->cfg->transmitters[i];
-		char list[IRJACKD_PATH_MAX], *save = NULL;
-
-		if (!t->remotes[0]) {
-			tx = t;
-			break;
-		}
-		snprintf(list, sizeof(list), "%s", t->remotes);
-		for (char *r = strtok_r(list, ",", &save); r; r = strtok_r(NULL, ",", &save))
-			if (!strcasecmp(r, remote))
-				tx = t;
-	}
 	if (!tx) {
 		snprintf(error, error_size, "no transmitter for remote \"%s\"", remote);
 		return -ENODEV;
 	}
 	if (kind == IR_LIRCD_SEND_STOP)
 		return 0;
-	if (tx->type != IRJACKD_TX_FILE) {
+	if (tx->type != IRJACKD_TX_FILE && tx->type != IRJACKD_TX_ALSA) {
 		snprintf(error, error_size, "transmitter %s: type %s not supported by this build yet",
 			 tx->name, irjackd_tx_type_name(tx->type));
 		return -ENOTSUP;
 	}
-	ret = ir_keymap_encode(sv->km, remote, key, kind == IR_LIRCD_SEND_START ? 0 : repeats,
+	ret = ir_keymap_encode(sv->gen->km, remote, key, kind == IR_LIRCD_SEND_START ? 0 : repeats,
 			       &edges);
-	if (ret == 0) {
+	if (ret < 0) {
+		snprintf(error, error_size, "cannot encode %s %s: %s", remote, key, strerror(-ret));
+	} else if (tx->type == IRJACKD_TX_ALSA) {
+		ret = transmit_audio(tx, &edges, error, error_size);
+	} else {
 		f = fopen(tx->device, "a");
 		if (!f) {
 			ret = -errno;
 			snprintf(error, error_size, "%s: %s", tx->device, strerror(errno));
 		} else {
 			ret = ir_timing_write_mode2(f, edges.edges, edges.len);
-			fclose(f);
+			if (fclose(f) != 0 && ret == 0)
+				ret = -EIO;
 		}
 	}
+	if (ret < 0)
+		irjackd_log(LOG_WARNING, "send %s %s: %s", remote, key, error);
 	ir_edge_buf_free(&edges);
 	return ret;
 }
 
+/* ---- status (the STATUS command on the lircd socket; `irjack status`) ---- */
+
+static unsigned status_lines(void *userdata, char *buf, size_t size)
+{
+	struct service *sv = userdata;
+	uint64_t now = now_us(sv);
+	unsigned lines = 0;
+	size_t len = 0;
+
+#define ADD(...)                                                                     \
+	do {                                                                         \
+		if (len < size) {                                                    \
+			int n_ = snprintf(buf + len, size - len, __VA_ARGS__);       \
+			if (n_ > 0 && len + (size_t)n_ < size) {                     \
+				len += (size_t)n_;                                   \
+				lines++;                                             \
+			} else {                                                     \
+				buf[len] = '\0';                                     \
+				len = size;                                          \
+			}                                                            \
+		}                                                                    \
+	} while (0)
+
+	ADD("irjackd " IRJACK_VERSION " up %" PRIu64 " s, config %s, reloads %" PRIu64
+	    " (%" PRIu64 " rejected)\n",
+	    now / 1000000u, sv->config_path, sv->reloads, sv->reload_failures);
+	for (unsigned i = 0; i < sv->gen->source_count; i++) {
+		struct source *s = &sv->gen->sources[i];
+		struct ir_source_stats st;
+		struct ir_signal_report r;
+		char level[96] = "", last[192] = "last none";
+
+		ir_source_stats(s->src, &st);
+		if (ir_source_signal_report(s->src, &r) == 0)
+			snprintf(level, sizeof(level), ", peak %.3f, snr %.1f dB", r.peak, r.snr_db);
+		if (s->last_us)
+			snprintf(last, sizeof(last), "last %.120s %.1f s ago", s->last,
+				 (double)(now - s->last_us) / 1e6);
+		ADD("source %s %s:%s %s, %s %u Hz %u ch, frames %" PRIu64 ", xruns %" PRIu64
+		    ", dropped %" PRIu64 ", reopens %" PRIu64 "%s, %s\n",
+		    s->cfg->name, st.backend, st.device, s->state, st.format, st.rate, st.channels,
+		    st.frames, st.xruns, st.dropped, st.reopens, level, last);
+	}
+	if (sv->lircd)
+		ADD("output lircd %s, %zu client%s\n", sv->gen->cfg->lircd_path,
+		    ir_lircd_client_count(sv->lircd), ir_lircd_client_count(sv->lircd) == 1 ? "" : "s");
+	if (sv->uinput)
+		ADD("output uinput %s\n", ir_uinput_devnode(sv->uinput));
+	if (sv->json)
+		ADD("output json %s\n", sv->json_path);
+#undef ADD
+	return lines;
+}
+
+/* ---- sources ---- */
+
+static int backend_spec(const struct irjackd_source *c, char *spec, size_t size)
+{
+	const char *d = c->device;
+
+	switch (c->type) {
+	case IRJACKD_SOURCE_ALSA:
+		return snprintf(spec, size, "alsa:%s", d[0] ? d : "default");
+	case IRJACKD_SOURCE_PORTAUDIO:
+		return snprintf(spec, size, "portaudio:%s", d[0] ? d : "default");
+	case IRJACKD_SOURCE_FILE:
+		return snprintf(spec, size, "file:%s", d);
+	case IRJACKD_SOURCE_LIRC:
+		return snprintf(spec, size, "lirc%s%s", d[0] ? ":" : "", d);
+	case IRJACKD_SOURCE_MCEUSB:
+		return snprintf(spec, size, "usb:mceusb%s%s", d[0] ? ":" : "", d);
+	case IRJACKD_SOURCE_IMON:
+		return snprintf(spec, size, "usb:imon%s%s", d[0] ? ":" : "", d);
+	}
+	return -EINVAL;
+}
+
+static void close_sources(struct service *sv, struct generation *g)
+{
+	uint64_t now = now_us(sv);
+
+	for (unsigned i = 0; i < g->source_count; i++) {
+		struct source *s = &g->sources[i];
+
+		if (s->keys)
+			ir_keypress_release(s->keys, now);
+		ir_source_free(s->src);
+		ir_keypress_free(s->keys);
+		memset(s, 0, sizeof(*s));
+	}
+	g->source_count = 0;
+}
+
+static int open_sources(struct service *sv, struct generation *g)
+{
+	const struct irjackd_config *cfg = g->cfg;
+
+	for (unsigned i = 0; i < cfg->source_count; i++) {
+		const struct irjackd_source *c = &cfg->sources[i];
+		struct source *s = &g->sources[g->source_count];
+		struct ir_protocol_set named;
+		struct ir_source_options opt;
+		struct ir_source_callbacks cb = {
+			.frame = on_frame,
+			.event = on_source_event,
+			.userdata = s,
+		};
+		char spec[IRJACKD_PATH_MAX + 16], err[256];
+		int ret;
+
+		memset(s, 0, sizeof(*s));
+		s->sv = sv;
+		s->cfg = c;
+		snprintf(s->state, sizeof(s->state), "running");
+		/* a keymap's protocols are decoded even if the list leaves them out */
+		s->enabled = c->protocols;
+		ir_keymap_protocols(g->km, &named);
+		for (unsigned p = 0; p < IR_PROTO_COUNT; p++)
+			if (ir_protocol_set_has(&named, (enum ir_protocol)p))
+				ir_protocol_set_add(&s->enabled, (enum ir_protocol)p);
+		ir_source_options_init(&opt);
+		opt.rate = c->rate;
+		opt.channel = c->channel;
+		opt.polarity = c->polarity;
+		opt.timeout_us = c->timeout_us;
+		opt.protocols = &s->enabled;
+		opt.keymap = g->km;
+		opt.realtime = true;
+		opt.paced = true;
+		opt.start_delay_ms = c->replay_delay_ms;
+		ret = ir_keypress_new(g->km, on_key, s, &s->keys);
+		if (ret < 0)
+			return ret;
+		g->source_count++;
+		ir_keypress_set_keyup_timeout(s->keys, cfg->keyup_timeout_ms * 1000);
+		if (backend_spec(c, spec, sizeof(spec)) >= (int)sizeof(spec)) {
+			irjackd_log(LOG_ERR, "source %s: device name too long", c->name);
+			return -ENAMETOOLONG;
+		}
+		ret = ir_source_open(spec, &opt, &cb, &s->src, err, sizeof(err));
+		if (ret < 0) {
+			irjackd_log(LOG_ERR, "source %s (%s): %s", c->name, spec, err);
+			return ret;
+		}
+		irjackd_log(LOG_INFO, "source %s: %s", c->name, spec);
+	}
+	return 0;
+}
+
+static void generation_free(struct service *sv, struct generation *g)
+{
+	if (!g)
+		return;
+	close_sources(sv, g);
+	ir_keymap_free(g->km);
+	free(g->cfg);
+	free(g);
+}
+
+/* ---- outputs ---- */
+
+static int open_json(struct service *sv, const struct irjackd_config *cfg)
+{
+	if (sv->json && sv->json != stdout)
+		fclose(sv->json);
+	sv->json = NULL;
+	sv->json_path[0] = '\0';
+	if (!cfg->json)
+		return 0;
+	sv->json = strcmp(cfg->json_path, "-") == 0 ? stdout : fopen(cfg->json_path, "a");
+	if (!sv->json) {
+		irjackd_log(LOG_ERR, "%s: %s", cfg->json_path, strerror(errno));
+		return -errno;
+	}
+	snprintf(sv->json_path, sizeof(sv->json_path), "%s", cfg->json_path);
+	return 0;
+}
+
+static int open_lircd(struct service *sv, const struct irjackd_config *cfg,
+		      const struct ir_keymap *km)
+{
+	struct ir_lircd_config lc = {
+		.path = cfg->lircd_path,
+		.mode = cfg->lircd_mode,
+		.allow_simulate = cfg->lircd_simulate,
+		.keymap = km,
+		.send = on_send,
+		.status = status_lines,
+		.userdata = sv,
+	};
+	int ret;
+
+	if (!cfg->lircd)
+		return 0;
+	ret = ir_lircd_new(&lc, &sv->lircd);
+	if (ret < 0)
+		irjackd_log(LOG_ERR, "lircd socket %s: %s", cfg->lircd_path, strerror(-ret));
+	return ret;
+}
+
+static int open_uinput(struct service *sv, const struct irjackd_config *cfg,
+		       const struct ir_keymap *km)
+{
+	struct ir_uinput_config uc = {
+		.name = cfg->uinput_name,
+		.vendor = cfg->uinput_vendor,
+		.product = cfg->uinput_product,
+		.keymap = km,
+	};
+	int ret;
+
+	if (!cfg->uinput)
+		return 0;
+	ret = ir_uinput_new(&uc, &sv->uinput);
+	if (ret < 0) {
+		irjackd_log(LOG_ERR, "uinput: %s (is /dev/uinput there and writable?)", strerror(-ret));
+		return ret;
+	}
+	irjackd_log(LOG_INFO, "uinput device %s", ir_uinput_devnode(sv->uinput));
+	return 0;
+}
+
+/* ---- reload ---- */
+
+static bool same_lircd(const struct irjackd_config *a, const struct irjackd_config *b)
+{
+	return a->lircd == b->lircd && !strcmp(a->lircd_path, b->lircd_path) &&
+	       a->lircd_mode == b->lircd_mode && a->lircd_simulate == b->lircd_simulate;
+}
+
+static bool same_uinput(const struct irjackd_config *a, const struct irjackd_config *b)
+{
+	return a->uinput == b->uinput && !strcmp(a->uinput_name, b->uinput_name) &&
+	       a->uinput_vendor == b->uinput_vendor && a->uinput_product == b->uinput_product;
+}
+
+static void reload(struct service *sv)
+{
+	struct irjackd_config_error cerr;
+	struct generation *old = sv->gen, *g;
+	int ret;
+
+	notify("RELOADING=1");
+	irjackd_log(LOG_INFO, "SIGHUP: reloading %s", sv->config_path);
+	g = calloc(1, sizeof(*g));
+	if (!g || !(g->cfg = malloc(sizeof(*g->cfg)))) {
+		free(g);
+		irjackd_log(LOG_ERR, "reload: out of memory; keeping the running configuration");
+		goto rejected;
+	}
+	irjackd_config_defaults(g->cfg);
+	ret = irjackd_config_load(sv->config_path, g->cfg, &cerr);
+	if (ret < 0) {
+		if (cerr.line)
+			irjackd_log(LOG_ERR, "%s:%u: %s", sv->config_path, cerr.line, cerr.message);
+		else
+			irjackd_log(LOG_ERR, "%s: %s", sv->config_path, cerr.message);
+		irjackd_log(LOG_ERR, "reload rejected; keeping the running configuration");
+		free(g->cfg);
+		free(g);
+		goto rejected;
+	}
+	if (irjackd_load_keymaps(g->cfg, &g->km) < 0) {
+		irjackd_log(LOG_ERR, "reload rejected; keeping the running configuration");
+		free(g->cfg);
+		free(g);
+		goto rejected;
+	}
+	/* A sound card or USB device can be opened once: the old sources let
+	 * go before the new ones open. */
+	close_sources(sv, old);
+	if (open_sources(sv, g) < 0) {
+		irjackd_log(LOG_ERR, "reload rejected (a source failed); reopening the running "
+				     "configuration's sources");
+		generation_free(sv, g);
+		if (open_sources(sv, old) < 0)
+			irjackd_log(LOG_ERR, "the running configuration's sources failed to reopen too");
+		goto rejected;
+	}
+	sv->gen = g;
+	irjackd_set_log_level(g->cfg->log_level);
+	if (!same_lircd(old->cfg, g->cfg)) {
+		ir_lircd_free(sv->lircd);
+		sv->lircd = NULL;
+		open_lircd(sv, g->cfg, g->km);
+	} else if (sv->lircd) {
+		ir_lircd_set_keymap(sv->lircd, g->km);
+	}
+	if (!same_uinput(old->cfg, g->cfg) ||
+	    (sv->uinput && !ir_uinput_has_keys(sv->uinput, g->km))) {
+		ir_uinput_free(sv->uinput);
+		sv->uinput = NULL;
+		open_uinput(sv, g->cfg, g->km);
+	}
+	if (g->cfg->json != old->cfg->json || strcmp(g->cfg->json_path, old->cfg->json_path))
+		open_json(sv, g->cfg);
+	generation_free(sv, old);
+	sv->reloads++;
+	irjackd_log(LOG_INFO, "reloaded: %u source%s, %zu remote%s, %zu button%s",
+		    g->source_count, g->source_count == 1 ? "" : "s", ir_keymap_remote_count(g->km),
+		    ir_keymap_remote_count(g->km) == 1 ? "" : "s", ir_keymap_key_count(g->km),
+		    ir_keymap_key_count(g->km) == 1 ? "" : "s");
+	notify("READY=1");
+	return;
+rejected:
+	sv->reload_failures++;
+	notify("READY=1");
+}
+
 /* ---- the loop ---- */
 
-/* Source time now. */
-static uint64_t now_source_us(const struct service *sv)
+static bool finished(const struct service *sv)
 {
-	return monotonic_us() - sv->start_us;
-}
+	const struct generation *g = sv->gen;
 
-/* Replays what is due; returns the next due source time, or UINT64_MAX. */
-static uint64_t replay_due(struct service *sv)
-{
-	uint64_t now = now_source_us(sv), next = UINT64_MAX;
-
-	for (unsigned i = 0; i < sv->source_count; i++) {
-		struct source *s = &sv->sources[i];
-		uint64_t up;
-
-		if (!s->shifted) {
-			/* frames in service time: after the source's replay delay */
-			for (size_t k = 0; k < s->count; k++) {
-				s->frames[k].start_us += s->cfg->replay_delay_ms * 1000ull;
-				s->frames[k].end_us += s->cfg->replay_delay_ms * 1000ull;
-			}
-			s->shifted = true;
-		}
-		while (s->next < s->count && s->frames[s->next].end_us <= now) {
-			print_json(sv, s, &s->frames[s->next]);
-			ir_keypress_frame(s->keys, &s->frames[s->next]);
-			s->next++;
-		}
-		ir_keypress_advance(s->keys, now);
-		if (s->next < s->count && s->frames[s->next].end_us < next)
-			next = s->frames[s->next].end_us;
-		up = ir_keypress_keyup_due(s->keys);
-		if (up && up < next)
-			next = up;
-	}
-	return next;
-}
-
-static bool all_replayed(const struct service *sv)
-{
-	for (unsigned i = 0; i < sv->source_count; i++)
-		if (sv->sources[i].next < sv->sources[i].count ||
-		    ir_keypress_keyup_due(sv->sources[i].keys))
+	if (sv->lircd || sv->uinput)
+		return false;
+	for (unsigned i = 0; i < g->source_count; i++)
+		if (!g->sources[i].ended || ir_keypress_keyup_due(g->sources[i].keys))
 			return false;
 	return true;
 }
 
+static void dispatch_source(struct source *s)
+{
+	char err[256];
+	int ret;
+
+	if (s->ended)
+		return;
+	ret = ir_source_dispatch(s->src, err, sizeof(err));
+	if (ret == -ENODATA) {
+		s->ended = true;
+	} else if (ret < 0) {
+		s->ended = true;
+		snprintf(s->state, sizeof(s->state), "failed (%.80s)", err);
+		irjackd_log(LOG_ERR, "source %s: %s; it is stopped", s->cfg->name, err);
+	}
+}
+
 static int loop(struct service *sv, int sigfd)
 {
-	struct pollfd fds[IR_LIRCD_MAX_CLIENTS + 2];
+	struct pollfd fds[1 + IRJACKD_MAX_SOURCES + IR_LIRCD_MAX_CLIENTS + 1];
+	int src_slot[IRJACKD_MAX_SOURCES];
 
 	while (!sv->stop) {
-		uint64_t next = replay_due(sv), now;
+		struct generation *g = sv->gen;
+		uint64_t now = now_us(sv), next = UINT64_MAX;
+		bool tick = false;
 		size_t n = 0;
 		int timeout = -1;
 
-		if (!sv->lircd && !sv->uinput && all_replayed(sv))
+		for (unsigned i = 0; i < g->source_count; i++) {
+			uint64_t up;
+
+			ir_keypress_advance(g->sources[i].keys, now);
+			up = ir_keypress_keyup_due(g->sources[i].keys);
+			if (up && up < next)
+				next = up;
+		}
+		if (finished(sv))
 			break;
 		fds[n++] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
+		for (unsigned i = 0; i < g->source_count; i++) {
+			struct source *s = &g->sources[i];
+			int fd = s->ended ? -1 : ir_source_fd(s->src);
+
+			src_slot[i] = -1;
+			if (s->ended)
+				continue;
+			if (fd < 0) {
+				tick = true;
+				continue;
+			}
+			src_slot[i] = (int)n;
+			fds[n++] = (struct pollfd){ .fd = fd, .events = POLLIN };
+		}
 		if (sv->lircd)
 			n += ir_lircd_fds(sv->lircd, fds + n, sizeof(fds) / sizeof(fds[0]) - n);
-		now = now_source_us(sv);
 		if (next != UINT64_MAX)
 			timeout = next <= now ? 0 : (int)((next - now + 999) / 1000);
+		if (tick && (timeout < 0 || timeout > POLL_TICK_MS))
+			timeout = POLL_TICK_MS;
 		if (poll(fds, n, timeout) < 0 && errno != EINTR)
 			return -errno;
 		if (fds[0].revents & POLLIN) {
 			struct signalfd_siginfo si;
 
 			if (read(sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
-				if (si.ssi_signo == SIGHUP)
-					fprintf(stderr, "irjackd: SIGHUP: reload is not supported by "
-							"this build yet; keeping the running configuration\n");
-				else
-					sv->stop = true;
+				if (si.ssi_signo == SIGHUP) {
+					reload(sv);
+					continue; /* the descriptors changed */
+				}
+				irjackd_log(LOG_INFO, "%s: stopping", strsignal((int)si.ssi_signo));
+				sv->stop = true;
 			}
+		}
+		for (unsigned i = 0; i < g->source_count; i++) {
+			struct source *s = &g->sources[i];
+
+			if (src_slot[i] >= 0 ? (fds[src_slot[i]].revents != 0)
+					     : (!s->ended && tick))
+				dispatch_source(s);
 		}
 		if (sv->lircd)
 			ir_lircd_process(sv->lircd);
@@ -306,7 +765,7 @@ static int loop(struct service *sv, int sigfd)
 	return 0;
 }
 
-int irjackd_run(const struct irjackd_config *cfg, struct ir_keymap *km)
+int irjackd_run(const char *config_path, struct irjackd_config *cfg, struct ir_keymap *km)
 {
 	static struct service sv;
 	struct sigaction ignore = { .sa_handler = SIG_IGN };
@@ -314,8 +773,16 @@ int irjackd_run(const struct irjackd_config *cfg, struct ir_keymap *km)
 	int sigfd, ret = 0;
 
 	memset(&sv, 0, sizeof(sv));
-	sv.cfg = cfg;
-	sv.km = km;
+	sv.config_path = config_path;
+	sv.gen = calloc(1, sizeof(*sv.gen));
+	if (!sv.gen) {
+		free(cfg);
+		ir_keymap_free(km);
+		return -ENOMEM;
+	}
+	sv.gen->cfg = cfg;
+	sv.gen->km = km;
+	irjackd_set_log_level(cfg->log_level);
 	sigaction(SIGPIPE, &ignore, NULL);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
@@ -323,80 +790,24 @@ int irjackd_run(const struct irjackd_config *cfg, struct ir_keymap *km)
 	sigaddset(&mask, SIGHUP);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	sigfd = signalfd(-1, &mask, SFD_CLOEXEC);
-	if (sigfd < 0)
-		return -errno;
-	if (cfg->json) {
-		sv.json = strcmp(cfg->json_path, "-") == 0 ? stdout : fopen(cfg->json_path, "a");
-		if (!sv.json) {
-			ret = -errno;
-			fprintf(stderr, "irjackd: %s: %s\n", cfg->json_path, strerror(errno));
-			goto out;
-		}
-	}
-	for (unsigned i = 0; i < cfg->source_count; i++) {
-		struct source *s = &sv.sources[sv.source_count];
-
-		s->cfg = &cfg->sources[i];
-		if (s->cfg->type != IRJACKD_SOURCE_FILE) {
-			fprintf(stderr, "irjackd: source %s: type %s is not supported by this build yet\n",
-				s->cfg->name, irjackd_source_type_name(s->cfg->type));
-			ret = -ENOTSUP;
-			goto out;
-		}
-		sv.source_count++;
-		ret = ir_keypress_new(km, on_key, &sv, &s->keys);
-		if (ret < 0)
-			goto out;
-		ir_keypress_set_keyup_timeout(s->keys, cfg->keyup_timeout_ms * 1000);
-		ret = decode_file(s, km);
-		if (ret < 0)
-			goto out;
-	}
-	if (cfg->lircd) {
-		struct ir_lircd_config lc = {
-			.path = cfg->lircd_path,
-			.mode = cfg->lircd_mode,
-			.allow_simulate = cfg->lircd_simulate,
-			.keymap = km,
-			.send = on_send,
-			.userdata = &sv,
-		};
-
-		ret = ir_lircd_new(&lc, &sv.lircd);
-		if (ret < 0) {
-			fprintf(stderr, "irjackd: lircd socket %s: %s\n", cfg->lircd_path, strerror(-ret));
-			goto out;
-		}
-	}
-	if (cfg->uinput) {
-		struct ir_uinput_config uc = {
-			.name = cfg->uinput_name,
-			.vendor = cfg->uinput_vendor,
-			.product = cfg->uinput_product,
-			.keymap = km,
-		};
-
-		ret = ir_uinput_new(&uc, &sv.uinput);
-		if (ret < 0) {
-			fprintf(stderr, "irjackd: uinput: %s (is /dev/uinput there and writable?)\n",
-				strerror(-ret));
-			goto out;
-		}
-		fprintf(stderr, "irjackd: uinput device %s\n", ir_uinput_devnode(sv.uinput));
+	if (sigfd < 0) {
+		ret = -errno;
+		goto out;
 	}
 	sv.start_us = monotonic_us();
+	if ((ret = open_json(&sv, cfg)) < 0 || (ret = open_sources(&sv, sv.gen)) < 0 ||
+	    (ret = open_lircd(&sv, cfg, km)) < 0 || (ret = open_uinput(&sv, cfg, km)) < 0)
+		goto out;
+	notify("READY=1");
 	ret = loop(&sv, sigfd);
-	for (unsigned i = 0; i < sv.source_count; i++)
-		ir_keypress_release(sv.sources[i].keys, now_source_us(&sv));
+	notify("STOPPING=1");
 out:
+	generation_free(&sv, sv.gen); /* releases held keys first */
 	ir_lircd_free(sv.lircd);
 	ir_uinput_free(sv.uinput);
-	for (unsigned i = 0; i < sv.source_count; i++) {
-		ir_keypress_free(sv.sources[i].keys);
-		free(sv.sources[i].frames);
-	}
 	if (sv.json && sv.json != stdout)
 		fclose(sv.json);
-	close(sigfd);
+	if (sigfd >= 0)
+		close(sigfd);
 	return ret;
 }
