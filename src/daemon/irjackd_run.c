@@ -221,6 +221,12 @@ static int on_send(void *userdata, enum ir_lircd_send kind, const char *remote, 
 	return ret;
 }
 
+static void log_lircd(void *userdata, const char *message)
+{
+	(void)userdata;
+	fprintf(stderr, "irjackd: %s\n", message);
+}
+
 /* ---- the loop ---- */
 
 /* Source time now. */
@@ -359,6 +365,7 @@ int irjackd_run(const struct irjackd_config *cfg, struct ir_keymap *km)
 			.allow_simulate = cfg->lircd_simulate,
 			.keymap = km,
 			.send = on_send,
+			.log = log_lircd,
 			.userdata = &sv,
 		};
 
