@@ -248,12 +248,18 @@ static int find_remote(const struct ir_keymap *km, const char *name)
 }
 
 /* A button bound under several protocols (an rc_keymaps "nec" keymap binds
- * nec, necx and nec32) is listed once. */
+ * nec, necx and nec32) is listed once.  Loaders add a family's bindings of
+ * one button next to each other (keymap_toml.c, add_key(); rc6's 5 is the
+ * largest family), so only the few keys before it are looked at: LIST of a
+ * 100,000-button remote took minutes of the service's time when every
+ * earlier key was compared. */
+#define FAMILY_SPAN 6
+
 static bool listed_before(const struct ir_keymap *km, size_t i)
 {
 	const struct ir_keymap_key *k = ir_keymap_key_at(km, i);
 
-	for (size_t j = 0; j < i; j++) {
+	for (size_t j = i > FAMILY_SPAN ? i - FAMILY_SPAN : 0; j < i; j++) {
 		const struct ir_keymap_key *o = ir_keymap_key_at(km, j);
 
 		if (o->remote == k->remote && o->scancode == k->scancode && !strcmp(o->key, k->key))
