@@ -131,6 +131,13 @@ static void test_errors_name_the_line(void **state)
 	expect_error("[daemon]\nlog_level = loud\n", 2, "log_level");
 	expect_error("[daemon]\nkeyup_timeout_ms = 100\n", 0, "nothing to do");
 	expect_error("[source a]\ntype = alsa\nthis line has no equals sign\n", 3, "syntax");
+	/* a line longer than libinih's buffer is named, not split in two */
+	{
+		char text[400];
+
+		snprintf(text, sizeof(text), "[transmitter t]\ntype = file\ndevice = /%0250d\n", 0);
+		expect_error(text, 3, "line longer than 197 characters");
+	}
 }
 
 static void test_missing_file(void **state)
