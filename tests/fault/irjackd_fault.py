@@ -548,6 +548,27 @@ def scenario_limits():
     if r.returncode != 1 or "too large" not in r.stderr:
         fail("timing file over 256 MiB: exit %d %s" % (r.returncode, r.stderr[-200:]))
     figure("limits: keymap file > 4 MiB and timing file > 256 MiB refused (%.2f s)" % took)
+    # frames per file source: 100,000, the rest dropped with a warning
+    many = os.path.join(TMP, "many.txt")
+    with open(many, "w") as f:
+        subprocess.run([IRJACK, "encode", "-n", "1000", "-f", "compact"] + ["nec:0x7"] * 100,
+                       stdout=f, check=True)
+    with open(conf, "w") as f:
+        f.write("[source s]\ntype = file\ndevice = %s\n[output json]\npath = %s\n"
+                % (many, os.path.join(TMP, "many.json")))
+    p = subprocess.Popen([IRJACKD, "--config", conf], stderr=subprocess.PIPE, text=True)
+    STARTED.append(p)
+    warning = p.stderr.readline()
+    time.sleep(0.2)
+    rss = 0
+    with open("/proc/%d/status" % p.pid) as f:
+        rss = [int(l.split()[1]) for l in f if l.startswith("VmHWM:")][0]
+    p.send_signal(signal.SIGTERM)
+    rc = p.wait(10)
+    if "more than 100000 frames" not in warning or rc != 0:
+        fail("100,100 frames: exit %d, %r" % (rc, warning))
+    figure("limits: 100100 frames in a file: 100000 kept, the rest dropped with a warning;"
+           " max RSS %d KiB" % rss)
 
 
 try:
