@@ -462,6 +462,21 @@ def scenario_garbage():
 
 
 def scenario_limits():
+    # every limit below is stated where users look: --help and the README
+    helptext = " ".join(subprocess.run([IRJACKD, "--help"], capture_output=True,
+                                       text=True).stdout.split())
+    with open(os.path.join(SRC, "README.md")) as f:
+        readme = " ".join(f.read().split())
+    for words in ("lines 256 bytes", "64 clients", "64 KiB of unread output",
+                  "repeats 1000", "configuration lines 197", "100000 keys", "4 MiB",
+                  "256 MiB", "100000 frames per file source"):
+        if words not in helptext:
+            fail("irjackd --help does not state '%s'" % words)
+    for words in ("| 256 bytes", "| 64 at once", "| 64 KiB after", "| 1,000 |",
+                  "lines 197 characters", "100,000 keys per file, 4 MiB", "| 256 MiB",
+                  "| 100,000 frames"):
+        if words not in readme:
+            fail("README's limits do not state '%s'" % words)
     tx = os.path.join(TMP, "sent.mode2")
     d = Daemon(transmitter=tx)
     # clients: MAX_CLIENTS served, the next refused (the connection ends),
