@@ -165,13 +165,24 @@ def connect(path):
     return s
 
 
+PENDING = {}  # bytes received past the last whole reply, per socket
+
+
 def read_replies(s, count, timeout=10):
     """Reads `count` BEGIN...END replies (broadcast lines in between are
     skipped); returns them as lists of lines."""
-    buf = b""
+    buf = PENDING.pop(s, b"")
     replies = []
     deadline = time.monotonic() + timeout * SLOW
-    while len(replies) < count:
+    while True:
+        while len(replies) < count:
+            m = re.search(rb"(?m)^BEGIN\n(.*?\n)?END\n", buf, re.S)
+            if not m:
+                break
+            replies.append(m.group(0).decode("latin-1").split("\n")[:-1])
+            buf = buf[m.end():]
+        if len(replies) == count:
+            break
         r, _, _ = select.select([s], [], [], max(0, deadline - time.monotonic()))
         if not r:
             break
@@ -179,12 +190,7 @@ def read_replies(s, count, timeout=10):
         if not data:
             break
         buf += data
-        while True:
-            m = re.search(rb"(?m)^BEGIN\n(.*?\n)?END\n", buf, re.S)
-            if not m:
-                break
-            replies.append(m.group(0).decode("latin-1").split("\n")[:-1])
-            buf = buf[m.end():]
+    PENDING[s] = buf
     return replies
 
 
@@ -430,7 +436,15 @@ def scenario_garbage():
     garbage = bytes(rng.randrange(256) for _ in range(200000))
     lines = garbage.split(b"\n")
     replies = []
-    reader = threading.Thread(target=lambda: replies.extend(read_replies(s, 10**9, timeout=3)))
+
+    def read_until_version():
+        while not replies or replies[-1][2] != "SUCCESS":
+            r = read_replies(s, 1, timeout=5)
+            if not r:
+                return
+            replies.extend(r)
+
+    reader = threading.Thread(target=read_until_version)
     reader.start()
     s.sendall(garbage + b"\nVERSION\n")
     reader.join()
