@@ -37,6 +37,9 @@ struct parse {
 
 static int fail(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The longest [section] libinih keeps whole (ini.c's MAX_SECTION - 1). */
+#define INIH_SECTION_MAX 49
+
 static char *counting_reader(char *str, int num, void *stream)
 {
 	struct parse *p = stream;
@@ -62,6 +65,13 @@ static char *counting_reader(char *str, int num, void *stream)
 		if (*c == '[') {
 			p->section_header = true;
 			p->header_line = p->line;
+			/* inih cuts section names at 49 characters (its
+			 * MAX_SECTION, 50): two long names could meet, or a
+			 * name be silently shortened */
+			if (strcspn(c + 1, "]\r\n") > INIH_SECTION_MAX) {
+				fail(p, "section name longer than %d characters", INIH_SECTION_MAX);
+				return NULL;
+			}
 		}
 	}
 	return s;
