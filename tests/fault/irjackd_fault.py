@@ -226,7 +226,9 @@ def scenario_stuck():
     rss0 = d.status("VmRSS")
     stuck_count = 40
     stuck = [connect(d.sock) for _ in range(stuck_count)]
-    time.sleep(0.2 * SLOW)
+    # the flood comes while the recording's frames are coming (they start
+    # after the 1 s replay delay)
+    wait_replayed(d, 3)
     # A flooder broadcasts SIMULATE lines (and reads its replies) so the
     # stuck clients reach their bound in seconds instead of hours; irw must
     # keep up with it and lose none of them either.
@@ -242,6 +244,12 @@ def scenario_stuck():
             fail("flooder got fewer than 100 replies")
             break
         sent += 100
+        # irw is a reader like any other: paced to what it has printed, so
+        # a busy CI machine cannot make it look stuck (it would be dropped
+        # too, by the same rule)
+        pace = time.monotonic() + 5 * SLOW
+        while len(irw.lines("flood")) < sent - 200 and time.monotonic() < pace:
+            time.sleep(0.001)
         for i, s in enumerate(stuck):
             if i not in gone:
                 p = select.poll()
