@@ -58,10 +58,12 @@ TMP = tempfile.mkdtemp(prefix="irjack-fault-")
 STARTED = []  # processes to end if a scenario stops half-way
 
 
-def make_input(presses, repeats):
+def make_input(presses, repeats, wav=False):
     """A mode2 file of `presses` NEC key presses (alternating the keymap's
-    two buttons), each held for `repeats` repeat codes; returns its path and
-    the number of frames `irjack decode` finds in it."""
+    two buttons), each held for `repeats` repeat codes, or (wav) the
+    microphone-input recording of them (`irjack synth`: a receiver module,
+    AC coupling, hum, noise); returns its path and the number of frames
+    `irjack decode` finds in it."""
     path = os.path.join(TMP, "long.mode2")
     with open(path, "w") as f:
         for i in range(presses):
@@ -71,6 +73,10 @@ def make_input(presses, repeats):
             if i:
                 out = "\n".join(l for l in out.splitlines() if not l.startswith("carrier")) + "\n"
             f.write(out)
+    if wav:
+        subprocess.run([IRJACK, "synth", "--timings", path, "-r", "44100", "--ac-tau-ms", "5",
+                        "--snr-db", "20", "-o", path[:-5] + "wav"], check=True)
+        path = path[:-5] + "wav"
     dec = subprocess.run([IRJACK, "decode", "--keymap", KEYMAP, path], capture_output=True,
                          text=True)
     frames = len([l for l in dec.stdout.splitlines() if " nec " in l])
@@ -302,7 +308,7 @@ def scenario_stuck():
 
 
 def scenario_churn():
-    src, frames = make_input(presses=16, repeats=3)  # 64 frames, 6.9 s
+    src, frames = make_input(presses=16, repeats=3, wav=True)  # 64 frames, 6.9 s
     tx = os.path.join(TMP, "sent.mode2")
     d = Daemon(source=src, transmitter=tx)
     irw = Irw(d.sock)
@@ -340,26 +346,36 @@ def scenario_churn():
         except OSError as e:
             errors.append("client %d (%s): %s" % (i, kind, e))
 
+    # spread over the replay: the recording's frames come after the 1 s
+    # replay delay and last 5.9 s
+    wait_replayed(d, 1.3)
     t0 = time.monotonic()
     total = 1000
     batch = 20  # under the 64-client limit, with irw connected
     for b in range(0, total, batch):
+        time.sleep(0.06)
         threads = [threading.Thread(target=client, args=(i,)) for i in range(b, b + batch)]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
     churn = time.monotonic() - t0
-    time.sleep(0.3 * SLOW)
+    t1 = time.monotonic()
+    while d.fds() != fds0 and time.monotonic() < t1 + 2 * SLOW:
+        time.sleep(0.001)
+    settle = time.monotonic() - t1
     fds1 = d.fds()
     figure("churn: %d clients in %.2f s (%s), %d errors" %
            (total, churn, ", ".join("%s %d" % kv for kv in kinds.items()), len(errors)))
-    figure("churn: daemon fds %d before, %d after" % (fds0, fds1))
+    figure("churn: daemon fds %d before, %d after (back %.3f s after the last client)" %
+           (fds0, fds1, settle))
     for e in errors[:5]:
         fail(e)
     if fds1 != fds0:
         fail("descriptor leak: %d fds before, %d after" % (fds0, fds1))
-    if churn > 6.9:
+    if frames != 64:
+        fail("irjack decode finds %d frames in the recording, 64 were synthesized" % frames)
+    if time.monotonic() > d.start + 6.9:
         fail("churn outlasted the recording (%.1f s): irw's count proves less" % churn)
     wait_replayed(d, 6.9 + 1.5)
     time.sleep(0.5)
@@ -430,6 +446,7 @@ def scenario_garbage():
     d = Daemon(source=src)
     irw = Irw(d.sock)
     s = connect(d.sock)
+    wait_replayed(d, 1.5)  # while the recording's frames come
     # over-long lines: ERROR, the connection kept
     for n in (LINE_MAX + 1, 1000, 100000):
         s.sendall(b"V" * n + b"\n")
