@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ir_protocol.h"
 
@@ -560,6 +561,17 @@ int ir_timing_read_file(const char *path, enum ir_timing_format fmt,
 	}
 	if (!f)
 		return -errno;
+	/* a regular file's size is known: refuse it before reading (and
+	 * holding) 256 MiB of it */
+	if (!is_stdin) {
+		struct stat st;
+
+		if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_size > (off_t)IR_TIMING_FILE_MAX) {
+			fclose(f);
+			return -EFBIG;
+		}
+	}
 	for (;;) {
 		if (len == cap) {
 			size_t ncap = cap ? cap * 2 : 65536;

@@ -22,10 +22,14 @@ struct client {
 	int fd;
 	char in[IR_LIRCD_LINE_MAX + 1];
 	size_t in_len;
-	bool discarding; /* inside a line that was too long */
+	char raw[1024];  /* received, not yet taken */
+	size_t raw_len, raw_pos;
+	bool discarding; /* inside a line that was too long or held a NUL */
+	bool binary;     /* ... a NUL, so the error names that */
 	char *out;
 	size_t out_len;
 	bool dead;
+	bool overflowed; /* dead because it stopped reading */
 };
 
 struct ir_lircd {
@@ -34,7 +38,23 @@ struct ir_lircd {
 	int listen_fd;
 	struct client clients[IR_LIRCD_MAX_CLIENTS];
 	size_t client_count;
+	unsigned long refused, overflowed; /* since the last log line about them */
+	char *reply; /* IR_LIRCD_CLIENT_BUFFER bytes: the longest reply a client can take */
 };
+
+static void log_line(const struct ir_lircd *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void log_line(const struct ir_lircd *s, const char *fmt, ...)
+{
+	char message[256];
+	va_list ap;
+
+	if (!s->cfg.log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof(message), fmt, ap);
+	va_end(ap);
+	s->cfg.log(s->cfg.userdata, message);
+}
 
 int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
 {
@@ -49,12 +69,18 @@ int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	s->reply = malloc(IR_LIRCD_CLIENT_BUFFER);
+	if (!s->reply) {
+		free(s);
+		return -ENOMEM;
+	}
 	s->cfg = *cfg;
 	snprintf(s->path, sizeof(s->path), "%s", cfg->path);
 	memcpy(addr.sun_path, s->path, strlen(s->path) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		ret = -errno;
+		free(s->reply);
 		free(s);
 		return ret;
 	}
@@ -64,6 +90,7 @@ int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
 	    chmod(s->path, cfg->mode ? cfg->mode : 0666) < 0 || listen(fd, 16) < 0) {
 		ret = -errno;
 		close(fd);
+		free(s->reply);
 		free(s);
 		return ret;
 	}
@@ -88,6 +115,7 @@ void ir_lircd_free(struct ir_lircd *s)
 		drop_client(s, s->client_count - 1);
 	close(s->listen_fd);
 	unlink(s->path);
+	free(s->reply);
 	free(s);
 }
 
@@ -103,8 +131,13 @@ size_t ir_lircd_fds(const struct ir_lircd *s, struct pollfd *fds, size_t max)
 	if (n < max)
 		fds[n++] = (struct pollfd){ .fd = s->listen_fd, .events = POLLIN };
 	for (size_t i = 0; i < s->client_count && n < max; i++)
+		/* input already received and not yet taken waits for
+		 * POLLOUT too: it is taken as soon as the replies are gone */
 		fds[n++] = (struct pollfd){ .fd = s->clients[i].fd,
-					    .events = POLLIN | (s->clients[i].out_len ? POLLOUT : 0) };
+					    .events = s->clients[i].out_len ||
+							      s->clients[i].raw_pos < s->clients[i].raw_len
+						      ? POLLOUT
+						      : POLLIN };
 	return n;
 }
 
@@ -116,6 +149,7 @@ static void queue(struct client *c, const char *data, size_t len)
 		return;
 	if (c->out_len + len > IR_LIRCD_CLIENT_BUFFER) {
 		c->dead = true;
+		c->overflowed = true;
 		return;
 	}
 	if (!c->out) {
@@ -170,6 +204,7 @@ void ir_lircd_broadcast(struct ir_lircd *s, const struct ir_key_event *ev)
 struct reply {
 	char *buf;
 	size_t size, len;
+	bool truncated;
 };
 
 static void put(struct reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -183,6 +218,8 @@ static void put(struct reply *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(r->buf + r->len, r->size - r->len, fmt, ap);
 	va_end(ap);
+	if (n > 0 && r->len + (size_t)n >= r->size)
+		r->truncated = true;
 	if (n > 0)
 		r->len = r->len + (size_t)n < r->size ? r->len + (size_t)n : r->size - 1;
 }
@@ -198,6 +235,7 @@ static void error_reply(struct reply *r, const char *command, const char *fmt, .
 	vsnprintf(message, sizeof(message), fmt, ap);
 	va_end(ap);
 	r->len = 0;
+	r->truncated = false;
 	put(r, "BEGIN\n%s\nERROR\nDATA\n1\n%s\nEND\n", command, message);
 }
 
@@ -210,12 +248,18 @@ static int find_remote(const struct ir_keymap *km, const char *name)
 }
 
 /* A button bound under several protocols (an rc_keymaps "nec" keymap binds
- * nec, necx and nec32) is listed once. */
+ * nec, necx and nec32) is listed once.  Loaders add a family's bindings of
+ * one button next to each other (keymap_toml.c, add_key(); rc6's 5 is the
+ * largest family), so only the few keys before it are looked at: LIST of a
+ * 100,000-button remote took minutes of the service's time when every
+ * earlier key was compared. */
+#define FAMILY_SPAN 6
+
 static bool listed_before(const struct ir_keymap *km, size_t i)
 {
 	const struct ir_keymap_key *k = ir_keymap_key_at(km, i);
 
-	for (size_t j = 0; j < i; j++) {
+	for (size_t j = i > FAMILY_SPAN ? i - FAMILY_SPAN : 0; j < i; j++) {
 		const struct ir_keymap_key *o = ir_keymap_key_at(km, j);
 
 		if (o->remote == k->remote && o->scancode == k->scancode && !strcmp(o->key, k->key))
@@ -435,6 +479,9 @@ size_t ir_lircd_command(struct ir_lircd *s, const char *input, char *reply, size
 	} else {
 		error_reply(&r, line, "unknown directive: \"%s\"", args[0]);
 	}
+	/* a cut reply would leave lirc_client waiting for its END */
+	if (r.truncated)
+		error_reply(&r, line, "reply longer than %zu bytes", size);
 	return r.len;
 }
 
@@ -455,56 +502,79 @@ static void accept_clients(struct ir_lircd *s)
 		if (s->client_count == IR_LIRCD_MAX_CLIENTS) {
 			/* lircd refuses too: the client sees the connection end */
 			close(fd);
+			s->refused++;
 			continue;
 		}
 		s->clients[s->client_count++] = (struct client){ .fd = fd };
 	}
 }
 
+/* One byte of a client's input: a line end runs the command. */
+static void take_byte(struct ir_lircd *s, struct client *c, char ch)
+{
+	static const char too_long[] = "BEGIN\n\nERROR\nDATA\n1\nline too long\nEND\n";
+	static const char binary[] = "BEGIN\n\nERROR\nDATA\n1\nNUL byte in command\nEND\n";
+
+	if (ch == '\n') {
+		if (c->discarding) {
+			if (c->binary)
+				queue(c, binary, sizeof(binary) - 1);
+			else
+				queue(c, too_long, sizeof(too_long) - 1);
+			c->discarding = false;
+			c->binary = false;
+		} else {
+			size_t len;
+
+			c->in[c->in_len] = '\0';
+			len = ir_lircd_command(s, c->in, s->reply, IR_LIRCD_CLIENT_BUFFER);
+			queue(c, s->reply, len);
+		}
+		c->in_len = 0;
+	} else if (!c->discarding) {
+		if (c->in_len == IR_LIRCD_LINE_MAX || ch == '\0') {
+			c->discarding = true;
+			c->binary = ch == '\0';
+			c->in_len = 0;
+		} else {
+			c->in[c->in_len++] = ch;
+		}
+	}
+}
+
+/*
+ * Runs a client's commands while the kernel takes their replies.  Once a
+ * reply waits in our buffer, the client's input is left unread (and its
+ * descriptor is polled for output only) until the reply is gone: a client
+ * that sends commands faster than it reads is slowed down, not dropped,
+ * and cannot hold the loop.  Only broadcasts can then overflow its buffer.
+ */
 static void read_client(struct ir_lircd *s, struct client *c)
 {
-	char buf[1024];
-	char reply[8192];
+	/* 16 KiB per pass: a client that reads as fast as it writes must not
+	 * hold the loop either */
+	unsigned reads = 16;
 
-	for (;;) {
-		ssize_t n = recv(c->fd, buf, sizeof(buf), MSG_DONTWAIT);
+	while (!c->dead && !c->out_len) {
+		if (c->raw_pos == c->raw_len) {
+			if (!reads--)
+				return;
+			ssize_t n = recv(c->fd, c->raw, sizeof(c->raw), MSG_DONTWAIT);
 
-		if (n == 0) {
-			c->dead = true;
-			return;
-		}
-		if (n < 0) {
-			if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+			if (n == 0) {
 				c->dead = true;
-			return;
-		}
-		for (ssize_t i = 0; i < n && !c->dead; i++) {
-			char ch = buf[i];
-
-			if (ch == '\n') {
-				if (c->discarding) {
-					static const char too_long[] =
-						"BEGIN\n\nERROR\nDATA\n1\nline too long\nEND\n";
-
-					c->discarding = false;
-					queue(c, too_long, sizeof(too_long) - 1);
-				} else {
-					size_t len;
-
-					c->in[c->in_len] = '\0';
-					len = ir_lircd_command(s, c->in, reply, sizeof(reply));
-					queue(c, reply, len);
-				}
-				c->in_len = 0;
-			} else if (!c->discarding) {
-				if (c->in_len == IR_LIRCD_LINE_MAX || ch == '\0') {
-					c->discarding = true;
-					c->in_len = 0;
-				} else {
-					c->in[c->in_len++] = ch;
-				}
+				return;
 			}
+			if (n < 0) {
+				if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+					c->dead = true;
+				return;
+			}
+			c->raw_len = (size_t)n;
+			c->raw_pos = 0;
 		}
+		while (c->raw_pos < c->raw_len && !c->dead && !c->out_len)
+			take_byte(s, c, c->raw[c->raw_pos++]);
 		flush_client(c);
 	}
 }
@@ -513,10 +583,23 @@ void ir_lircd_process(struct ir_lircd *s)
 {
 	accept_clients(s);
 	for (size_t i = 0; i < s->client_count; i++) {
-		read_client(s, &s->clients[i]);
 		flush_client(&s->clients[i]);
+		read_client(s, &s->clients[i]);
 	}
-	for (size_t i = s->client_count; i-- > 0;)
-		if (s->clients[i].dead)
-			drop_client(s, i);
+	for (size_t i = s->client_count; i-- > 0;) {
+		if (!s->clients[i].dead)
+			continue;
+		s->overflowed += s->clients[i].overflowed;
+		drop_client(s, i);
+	}
+	/* one line per pass, not per client: a connect flood must not become
+	 * a log flood */
+	if (s->refused)
+		log_line(s, "lircd: refused %lu client%s: %d connected, the maximum", s->refused,
+			 s->refused == 1 ? "" : "s", IR_LIRCD_MAX_CLIENTS);
+	if (s->overflowed)
+		log_line(s, "lircd: disconnected %lu client%s not reading (%d bytes of output pending)",
+			 s->overflowed, s->overflowed == 1 ? "" : "s", IR_LIRCD_CLIENT_BUFFER);
+	s->refused = 0;
+	s->overflowed = 0;
 }

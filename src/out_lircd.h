@@ -13,9 +13,13 @@
  *
  * The server never blocks: sockets are non-blocking, the embedder polls the
  * descriptors ir_lircd_fds() gives and calls ir_lircd_process().  Each
- * client has a bounded output buffer (IR_LIRCD_CLIENT_BUFFER bytes); a
- * client that stops reading is disconnected when it would overflow, so
- * one stuck client can neither block the service nor make it grow.
+ * client has a bounded output buffer (IR_LIRCD_CLIENT_BUFFER bytes, after
+ * what the kernel's socket buffer holds); a client that stops reading is
+ * disconnected when it would overflow, so one stuck client can neither
+ * block the service nor make it grow.  At most IR_LIRCD_MAX_CLIENTS are
+ * connected at once; the next ones are closed as soon as accepted.  A line
+ * longer than IR_LIRCD_LINE_MAX bytes, or holding a NUL byte, is answered
+ * with an ERROR reply and skipped up to its newline; the connection stays.
  */
 #ifndef IRJACK_OUT_LIRCD_H
 #define IRJACK_OUT_LIRCD_H
@@ -53,6 +57,10 @@ struct ir_lircd_config {
 	 * ending in '\n') into buf and returns their count; NULL: STATUS is an
 	 * unknown directive, as for lircd. */
 	unsigned (*status)(void *userdata, char *buf, size_t size);
+	/* What an operator should hear about: a client refused at the
+	 * IR_LIRCD_MAX_CLIENTS limit, a client dropped because it stopped
+	 * reading.  One line without its newline; NULL: silent. */
+	void (*log)(void *userdata, const char *message);
 	void *userdata;
 };
 
@@ -68,8 +76,8 @@ void ir_lircd_set_keymap(struct ir_lircd *s, const struct ir_keymap *keymap);
 /* Disconnects every client, closes and removes the socket. */
 void ir_lircd_free(struct ir_lircd *s);
 
-/* The descriptors to poll (the listening socket and every client, with
- * POLLOUT where output is pending); returns how many were written (at
+/* The descriptors to poll (the listening socket and every client: POLLIN,
+ * or POLLOUT while its replies or output wait); returns how many were written (at
  * most `max`). */
 size_t ir_lircd_fds(const struct ir_lircd *s, struct pollfd *fds, size_t max);
 

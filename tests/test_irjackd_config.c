@@ -131,6 +131,37 @@ static void test_errors_name_the_line(void **state)
 	expect_error("[daemon]\nlog_level = loud\n", 2, "log_level");
 	expect_error("[daemon]\nkeyup_timeout_ms = 100\n", 0, "nothing to do");
 	expect_error("[source a]\ntype = alsa\nthis line has no equals sign\n", 3, "syntax");
+	/* the counted limits (IRJACKD_MAX_*, IRJACKD_NAME_MAX) */
+	{
+		static char text[8192];
+		size_t len = 0;
+
+		for (int i = 0; i <= IRJACKD_MAX_SOURCES; i++)
+			len += (size_t)snprintf(text + len, sizeof(text) - len,
+						"[source s%d]\ntype = alsa\n", i);
+		expect_error(text, 2 * IRJACKD_MAX_SOURCES + 2, "too many sources (at most 16)");
+		len = 0;
+		for (int i = 0; i <= IRJACKD_MAX_TRANSMITTERS; i++)
+			len += (size_t)snprintf(text + len, sizeof(text) - len,
+						"[transmitter t%d]\ntype = alsa\n", i);
+		expect_error(text, 2 * IRJACKD_MAX_TRANSMITTERS + 2,
+			     "too many transmitters (at most 8)");
+		len = (size_t)snprintf(text, sizeof(text), "[daemon]\n");
+		for (int i = 0; i <= IRJACKD_MAX_KEYMAPS; i++)
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "keymap = k%d\n", i);
+		expect_error(text, IRJACKD_MAX_KEYMAPS + 2, "at most 32 keymap lines");
+		snprintf(text, sizeof(text), "[source %042d]\ntype = alsa\n", 0);
+		assert_int_equal(load(text, &(struct irjackd_config){ 0 }, &(struct irjackd_config_error){ 0 }), 0);
+		snprintf(text, sizeof(text), "[source %043d]\ntype = alsa\n", 0);
+		expect_error(text, 1, "section name longer than 49 characters");
+	}
+	/* a line longer than libinih's buffer is named, not split in two */
+	{
+		char text[400];
+
+		snprintf(text, sizeof(text), "[transmitter t]\ntype = file\ndevice = /%0250d\n", 0);
+		expect_error(text, 3, "line longer than 197 characters");
+	}
 }
 
 static void test_missing_file(void **state)

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -204,11 +205,121 @@ static void test_stuck_client_is_dropped(void **state)
 	ir_lircd_free(s);
 }
 
+/* A client that pipelines commands faster than it reads is slowed down,
+ * not dropped: 3,000 VERSION commands (about 150 KiB of replies, more than
+ * its buffer and the socket hold) all answered in order. */
+static void test_pipelining_client_is_served(void **state)
+{
+	static char cmds[3000 * 8];
+	struct ir_lircd_config cfg = { .path = path };
+	struct ir_lircd *s;
+	char buf[65536];
+	size_t replies = 0, written = 0;
+	int fd;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/irjack-lircd-test-%d", (int)getpid());
+	assert_int_equal(ir_lircd_new(&cfg, &s), 0);
+	fd = connect_client();
+	for (unsigned i = 0; i < 3000; i++)
+		memcpy(cmds + 8 * i, "VERSION\n", 8);
+	/* write everything first (as far as the socket takes it), then read */
+	for (int i = 0; i < 2000 && written < sizeof(cmds); i++) {
+		ssize_t n = send(fd, cmds + written, sizeof(cmds) - written, MSG_DONTWAIT);
+
+		if (n > 0)
+			written += (size_t)n;
+		ir_lircd_process(s);
+	}
+	assert_int_equal(written, sizeof(cmds));
+	for (int i = 0; i < 2000 && replies < 3000; i++) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		ir_lircd_process(s);
+		if (poll(&p, 1, 10) != 1)
+			continue;
+		n = recv(fd, buf, sizeof(buf) - 1, 0);
+		assert_true(n > 0);
+		buf[n] = '\0';
+		for (char *e = buf; (e = strstr(e, "SUCCESS\n")); e++)
+			replies++;
+	}
+	assert_int_equal(replies, 3000);
+	assert_int_equal(ir_lircd_client_count(s), 1);
+	close(fd);
+	ir_lircd_free(s);
+}
+
+/* A reply that does not fit is an ERROR, never a cut reply without its
+ * END; LIST of a big remote answers at once. */
+static void test_long_list(void **state)
+{
+	struct ir_keymap *km;
+	struct ir_lircd_config cfg = { .path = path };
+	struct ir_lircd *s;
+	static char reply[IR_LIRCD_CLIENT_BUFFER];
+	char key[32];
+	unsigned r;
+	struct timespec t0, t1;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/irjack-lircd-test-%d", (int)getpid());
+	assert_int_equal(ir_keymap_new(&km), 0);
+	assert_int_equal(ir_keymap_add_remote(km, "big", &r), 0);
+	for (unsigned i = 0; i < 20000; i++) {
+		snprintf(key, sizeof(key), "KEY_%u", i);
+		/* each button under nec's three protocols, as a TOML nec keymap */
+		assert_int_equal(ir_keymap_add_key(km, r, IR_PROTO_NEC, 0, i, key), 0);
+		assert_int_equal(ir_keymap_add_key(km, r, IR_PROTO_NECX, 0, i, key), 0);
+		assert_int_equal(ir_keymap_add_key(km, r, IR_PROTO_NEC32, 0, i, key), 0);
+	}
+	cfg.keymap = km;
+	assert_int_equal(ir_lircd_new(&cfg, &s), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ir_lircd_command(s, "LIST big", reply, sizeof(reply));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_string_equal(reply, "BEGIN\nLIST big\nERROR\nDATA\n1\nreply longer than 65536 bytes\nEND\n");
+	assert_true((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 < 500);
+	/* what fits is whole: 20,000 lines in 1 MiB, each button once */
+	{
+		static char big[1 << 20];
+		size_t len = ir_lircd_command(s, "LIST big", big, sizeof(big));
+
+		assert_true(len > 0 && len < sizeof(big) - 1);
+		assert_memory_equal(big, "BEGIN\nLIST big\nSUCCESS\nDATA\n20000\n", 33);
+		assert_string_equal(big + len - 31, "0000000000004e1f KEY_19999\nEND\n");
+	}
+	ir_lircd_free(s);
+	ir_keymap_free(km);
+}
+
+static void test_nul_byte(void **state)
+{
+	struct ir_lircd_config cfg = { .path = path };
+	struct ir_lircd *s;
+	int fd;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/irjack-lircd-test-%d", (int)getpid());
+	assert_int_equal(ir_lircd_new(&cfg, &s), 0);
+	fd = connect_client();
+	assert_int_equal(write(fd, "VER\0SION\n", 9), 9);
+	command(s, fd, "VERSION\n",
+		"BEGIN\n\nERROR\nDATA\n1\nNUL byte in command\nEND\n"
+		"BEGIN\nVERSION\nSUCCESS\nDATA\n1\n" IR_LIRCD_VERSION "\nEND\n");
+	close(fd);
+	ir_lircd_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_commands_and_broadcast),
 		cmocka_unit_test(test_stuck_client_is_dropped),
+		cmocka_unit_test(test_pipelining_client_is_served),
+		cmocka_unit_test(test_long_list),
+		cmocka_unit_test(test_nul_byte),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

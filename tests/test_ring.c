@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <cmocka.h>
 
 #include "ir_ring.h"
@@ -34,7 +35,10 @@ static void test_basic(void **state)
 	ir_ring_free(r);
 }
 
-#define STRESS_FRAMES 2000000u
+/* IRJACK_RING_STRESS_FRAMES overrides it (valgrind runs the test at
+ * about a fiftieth of native speed). */
+static uint32_t stress_frames = 2000000u;
+#define STRESS_FRAMES stress_frames
 
 static void *producer(void *arg)
 {
@@ -80,6 +84,10 @@ static void test_stress(void **state)
 
 int main(void)
 {
+	const char *frames = getenv("IRJACK_RING_STRESS_FRAMES");
+
+	if (frames && strtoul(frames, NULL, 10) > 0)
+		stress_frames = (uint32_t)strtoul(frames, NULL, 10);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_basic),
 		cmocka_unit_test(test_stress),

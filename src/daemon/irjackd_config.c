@@ -35,6 +35,11 @@ struct parse {
 	bool source_has_type, tx_has_type;
 };
 
+static int fail(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The longest [section] libinih keeps whole (ini.c's MAX_SECTION - 1). */
+#define INIH_SECTION_MAX 49
+
 static char *counting_reader(char *str, int num, void *stream)
 {
 	struct parse *p = stream;
@@ -42,8 +47,17 @@ static char *counting_reader(char *str, int num, void *stream)
 
 	if (s) {
 		const char *c = s;
+		size_t len = strlen(s);
 
 		p->line++;
+		/* inih reads lines into a fixed buffer (INI_MAX_LINE, 200 in
+		 * Debian's build) and parses the rest of a longer one as the next
+		 * line: a long device path became "syntax error" on a line
+		 * that does not exist */
+		if (num > 2 && len == (size_t)num - 1 && s[len - 1] != '\n' && !feof(p->f)) {
+			fail(p, "line longer than %d characters", num - 3);
+			return NULL;
+		}
 		while (*c == ' ' || *c == '\t')
 			c++;
 		/* a section header, even one repeating the last name (inih
@@ -51,12 +65,18 @@ static char *counting_reader(char *str, int num, void *stream)
 		if (*c == '[') {
 			p->section_header = true;
 			p->header_line = p->line;
+			/* inih cuts section names at 49 characters (its
+			 * MAX_SECTION, 50): two long names could meet, or a
+			 * name be silently shortened */
+			if (strcspn(c + 1, "]\r\n") > INIH_SECTION_MAX) {
+				fail(p, "section name longer than %d characters", INIH_SECTION_MAX);
+				return NULL;
+			}
 		}
 	}
 	return s;
 }
 
-static int fail(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(struct parse *p, const char *fmt, ...)
 {
 	va_list ap;

@@ -355,6 +355,12 @@ static int on_send(void *userdata, enum ir_lircd_send kind, const char *remote, 
 	return ret;
 }
 
+static void log_lircd(void *userdata, const char *message)
+{
+	(void)userdata;
+	irjackd_log(LOG_WARNING, "lircd socket: %s", message);
+}
+
 /* ---- status (the STATUS command on the lircd socket; `irjack status`) ---- */
 
 static unsigned status_lines(void *userdata, char *buf, size_t size)
@@ -543,6 +549,7 @@ static int open_lircd(struct service *sv, const struct irjackd_config *cfg,
 		.keymap = km,
 		.send = on_send,
 		.status = status_lines,
+		.log = log_lircd,
 		.userdata = sv,
 	};
 	int ret;

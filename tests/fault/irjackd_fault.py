@@ -1,0 +1,651 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Fault tests for irjackd's lircd socket, run against the real daemon with
+the real irw from Debian's lirc package counting what arrives.
+
+Usage: irjackd_fault.py SCENARIO IRJACKD IRJACK SOURCE_DIR
+
+Scenarios (each prints its figures and exits 1 on any failure):
+  stuck    clients that never read while frames keep coming: memory stays
+           bounded, each is disconnected at its bound, irw loses nothing
+  churn    1,000 clients connecting, commanding, half-writing, leaving
+           mid-reply: no crash, no descriptor leak, irw loses nothing
+  sigterm  SIGTERM while SEND_ONCE/SEND_START write to a file transmitter:
+           exit 0, socket removed, the output holds whole frames only
+  garbage  over-long lines, binary garbage, 10,000 unknown commands: ERROR
+           replies, the connection kept, the daemon alive, irw loses nothing
+  limits   the documented limits, each enforced: clients, line length,
+           repeats, keymap keys, keymap and timing file sizes
+
+Frames come from a long mode2 recording made with `irjack encode`, replayed
+by irjackd in real time; the expected count is `irjack decode` of the same
+file.
+"""
+import os
+import random
+import resource
+import re
+import select
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+SCENARIO, IRJACKD, IRJACK, SRC = sys.argv[1:5]
+KEYMAP = os.path.join(SRC, "tests/data/irmp-nec.toml")
+# out_lircd.h
+LINE_MAX = 256
+CLIENT_BUFFER = 65536
+MAX_CLIENTS = 64
+# irjackd under valgrind starts and answers slower
+SLOW = float(os.environ.get("IRJACK_FAULT_SLOWDOWN", "1"))
+
+failures = []
+
+
+def fail(msg):
+    print("FAIL: " + msg, flush=True)
+    failures.append(msg)
+
+
+def figure(msg):
+    print("figure: " + msg, flush=True)
+
+
+TMP = tempfile.mkdtemp(prefix="irjack-fault-")
+STARTED = []  # processes to end if a scenario stops half-way
+
+
+def make_input(presses, repeats, wav=False):
+    """A mode2 file of `presses` NEC key presses (alternating the keymap's
+    two buttons), each held for `repeats` repeat codes, or (wav) the
+    microphone-input recording of them (`irjack synth`: a receiver module,
+    AC coupling, hum, noise); returns its path and the number of frames
+    `irjack decode` finds in it."""
+    path = os.path.join(TMP, "long.mode2")
+    with open(path, "w") as f:
+        for i in range(presses):
+            code = "nec:0x7" if i % 2 == 0 else "nec:0x6"
+            out = subprocess.run([IRJACK, "encode", "-n", str(repeats), code], check=True,
+                                 capture_output=True, text=True).stdout
+            if i:
+                out = "\n".join(l for l in out.splitlines() if not l.startswith("carrier")) + "\n"
+            f.write(out)
+    if wav:
+        subprocess.run([IRJACK, "synth", "--timings", path, "-r", "44100", "--ac-tau-ms", "5",
+                        "--snr-db", "20", "-o", path[:-5] + "wav"], check=True)
+        path = path[:-5] + "wav"
+    dec = subprocess.run([IRJACK, "decode", "--keymap", KEYMAP, path], capture_output=True,
+                         text=True)
+    frames = len([l for l in dec.stdout.splitlines() if " nec " in l])
+    return path, frames
+
+
+class Daemon:
+    def __init__(self, source=None, delay_ms=1000, simulate=False, transmitter=None,
+                 extra=""):
+        self.sock = os.path.join(TMP, "lircd")
+        self.conf = os.path.join(TMP, "irjackd.conf")
+        with open(self.conf, "w") as f:
+            f.write("[daemon]\nkeymap = %s\n" % KEYMAP)
+            if source:
+                f.write("[source rec]\ntype = file\ndevice = %s\nreplay_delay_ms = %d\n"
+                        % (source, delay_ms))
+            f.write("[output lircd]\npath = %s\nsimulate = %s\n"
+                    % (self.sock, "yes" if simulate else "no"))
+            if transmitter:
+                f.write("[transmitter out]\ntype = file\ndevice = %s\n" % transmitter)
+            f.write(extra)
+        self.errpath = os.path.join(TMP, "daemon.err")
+        cmd = os.environ.get("IRJACK_FAULT_WRAPPER", "").split() + [IRJACKD, "--config",
+                                                                     self.conf]
+        self.proc = subprocess.Popen(cmd, stderr=open(self.errpath, "w"),
+                                     stdout=subprocess.DEVNULL)
+        self.pid = self.proc.pid
+        STARTED.append(self.proc)
+        deadline = time.monotonic() + 5 * SLOW
+        while not os.path.exists(self.sock) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if not os.path.exists(self.sock):
+            raise SystemExit("irjackd did not create its socket: " + self.stderr())
+        self.start = time.monotonic()
+
+    def stderr(self):
+        with open(self.errpath) as f:
+            return f.read()
+
+    def status(self, key):
+        with open("/proc/%d/status" % self.pid) as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+        return -1
+
+    def fds(self):
+        return len(os.listdir("/proc/%d/fd" % self.pid))
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def stop(self):
+        t0 = time.monotonic()
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            rc = self.proc.wait(10 * SLOW)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            rc = self.proc.wait()
+            fail("irjackd did not stop within 10 s of SIGTERM")
+        if rc != 0:
+            fail("irjackd exited %d after SIGTERM: %s" % (rc, self.stderr()[-500:]))
+        if os.path.exists(self.sock):
+            fail("socket %s left behind" % self.sock)
+        return time.monotonic() - t0
+
+
+class Irw:
+    """The real irw, its lines to a file."""
+
+    def __init__(self, sock):
+        self.path = os.path.join(TMP, "irw.out")
+        self.proc = subprocess.Popen(["irw", sock], stdout=open(self.path, "w"),
+                                     stderr=subprocess.STDOUT)
+        STARTED.append(self.proc)
+        time.sleep(0.2 * SLOW)
+
+    def lines(self, remote=None):
+        with open(self.path) as f:
+            return [l for l in f.read().splitlines()
+                    if remote is None or l.endswith(" " + remote)]
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait()
+
+
+def connect(path):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(path)
+    return s
+
+
+PENDING = {}  # bytes received past the last whole reply, per socket
+
+
+def read_replies(s, count, timeout=10):
+    """Reads `count` BEGIN...END replies (broadcast lines in between are
+    skipped); returns them as lists of lines."""
+    buf = PENDING.pop(s, b"")
+    replies = []
+    deadline = time.monotonic() + timeout * SLOW
+    while True:
+        while len(replies) < count:
+            m = re.search(rb"(?m)^BEGIN\n(.*?\n)?END\n", buf, re.S)
+            if not m:
+                break
+            replies.append(m.group(0).decode("latin-1").split("\n")[:-1])
+            buf = buf[m.end():]
+        if len(replies) == count:
+            break
+        r, _, _ = select.select([s], [], [], max(0, deadline - time.monotonic()))
+        if not r:
+            break
+        data = s.recv(65536)
+        if not data:
+            break
+        buf += data
+    PENDING[s] = buf
+    return replies
+
+
+def command(path_or_sock, line):
+    s = connect(path_or_sock) if isinstance(path_or_sock, str) else path_or_sock
+    s.sendall(line.encode() + b"\n")
+    r = read_replies(s, 1)
+    if isinstance(path_or_sock, str):
+        s.close()
+    return r[0] if r else None
+
+
+def wait_replayed(d, seconds):
+    """Sleeps until the recording has been replayed."""
+    left = d.start + seconds - time.monotonic()
+    if left > 0:
+        time.sleep(left)
+
+
+def check_irw(irw, want, what):
+    got = len(irw.lines("irmp_nec"))
+    figure("%s: irw received %d of %d frames, events lost %d" % (what, got, want, want - got))
+    if got != want:
+        fail("%s: irw received %d frames, irjack decode finds %d" % (what, got, want))
+
+
+# ---- scenarios ----
+
+def scenario_stuck():
+    src, frames = make_input(presses=20, repeats=3)  # 80 frames, 8.6 s
+    d = Daemon(source=src, simulate=True)
+    irw = Irw(d.sock)
+    rss0 = d.status("VmRSS")
+    stuck_count = 40
+    stuck = [connect(d.sock) for _ in range(stuck_count)]
+    # the flood comes while the recording's frames are coming (they start
+    # after the 1 s replay delay)
+    wait_replayed(d, 3)
+    # A flooder broadcasts SIMULATE lines (and reads its replies) so the
+    # stuck clients reach their bound in seconds instead of hours; irw must
+    # keep up with it and lose none of them either.
+    flood = connect(d.sock)
+    sent = 0
+    gone = {}
+    t0 = time.monotonic()
+    line = "SIMULATE %016x 00 KEY_FLOOD_WITH_A_LONG_NAME_TO_FILL_BUFFERS_FASTER flood\n"
+    while len(gone) < stuck_count and sent < 40000:
+        batch = "".join(line % (sent + i) for i in range(100))
+        flood.sendall(batch.encode())
+        if len(read_replies(flood, 100)) != 100:
+            fail("flooder got fewer than 100 replies")
+            break
+        sent += 100
+        # irw is a reader like any other: paced to what it has printed, so
+        # a busy CI machine cannot make it look stuck (it would be dropped
+        # too, by the same rule)
+        pace = time.monotonic() + 5 * SLOW
+        while len(irw.lines("flood")) < sent - 200 and time.monotonic() < pace:
+            time.sleep(0.001)
+        for i, s in enumerate(stuck):
+            if i not in gone:
+                p = select.poll()
+                p.register(s, select.POLLHUP | select.POLLRDHUP | select.POLLERR)
+                if p.poll(0):
+                    gone[i] = time.monotonic() - t0
+        time.sleep(0.002)
+    flood_time = time.monotonic() - t0
+    hwm = d.status("VmHWM")
+    queued = []
+    for i in gone:
+        s = stuck[i]
+        s.setblocking(False)
+        n = 0
+        try:
+            while True:
+                data = s.recv(1 << 20)
+                if not data:
+                    break
+                n += len(data)
+        except (BlockingIOError, ConnectionResetError):
+            pass
+        queued.append(n)
+    figure("stuck: %d clients never reading, %d broadcast lines in %.2f s" %
+           (stuck_count, sent, flood_time))
+    figure("stuck: disconnected %d/%d, after %.2f-%.2f s, with %d-%d bytes in their socket"
+           " (and 64 KiB more pending in irjackd, dropped)" %
+           (len(gone), stuck_count, min(gone.values(), default=-1),
+            max(gone.values(), default=-1), min(queued, default=0), max(queued, default=0)))
+    figure("stuck: RSS %d KiB before, max RSS (VmHWM) %d KiB, bound %d KiB" %
+           (rss0, hwm, rss0 + stuck_count * CLIENT_BUFFER // 1024 + 2048))
+    if len(gone) != stuck_count:
+        fail("%d of %d stuck clients still connected" % (stuck_count - len(gone), stuck_count))
+    if hwm > rss0 + stuck_count * CLIENT_BUFFER // 1024 + 2048:
+        fail("max RSS %d KiB beyond the bound" % hwm)
+    if "not reading" not in d.stderr():
+        fail("no log line for the dropped clients: " + d.stderr()[-300:])
+    # the memory is given back and nothing more is held for the gone clients
+    got_flood = len(irw.lines("flood"))
+    figure("stuck: irw received %d of %d flood lines" % (got_flood, sent))
+    if got_flood != sent:
+        fail("irw lost %d flood lines" % (sent - got_flood))
+    wait_replayed(d, 8.6 + 1.5)
+    time.sleep(0.5)
+    check_irw(irw, frames, "stuck")
+    if not d.alive():
+        fail("irjackd died")
+    irw.stop()
+    d.stop()
+
+
+def scenario_churn():
+    src, frames = make_input(presses=16, repeats=3, wav=True)  # 64 frames, 6.9 s
+    tx = os.path.join(TMP, "sent.mode2")
+    d = Daemon(source=src, transmitter=tx)
+    irw = Irw(d.sock)
+    fds0 = d.fds()
+    kinds = {k: 0 for k in ("close", "version", "half-line", "close-mid-reply", "send",
+                            "shutdown-write", "list")}
+    errors = []
+
+    def client(i):
+        kind = list(kinds)[i % len(kinds)]
+        try:
+            s = connect(d.sock)
+            if kind == "version":
+                r = command(s, "VERSION")
+                if not r or r[2] != "SUCCESS":
+                    errors.append("VERSION reply %r" % r)
+            elif kind == "half-line":
+                s.sendall(b"LIST irmp")
+            elif kind == "close-mid-reply":
+                s.sendall(b"LIST irmp_nec\nLIST\nVERSION\n")
+                s.recv(5)
+            elif kind == "send":
+                r = command(s, "SEND_ONCE irmp_nec KEY_VOLUMEUP 2")
+                if not r or r[2] != "SUCCESS":
+                    errors.append("SEND_ONCE reply %r" % r)
+            elif kind == "shutdown-write":
+                s.sendall(b"VERSION\n")
+                s.shutdown(socket.SHUT_WR)
+            elif kind == "list":
+                r = command(s, "LIST irmp_nec")
+                if not r or r[2] != "SUCCESS" or r[4] != "2":
+                    errors.append("LIST reply %r" % r)
+            s.close()
+            kinds[kind] += 1
+        except OSError as e:
+            errors.append("client %d (%s): %s" % (i, kind, e))
+
+    # spread over the replay: the recording's frames come after the 1 s
+    # replay delay and last 5.9 s
+    wait_replayed(d, 1.3)
+    t0 = time.monotonic()
+    total = 1000
+    batch = 20  # under the 64-client limit, with irw connected
+    for b in range(0, total, batch):
+        time.sleep(0.06)
+        threads = [threading.Thread(target=client, args=(i,)) for i in range(b, b + batch)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    churn = time.monotonic() - t0
+    t1 = time.monotonic()
+    while d.fds() != fds0 and time.monotonic() < t1 + 2 * SLOW:
+        time.sleep(0.001)
+    settle = time.monotonic() - t1
+    fds1 = d.fds()
+    figure("churn: %d clients in %.2f s (%s), %d errors" %
+           (total, churn, ", ".join("%s %d" % kv for kv in kinds.items()), len(errors)))
+    figure("churn: daemon fds %d before, %d after (back %.3f s after the last client)" %
+           (fds0, fds1, settle))
+    for e in errors[:5]:
+        fail(e)
+    if fds1 != fds0:
+        fail("descriptor leak: %d fds before, %d after" % (fds0, fds1))
+    if frames != 64:
+        fail("irjack decode finds %d frames in the recording, 64 were synthesized" % frames)
+    if time.monotonic() > d.start + 6.9:
+        fail("churn outlasted the recording (%.1f s): irw's count proves less" % churn)
+    wait_replayed(d, 6.9 + 1.5)
+    time.sleep(0.5)
+    check_irw(irw, frames, "churn")
+    if not d.alive():
+        fail("irjackd died")
+    irw.stop()
+    d.stop()
+
+
+def scenario_sigterm():
+    rng = random.Random(11)
+    stops = []
+    for run in range(6):
+        tx = os.path.join(TMP, "sent%d.mode2" % run)
+        d = Daemon(transmitter=tx)
+        ok_frames = [0]
+        inflight = [0]
+        stop = threading.Event()
+
+        def sender():
+            try:
+                s = connect(d.sock)
+                i = 0
+                while not stop.is_set():
+                    start = i % 3 == 2
+                    line = ("SEND_START irmp_nec KEY_VOLUMEDOWN" if start
+                            else "SEND_ONCE irmp_nec KEY_VOLUMEUP 1000")
+                    inflight[0] = 1 if start else 1001
+                    r = command(s, line)
+                    if not r:
+                        return
+                    if r[2] == "SUCCESS":
+                        ok_frames[0] += inflight[0]
+                    if start:
+                        command(s, "SEND_STOP irmp_nec KEY_VOLUMEDOWN")
+                    inflight[0] = 0
+                    i += 1
+            except OSError:
+                pass
+
+        t = threading.Thread(target=sender)
+        t.start()
+        time.sleep(rng.uniform(0.02, 0.2) * SLOW)
+        stops.append(d.stop())
+        stop.set()
+        t.join()
+        dec = subprocess.run([IRJACK, "decode", tx], capture_output=True, text=True)
+        got = len([l for l in dec.stdout.splitlines() if " nec " in l])
+        with open(tx) as f:
+            bad = [l for l in f.read().splitlines()
+                   if not re.fullmatch(r"(carrier|pulse|space) \d+", l)]
+        if bad or dec.returncode != 0:
+            fail("run %d: transmitter output not valid mode2: %r %s" % (run, bad[:3],
+                                                                        dec.stderr))
+        if not ok_frames[0] <= got <= ok_frames[0] + inflight[0]:
+            fail("run %d: %d frames written, %d acknowledged (+%d in flight)" %
+                 (run, got, ok_frames[0], inflight[0]))
+        if got == 0:
+            fail("run %d: SIGTERM came before any transmit: the test proves nothing" % run)
+        figure("sigterm run %d: %d frames acknowledged, %d in the file, exit 0 after %.3f s" %
+               (run, ok_frames[0], got, stops[-1]))
+    figure("sigterm: 6 runs, slowest stop %.3f s" % max(stops))
+
+
+def scenario_garbage():
+    src, frames = make_input(presses=10, repeats=3)  # 40 frames, 4.3 s
+    d = Daemon(source=src)
+    irw = Irw(d.sock)
+    s = connect(d.sock)
+    wait_replayed(d, 1.5)  # while the recording's frames come
+    # over-long lines: ERROR, the connection kept
+    for n in (LINE_MAX + 1, 1000, 100000):
+        s.sendall(b"V" * n + b"\n")
+        r = read_replies(s, 1)
+        if not r or r[0][2:] != ["ERROR", "DATA", "1", "line too long", "END"]:
+            fail("%d-byte line: reply %r" % (n, r))
+    r = command(s, "VERSION")
+    if not r or r[2] != "SUCCESS":
+        fail("connection not usable after over-long lines: %r" % r)
+    # binary garbage, read while written
+    rng = random.Random(11)
+    garbage = bytes(rng.randrange(256) for _ in range(200000))
+    lines = garbage.split(b"\n")
+    replies = []
+
+    def read_until_version():
+        while not replies or replies[-1][2] != "SUCCESS":
+            r = read_replies(s, 1, timeout=5)
+            if not r:
+                return
+            replies.extend(r)
+
+    reader = threading.Thread(target=read_until_version)
+    reader.start()
+    s.sendall(garbage + b"\nVERSION\n")
+    reader.join()
+    errors = sum(1 for r in replies if len(r) > 2 and r[2] == "ERROR")
+    figure("garbage: 200000 random bytes (%d lines): %d ERROR replies, %d other" %
+           (len(lines), errors, len(replies) - errors))
+    if not replies or replies[-1][2] != "SUCCESS" or errors != len(replies) - 1:
+        fail("garbage: replies %r" % [r[2:3] for r in replies][-5:])
+    # 10,000 unknown commands, pipelined, replies read as they come
+    t0 = time.monotonic()
+    replies = []
+    reader = threading.Thread(target=lambda: replies.extend(read_replies(s, 10001, timeout=30)))
+    reader.start()
+    s.sendall(b"".join(b"NO_SUCH_COMMAND_%d arg\n" % i for i in range(10000)) + b"VERSION\n")
+    reader.join()
+    took = time.monotonic() - t0
+    errors = sum(1 for r in replies if r[2] == "ERROR" and r[-2].startswith("unknown directive"))
+    figure("garbage: 10000 unknown commands: %d ERROR replies in %.2f s, then VERSION %s" %
+           (errors, took, replies[-1][2] if replies else "lost"))
+    if errors != 10000 or len(replies) != 10001 or replies[-1][2] != "SUCCESS":
+        fail("unknown commands: %d ERROR replies of %d" % (errors, len(replies)))
+    wait_replayed(d, 4.3 + 1.5)
+    time.sleep(0.5)
+    check_irw(irw, frames, "garbage")
+    if not d.alive():
+        fail("irjackd died")
+    irw.stop()
+    d.stop()
+
+
+def scenario_limits():
+    # timing file size: 256 MiB (a sparse file: nothing is written)
+    big = os.path.join(TMP, "huge.mode2")
+    with open(big, "w") as f:
+        f.write("pulse 9000\n")
+        f.truncate((256 << 20) + 1)
+    conf = os.path.join(TMP, "big.conf")
+    with open(conf, "w") as f:
+        f.write("[source s]\ntype = file\ndevice = %s\n[output json]\npath = -\n" % big)
+    t0 = time.monotonic()
+    r = subprocess.run([IRJACKD, "--config", conf], capture_output=True, text=True)
+    took = time.monotonic() - t0
+    if r.returncode != 1 or "too large" not in r.stderr:
+        fail("timing file over 256 MiB: exit %d %s" % (r.returncode, r.stderr[-200:]))
+    # refused by its size, not after reading 256 MiB of it (the first
+    # child this scenario waits for: the children's peak is its own)
+    big_rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    if big_rss > 32 << 10:
+        fail("refusing a 256 MiB timing file took %d KiB" % big_rss)
+    # every limit below is stated where users look: --help and the README
+    helptext = " ".join(subprocess.run([IRJACKD, "--help"], capture_output=True,
+                                       text=True).stdout.split())
+    with open(os.path.join(SRC, "README.md")) as f:
+        readme = " ".join(f.read().split())
+    for words in ("lines 256 bytes", "64 clients", "64 KiB of unread output",
+                  "repeats 1000", "configuration lines 197", "100000 keys", "4 MiB",
+                  "256 MiB", "100000 frames per file source"):
+        if words not in helptext:
+            fail("irjackd --help does not state '%s'" % words)
+    for words in ("| 256 bytes", "| 64 at once", "| 64 KiB after", "| 1,000 |",
+                  "lines 197 characters", "100,000 keys per file, 4 MiB", "| 256 MiB",
+                  "| 100,000 frames"):
+        if words not in readme:
+            fail("README's limits do not state '%s'" % words)
+    tx = os.path.join(TMP, "sent.mode2")
+    d = Daemon(transmitter=tx)
+    # clients: MAX_CLIENTS served, the next refused (the connection ends),
+    # a log line says why, and a slot freed is a slot served again
+    clients = [connect(d.sock) for _ in range(MAX_CLIENTS + 6)]
+    time.sleep(0.3 * SLOW)
+    served = 0
+    for c in clients:
+        try:
+            c.sendall(b"VERSION\n")
+            r = read_replies(c, 1, timeout=2)
+            served += bool(r and r[0][2] == "SUCCESS")
+        except OSError:
+            pass
+    figure("limits: %d clients connecting, %d served (limit %d)" % (len(clients), served,
+                                                                    MAX_CLIENTS))
+    if served != MAX_CLIENTS:
+        fail("%d clients served, the limit is %d" % (served, MAX_CLIENTS))
+    if "clients" not in d.stderr() or "refused" not in d.stderr():
+        fail("no log line for refused clients: %r" % d.stderr()[-300:])
+    for c in clients:
+        c.close()
+    time.sleep(0.2 * SLOW)
+    r = command(d.sock, "VERSION")
+    if not r or r[2] != "SUCCESS":
+        fail("a client after the others left was not served: %r" % r)
+    # line length: 256 bytes served, 257 refused
+    r = command(d.sock, "VERSION" + " " * (LINE_MAX - 7))
+    if not r or r[2] != "SUCCESS":
+        fail("a %d-byte line was refused: %r" % (LINE_MAX, r))
+    r = command(d.sock, "VERSION" + " " * (LINE_MAX - 6))
+    if not r or r[-2] != "line too long":
+        fail("a %d-byte line was accepted: %r" % (LINE_MAX + 1, r))
+    # repeats: at most 1000
+    r = command(d.sock, "SEND_ONCE irmp_nec KEY_VOLUMEUP 1000")
+    if not r or r[2] != "SUCCESS":
+        fail("1000 repeats refused: %r" % r)
+    r = command(d.sock, "SEND_ONCE irmp_nec KEY_VOLUMEUP 1001")
+    if not r or r[2] != "ERROR":
+        fail("1001 repeats accepted: %r" % r)
+    d.stop()
+    figure("limits: line %d bytes, repeats 1000 enforced" % LINE_MAX)
+
+    def check_config(extra_keymap=None, source=None):
+        conf = os.path.join(TMP, "limit.conf")
+        with open(conf, "w") as f:
+            f.write("[daemon]\nkeymap = %s\n" % (extra_keymap or KEYMAP))
+            if source:
+                f.write("[source s]\ntype = file\ndevice = %s\n" % source)
+            f.write("[transmitter t]\ntype = file\ndevice = %s\n" % os.path.join(TMP, "t"))
+            f.write("[output lircd]\npath = %s\n" % os.path.join(TMP, "l"))
+        return subprocess.run([IRJACKD, "--check-config", "--config", conf],
+                              capture_output=True, text=True)
+
+    # keymap keys: 100,000 per rc_keymaps file
+    for n, ok in ((100000, True), (100001, False)):
+        km = os.path.join(TMP, "big.toml")
+        with open(km, "w") as f:
+            f.write('[[protocols]]\nname = "big"\nprotocol = "nec"\n'
+                    '[protocols.scancodes]\n')
+            f.writelines("0x%x = \"KEY_%d\"\n" % (0x10000 + i, i) for i in range(n))
+        r = check_config(extra_keymap=km)
+        if (r.returncode == 0) != ok or (not ok and "more than 100000 keys" not in r.stderr):
+            fail("keymap of %d keys: exit %d %s" % (n, r.returncode, r.stderr[-200:]))
+    figure("limits: keymap of 100000 keys loads, 100001 refused")
+    # keymap file size: 4 MiB
+    km = os.path.join(TMP, "huge.toml")
+    with open(km, "w") as f:
+        f.truncate((4 << 20) + 1)
+    r = check_config(extra_keymap=km)
+    if r.returncode != 2 or "too large" not in r.stderr:
+        fail("keymap over 4 MiB: exit %d %s" % (r.returncode, r.stderr[-200:]))
+    figure("limits: keymap file > 4 MiB refused; timing file > 256 MiB refused in %.3f s,"
+           " max RSS %d KiB" % (took, big_rss))
+    # A file source is streamed at its own pace, never held whole: a file of
+    # 100,100 frames costs no more memory than a short one.
+    many = os.path.join(TMP, "many.txt")
+    with open(many, "w") as f:
+        subprocess.run([IRJACK, "encode", "-n", "1000", "-f", "compact"] + ["nec:0x7"] * 100,
+                       stdout=f, check=True)
+    with open(conf, "w") as f:
+        f.write("[source s]\ntype = file\ndevice = %s\n[output json]\npath = %s\n"
+                % (many, os.path.join(TMP, "many.json")))
+    p = subprocess.Popen([IRJACKD, "--config", conf], stderr=subprocess.PIPE, text=True)
+    STARTED.append(p)
+    started = p.stderr.readline()
+    time.sleep(1.0)
+    rss = 0
+    with open("/proc/%d/status" % p.pid) as f:
+        rss = [int(l.split()[1]) for l in f if l.startswith("VmHWM:")][0]
+    p.send_signal(signal.SIGTERM)
+    rc = p.wait(10)
+    with open(os.path.join(TMP, "many.json")) as f:
+        events = sum(1 for _ in f)
+    if "source s" not in started or rc != 0 or rss > 12 * 1024 or events < 5:
+        fail("100,100 frames: exit %d, %r, max RSS %d KiB, %d events in 1 s"
+             % (rc, started, rss, events))
+    figure("limits: 100100 frames in a file streamed in real time (%d events in 1 s);"
+           " max RSS %d KiB" % (events, rss))
+
+
+try:
+    {"stuck": scenario_stuck, "churn": scenario_churn, "sigterm": scenario_sigterm,
+     "garbage": scenario_garbage, "limits": scenario_limits}[SCENARIO]()
+finally:
+    for p in STARTED:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    subprocess.run(["rm", "-rf", TMP])
+if failures:
+    print("%d failure(s)" % len(failures))
+    sys.exit(1)
+print("fault test %s passed" % SCENARIO)
