@@ -5,9 +5,10 @@
  *
  *   lirc_decode_tool decode CONF < mode2     one line per frame, as lircd's
  *                                           socket: CODE REPEAT KEY REMOTE
- *   lirc_decode_tool encode CONF REMOTE KEY  the button's timings as mode2,
- *                                           after a 1 s space (irsimreceive
- *                                           needs silence first)
+ *   lirc_decode_tool encode CONF REMOTE KEY...  the buttons' timings as
+ *                                           mode2, each after a 1 s space
+ *                                           (irsimreceive needs silence
+ *                                           first)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,11 +56,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s:%u: %s\n", err.file, err.parse.line, err.parse.message);
 		return 2;
 	}
-	if (strcmp(argv[1], "encode") == 0 && argc == 5) {
-		ir_edge_buf_space(&buf, 1000000);
-		ret = ir_keymap_encode(km, argv[3], argv[4], 0, &buf);
-		if (ret == 0)
-			ir_timing_write_mode2(stdout, buf.edges, buf.len);
+	if (strcmp(argv[1], "encode") == 0 && argc >= 5) {
+		/* each button after 1 s of silence; one that cannot be encoded
+		 * is left out and makes the exit status 1 */
+		ret = 0;
+		for (int i = 4; i < argc; i++) {
+			size_t before = buf.len;
+			int eret;
+
+			ir_edge_buf_space(&buf, 1000000);
+			eret = ir_keymap_encode(km, argv[3], argv[i], 0, &buf);
+			if (eret < 0) {
+				buf.len = before;
+				fprintf(stderr, "%s: %s\n", argv[i], strerror(-eret));
+				ret = eret;
+			}
+		}
+		ir_timing_write_mode2(stdout, buf.edges, buf.len);
 	} else if (strcmp(argv[1], "decode") == 0) {
 		static char text[16 << 20];
 		size_t len = fread(text, 1, sizeof(text) - 1, stdin);
