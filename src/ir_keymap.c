@@ -177,15 +177,16 @@ static int rehash(struct ir_keymap *km, size_t slot_count)
 		const struct ir_keymap_key *k = &km->keys[i];
 		size_t s = find_slot(km, k->protocol, k->decoder_id, k->scancode);
 
-		/* a replaced binding leaves its old entry unreachable */
-		if (!km->slots[s] || km->slots[s] - 1 < i)
+		/* a replaced binding leaves its old entry unreachable; an
+		 * alias never replaces */
+		if (!km->slots[s] || (!k->alias && km->slots[s] - 1 < i))
 			km->slots[s] = (uint32_t)i + 1;
 	}
 	return 0;
 }
 
-int ir_keymap_add_key(struct ir_keymap *km, unsigned remote, enum ir_protocol protocol,
-		      uint16_t decoder_id, uint64_t scancode, const char *key_name)
+static int add_key(struct ir_keymap *km, unsigned remote, enum ir_protocol protocol,
+		   uint16_t decoder_id, uint64_t scancode, const char *key_name, bool replace)
 {
 	struct ir_keymap_key *k;
 	char *name;
@@ -212,9 +213,23 @@ int ir_keymap_add_key(struct ir_keymap *km, unsigned remote, enum ir_protocol pr
 	if (k->keycode < 0)
 		k->keycode = -1;
 	s = find_slot(km, protocol, decoder_id, scancode);
-	km->slots[s] = (uint32_t)km->key_count + 1;
+	k->alias = !replace && km->slots[s];
+	if (!k->alias)
+		km->slots[s] = (uint32_t)km->key_count + 1;
 	km->key_count++;
 	return 0;
+}
+
+int ir_keymap_add_key(struct ir_keymap *km, unsigned remote, enum ir_protocol protocol,
+		      uint16_t decoder_id, uint64_t scancode, const char *key_name)
+{
+	return add_key(km, remote, protocol, decoder_id, scancode, key_name, true);
+}
+
+int ir_keymap_add_key_keep_first(struct ir_keymap *km, unsigned remote, enum ir_protocol protocol,
+				 uint16_t decoder_id, uint64_t scancode, const char *key_name)
+{
+	return add_key(km, remote, protocol, decoder_id, scancode, key_name, false);
 }
 
 bool ir_keymap_lookup(const struct ir_keymap *km, const struct ir_frame *frame,

@@ -80,6 +80,14 @@ int ir_keymap_add_decoder(struct ir_keymap *km, unsigned remote, const struct ir
  */
 int ir_keymap_add_key(struct ir_keymap *km, unsigned remote, enum ir_protocol protocol,
 		      uint16_t decoder_id, uint64_t scancode, const char *key_name);
+/*
+ * As ir_keymap_add_key(), but an earlier binding of the same (protocol,
+ * decoder_id, scancode) keeps answering lookups (lircd's rule: the first
+ * button of a remote with a code names it); the new key is still listed
+ * and encodable by its name.
+ */
+int ir_keymap_add_key_keep_first(struct ir_keymap *km, unsigned remote, enum ir_protocol protocol,
+				 uint16_t decoder_id, uint64_t scancode, const char *key_name);
 
 /* ---- using ---- */
 
@@ -115,6 +123,9 @@ struct ir_keymap_key {
 	uint64_t scancode;
 	const char *key;
 	int keycode;
+	/* added by ir_keymap_add_key_keep_first() after a key with the same
+	 * code: listed and encodable, but lookups answer with the first */
+	bool alias;
 };
 /* Keys in the order they were added; i < ir_keymap_key_count(). */
 const struct ir_keymap_key *ir_keymap_key_at(const struct ir_keymap *km, size_t i);

@@ -381,8 +381,8 @@ static int end_remote(struct parser *p)
 					 &id)) < 0)
 		return ret;
 	for (size_t i = 0; i < p->button_count; i++)
-		if ((ret = ir_keymap_add_key(p->km, index, IR_PROTO_LIRC, id, p->buttons[i].code,
-					     p->buttons[i].name)) < 0)
+		if ((ret = ir_keymap_add_key_keep_first(p->km, index, IR_PROTO_LIRC, id,
+							p->buttons[i].code, p->buttons[i].name)) < 0)
 			return ret;
 	free_buttons(p);
 	p->section = OUTSIDE;

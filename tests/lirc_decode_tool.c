@@ -22,15 +22,20 @@ struct printer {
 	unsigned repeat;
 	uint16_t last_decoder;
 	uint64_t last_code;
+	/* lircd reports a frame once, for the first remote that reads it:
+	 * the frame waits here until one with another start arrives */
+	struct ir_frame pending;
+	bool have_pending;
 };
 
-static void print_frame(void *userdata, const struct ir_frame *f)
+static void print_pending(struct printer *p)
 {
-	struct printer *p = userdata;
+	const struct ir_frame *f = &p->pending;
 	struct ir_key_binding b;
 
-	if (!f->decoder_id || !ir_keymap_lookup(p->km, f, &b))
+	if (!p->have_pending || !ir_keymap_lookup(p->km, f, &b))
 		return;
+	p->have_pending = false;
 	/* lircd counts frames of a held button in its second field */
 	if (f->flags & IR_FRAME_REPEAT && f->decoder_id == p->last_decoder &&
 	    f->scancode == p->last_code)
@@ -41,6 +46,26 @@ static void print_frame(void *userdata, const struct ir_frame *f)
 	p->last_code = f->scancode;
 	printf("%016llx %02x %s %s\n", (unsigned long long)f->scancode, p->repeat & 0xff, b.key,
 	       b.remote);
+}
+
+static void print_frame(void *userdata, const struct ir_frame *f)
+{
+	struct printer *p = userdata;
+	struct ir_key_binding b;
+
+	if (!f->decoder_id || !ir_keymap_lookup(p->km, f, &b))
+		return;
+	/* the same light read by two remotes of the file: lircd tries its
+	 * remotes in order (by bit count, then file order) and stops at the
+	 * first; the file order is what this tool can see */
+	if (p->have_pending && p->pending.start_us == f->start_us) {
+		if (f->decoder_id < p->pending.decoder_id)
+			p->pending = *f;
+		return;
+	}
+	print_pending(p);
+	p->pending = *f;
+	p->have_pending = true;
 }
 
 int main(int argc, char **argv)
@@ -89,6 +114,7 @@ int main(int argc, char **argv)
 		if (ret == 0) {
 			ir_decoder_feed_many(dec, buf.edges, buf.len);
 			ir_decoder_flush(dec);
+			print_pending(&p);
 		}
 		ir_decoder_free(dec);
 	} else {

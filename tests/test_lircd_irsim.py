@@ -11,7 +11,8 @@ The repeat-count field is not compared: lircd counts a frame as a repeat
 from its timing against the remote's gap, irjack's tool only for repeat
 codes (min_repeat frames are full frames to irjack).
 
-Usage: test_lircd_irsim.py LIRC_DECODE_TOOL   (exit 77 if lirc is absent)
+Usage: test_lircd_irsim.py LIRC_DECODE_TOOL   (fails if lirc is absent: the
+suite installs Debian's lirc and lirc-compat-remotes)
 """
 import difflib
 import glob
@@ -22,8 +23,9 @@ import sys
 import tempfile
 
 REMOTES = "/usr/share/lirc/remotes"
-# Agreement asked of both directions; the measured figure is printed.
-THRESHOLD = 0.95
+# Agreement asked of both directions; the measured figure is printed
+# (measured: decode 1447 / 1453, encode 1256 / 1257).
+THRESHOLD = 0.99
 
 
 def run(cmd, cwd, stdin=None):
@@ -44,12 +46,12 @@ def lines3(text):
 def main():
     tool = sys.argv[1]
     if not shutil.which("irsimsend") or not shutil.which("irsimreceive"):
-        print("irsimsend/irsimreceive not installed (Debian package lirc)")
-        return 77
+        print("FAIL: irsimsend/irsimreceive not installed (Debian package lirc)")
+        return 1
     confs = sorted(glob.glob(REMOTES + "/**/lircd.conf*", recursive=True))
     if not confs:
-        print("no lirc-compat-remotes under " + REMOTES)
-        return 77
+        print("FAIL: no lirc-compat-remotes under " + REMOTES)
+        return 1
     dec_total = dec_agree = enc_total = enc_agree = 0
     disagreements = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -64,7 +66,12 @@ def main():
             if sent.returncode != 0 or not os.path.exists(out) or os.path.getsize(out) < 40:
                 continue  # remotes without timings: irsimsend sends nothing
             lirc = lines3(run(["irsimreceive", local, out], tmp).stdout)
-            with open(out) as f:
+            # irsimsend writes "code N" lines for remotes without timings
+            # (LIRCCODE drivers); irjack's tool reads timings only
+            timings = os.path.join(tmp, "timings.mode2")
+            with open(out) as f, open(timings, "w") as t:
+                t.writelines(l for l in f if l.startswith(("pulse", "space")))
+            with open(timings) as f:
                 ours = lines3(run([tool, "decode", local], tmp, stdin=f).stdout)
             sm = difflib.SequenceMatcher(a=lirc, b=ours, autojunk=False)
             same = sum(b.size for b in sm.get_matching_blocks())
