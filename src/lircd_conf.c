@@ -452,8 +452,13 @@ static int parse_line(struct parser *p, char *line)
 
 	bool raw_line = false;
 
+	/* lircd: a '#' in column 0 starts a comment line; an indented
+	 * "#  0x178E" in a codes section is a button named "#" (Hauppauge and
+	 * MCE files have one), anything else after '#' a comment */
+	bool hash_button = p->section == CODES && line[0] != '#';
+
 	for (t = strtok_r(line, " \t\r\v\f", &save); t; t = strtok_r(NULL, " \t\r\v\f", &save)) {
-		if (t[0] == '#')
+		if (t[0] == '#' && !(n == 0 && hash_button && strcmp(t, "#") == 0))
 			break;
 		/* a line of raw timings: every token is a duration */
 		if (n == 0 && p->section == RAW_CODES && isdigit((unsigned char)t[0]))
@@ -507,6 +512,9 @@ static int parse_line(struct parser *p, char *line)
 	case REMOTE:
 		return remote_param(p, tok[0], tok[1], tok[2]);
 	case CODES:
+		/* "# comment" indented: a comment unless a code follows */
+		if (strcmp(tok[0], "#") == 0 && (!tok[1] || !isdigit((unsigned char)tok[1][0])))
+			return 0;
 		return code_line(p, tok[0], tok[1]);
 	case RAW_CODES:
 		if (strcasecmp(tok[0], "name") == 0) {
