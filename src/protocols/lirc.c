@@ -442,6 +442,10 @@ static void finish(struct lirc_dec *d, struct ir_decode_ctx *ctx, const struct l
 	uint64_t best = UINT64_MAX, best_code = 0;
 	unsigned best_toggle = 0;
 
+	/* a frame ended by the end of the input keeps the start of its gap */
+	if (d->n % 2 == 0)
+		d->n--;
+
 	/* The closest button wins: runs of same-kind bits ("one 0 833")
 	 * merge, and a run of 6 is within 30 % of a run of 8.  On a tie the
 	 * exact code beats another's toggled code. */
