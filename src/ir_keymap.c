@@ -321,6 +321,44 @@ int ir_keymap_encode(const struct ir_keymap *km, const char *remote_name, const 
 	return -ENOENT;
 }
 
+int ir_keymap_carrier(const struct ir_keymap *km, const char *remote_name, const char *key,
+		      uint32_t *hz, unsigned *duty_pct)
+{
+	for (size_t i = 0; i < km->key_count; i++) {
+		const struct ir_keymap_key *k = &km->keys[i];
+		const struct ir_protocol_info *info;
+
+		if (strcasecmp(km->remotes[k->remote].name, remote_name) != 0 ||
+		    strcasecmp(k->key, key) != 0)
+			continue;
+		*hz = 0;
+		*duty_pct = 0;
+		if (k->decoder_id) {
+			const struct keymap_decoder *d = &km->decoders[k->decoder_id - 1];
+
+			if (d->family->carrier_params) {
+				d->family->carrier_params(d->params, hz, duty_pct);
+				return 0;
+			}
+		}
+		info = ir_protocol_get(k->protocol);
+		if (info) {
+			*hz = info->carrier_hz;
+			*duty_pct = info->duty_cycle;
+		}
+		return 0;
+	}
+	return -ENOENT;
+}
+
+const char *ir_keymap_remote_of_key(const struct ir_keymap *km, const char *key)
+{
+	for (size_t i = 0; i < km->key_count; i++)
+		if (strcasecmp(km->keys[i].key, key) == 0)
+			return km->remotes[km->keys[i].remote].name;
+	return NULL;
+}
+
 /* ---- loading ---- */
 
 /* Moves everything of `from` to the end of `to` (renumbering remotes and

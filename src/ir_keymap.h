@@ -139,4 +139,19 @@ const struct ir_keymap_key *ir_keymap_key_at(const struct ir_keymap *km, size_t 
 int ir_keymap_encode(const struct ir_keymap *km, const char *remote_name, const char *key,
 		     unsigned repeats, struct ir_edge_buf *out);
 
+/*
+ * The carrier the button ir_keymap_encode() would send is meant for: the
+ * remote's own (a lircd.conf `frequency` and `duty_cycle`; 38 kHz when it
+ * gives none, as lircd) or its protocol's.  *duty_pct is 0 when neither
+ * says.  Returns 0, or -ENOENT for an unknown remote or key.
+ */
+int ir_keymap_carrier(const struct ir_keymap *km, const char *remote_name, const char *key,
+		      uint32_t *hz, unsigned *duty_pct);
+
+/*
+ * The remote of the first key named `key` (case-insensitive), for sending
+ * a key by name alone; NULL if no remote has it.  Owned by the keymap.
+ */
+const char *ir_keymap_remote_of_key(const struct ir_keymap *km, const char *key);
+
 #endif

@@ -556,6 +556,16 @@ static int lirc_encode_params(const void *params, uint64_t code, unsigned toggle
 	return 0;
 }
 
+/* lircd sends at 38 kHz when a remote gives no frequency (its
+ * DEFAULT_FREQ) and leaves the duty cycle to the driver when none. */
+static void lirc_carrier_params(const void *params, uint32_t *hz, unsigned *duty_pct)
+{
+	const struct lirc_remote *r = params;
+
+	*hz = r->frequency ? r->frequency : 38000;
+	*duty_pct = r->duty_cycle > 0 && r->duty_cycle < 100 ? r->duty_cycle : 0;
+}
+
 static const struct ir_protocol_info lirc_infos[] = {
 	{
 		.id = IR_PROTO_LIRC, .name = "lirc", .family = "lirc",
@@ -576,4 +586,5 @@ const struct ir_family ir_family_lirc = {
 	.space_deadline = lirc_space_deadline,
 	.parametric = true,
 	.encode_params = lirc_encode_params,
+	.carrier_params = lirc_carrier_params,
 };
