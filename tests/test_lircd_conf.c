@@ -360,6 +360,8 @@ static void symbol_flags_roundtrip(void **state)
 		 * start pulse, 111 space, 0 pulse, 11 space, 00 pulse, parity
 		 * (5 ones: 1) + stop space merging into the gap */
 		{ "serial.lircd.conf", "serial", 7 + 1 + 6 },
+		/* header, 12 bits, ptrail, gap */
+		{ "goldstar.lircd.conf", "goldstar", 2 + 2 * 12 + 1 + 1 },
 	};
 
 	(void)state;

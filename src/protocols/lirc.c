@@ -243,6 +243,14 @@ static int put_bits(const struct lirc_remote *r, struct ir_edge_buf *out, uint64
 				ret |= ir_edge_buf_pulse(out, r->pzero * k);
 				ret |= ir_edge_buf_space(out, r->szero * k);
 			}
+		} else if (has(r, LIRC_F_GOLDSTAR) && one) {
+			/* GOLDSTAR (as lircd reads it): a one is "two" at an
+			 * odd bit (counted from the code's first bit, 0),
+			 * "three" at an even one */
+			unsigned all = r->pre_data_bits + r->bits + r->post_data_bits;
+			bool odd = (all - 1 - (at + i)) % 2;
+
+			ret = put_pair(out, odd ? r->ptwo : r->pthree, odd ? r->stwo : r->sthree);
 		} else if (has(r, LIRC_F_SPACE_FIRST)) {
 			ret |= ir_edge_buf_space(out, one ? r->sone : r->szero);
 			ret |= ir_edge_buf_pulse(out, one ? r->pone : r->pzero);
