@@ -72,7 +72,8 @@ enum { LIRC_PARITY_NONE, LIRC_PARITY_EVEN, LIRC_PARITY_ODD };
 uint64_t lirc_remote_reported_code(const struct lirc_remote *r, uint64_t loaded);
 
 /* Called once the parser has filled `r`: applies lircd's defaults and
- * works out what the decoder needs.  Returns 0 or -ENOMEM. */
+ * works out what the decoder needs.  Returns 0 (a button without a frame
+ * is left for the decoder never to match). */
 int lirc_remote_prepare(struct lirc_remote *r);
 
 /* Appends the timings of one frame of the loaded `code` (a repeat frame if

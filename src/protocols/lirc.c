@@ -414,7 +414,6 @@ int lirc_remote_prepare(struct lirc_remote *r)
 {
 	struct ir_edge_buf t = { 0 };
 	size_t count = has(r, LIRC_F_RAW_CODES) ? r->raw_count : r->code_count;
-	int ret = 0;
 
 	/* lircd's defaults for SERIAL: one bit time per symbol, 8 data bits */
 	if (has(r, LIRC_F_SERIAL) && r->baud) {
@@ -427,19 +426,21 @@ int lirc_remote_prepare(struct lirc_remote *r)
 		if (!r->stop_halves)
 			r->stop_halves = 2;
 	}
+	/* A button whose frame cannot be made (no timings, durations past
+	 * IR_DURATION_MAX) is one the decoder never matches either: it adds
+	 * nothing here, and the remote still loads. */
 	r->frame_space_max = 0;
-	for (size_t i = 0; i < count && ret != -ENOMEM; i++) {
+	for (size_t i = 0; i < count; i++) {
 		uint64_t code = has(r, LIRC_F_RAW_CODES) ? i : r->codes[i];
 
 		for (unsigned v = 0; v < (r->toggle_bit_mask ? 2u : 1u); v++) {
 			ir_edge_buf_clear(&t);
-			ret = lirc_remote_frame(r, v ? code ^ r->toggle_bit_mask : code, 0, &t);
-			if (ret == 0)
+			if (lirc_remote_frame(r, v ? code ^ r->toggle_bit_mask : code, 0, &t) == 0)
 				note_spaces(r, &t);
 		}
 	}
 	ir_edge_buf_free(&t);
-	return ret == -ENOMEM ? ret : 0;
+	return 0;
 }
 
 static void finish(struct lirc_dec *d, struct ir_decode_ctx *ctx, const struct lirc_remote *r)
