@@ -4,7 +4,7 @@
  * remote of Debian's lirc-compat-remotes parses, every button encodes and
  * decodes back to itself, and malformed files fail on the right line.
  * (The cross-check against LIRC's own irsimsend/irsimreceive is
- * test_lircd_irsim.sh.)
+ * test_lircd_irsim.py.)
  */
 #include <errno.h>
 #include <setjmp.h>

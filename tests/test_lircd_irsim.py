@@ -5,14 +5,17 @@
 irsimsend writes the timings of every button of a remote (LIRC's transmit
 code), then irsimreceive (lircd's decoder) and irjack (lirc_decode_tool)
 decode the same timings, and the (code, button, remote) lines they report
-are compared.  Then every button irjack encodes is fed to irsimreceive.
+are compared.  Then the buttons LIRC sent, encoded by irjack (all of a
+remote in one recording, 1 s apart), go through irsimreceive, which must
+name each; and so do the buttons of tests/data/lircd (DATA_DIR: the flags
+with their own symbols, RCMM XMP GRUNDIG BO SERIAL GOLDSTAR).
 
 The repeat-count field is not compared: lircd counts a frame as a repeat
 from its timing against the remote's gap, irjack's tool only for repeat
 codes (min_repeat frames are full frames to irjack).
 
-Usage: test_lircd_irsim.py LIRC_DECODE_TOOL DATA_DIR  (fails if lirc is absent: the
-suite installs Debian's lirc and lirc-compat-remotes)
+Usage: test_lircd_irsim.py LIRC_DECODE_TOOL DATA_DIR
+(fails if lirc is absent: the suite installs lirc and lirc-compat-remotes)
 """
 import difflib
 import glob
