@@ -13,7 +13,16 @@
  * toggled variant, and the remote's repeat code) would produce.  This
  * trades speed (a few hundred templates per frame end) for one code path
  * shared by every encoding lircd knows, with the encoder the single
- * statement of each encoding.
+ * statement of each encoding.  Where several buttons match (runs of
+ * "one 0 833" bits merge, and eps is relative), the closest wins.
+ *
+ * The encodings are lircd's (lib/lirc transmit.c and receive.c, 0.10):
+ * SPACE_ENC pulse/space pairs, SPACE_FIRST, RC5/RC6 biphase (a one is
+ * space then pulse; rc6_mask bits last twice as long), RCMM, XMP, GOLDSTAR,
+ * and GRUNDIG, BO and SERIAL, which lircd decodes but cannot send: for
+ * those the frames are what its decoder reads (checked with irsimreceive,
+ * test_lircd_irsim).  Codes are held as lircd holds them once loaded
+ * (REVERSE parts turned round); the keymap has the code lircd reports.
  */
 #include <stdlib.h>
 #include <string.h>
