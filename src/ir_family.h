@@ -68,6 +68,9 @@ struct ir_family {
 	 * trailing gap, if the parameters give one).  Return 0, -EINVAL. */
 	int (*encode_params)(const void *params, uint64_t scancode, unsigned toggle,
 			     unsigned repeats, struct ir_edge_buf *out);
+	/* Optional: the carrier the parameters give (Hz, duty cycle in
+	 * percent; 0 where they give none). */
+	void (*carrier_params)(const void *params, uint32_t *hz, unsigned *duty_pct);
 };
 
 /* ---- the core's side, for decoders ---- */

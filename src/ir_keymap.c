@@ -177,15 +177,16 @@ static int rehash(struct ir_keymap *km, size_t slot_count)
 		const struct ir_keymap_key *k = &km->keys[i];
 		size_t s = find_slot(km, k->protocol, k->decoder_id, k->scancode);
 
-		/* a replaced binding leaves its old entry unreachable */
-		if (!km->slots[s] || km->slots[s] - 1 < i)
+		/* a replaced binding leaves its old entry unreachable; an
+		 * alias never replaces */
+		if (!km->slots[s] || (!k->alias && km->slots[s] - 1 < i))
 			km->slots[s] = (uint32_t)i + 1;
 	}
 	return 0;
 }
 
-int ir_keymap_add_key(struct ir_keymap *km, unsigned remote, enum ir_protocol protocol,
-		      uint16_t decoder_id, uint64_t scancode, const char *key_name)
+static int add_key(struct ir_keymap *km, unsigned remote, enum ir_protocol protocol,
+		   uint16_t decoder_id, uint64_t scancode, const char *key_name, bool replace)
 {
 	struct ir_keymap_key *k;
 	char *name;
@@ -212,9 +213,23 @@ int ir_keymap_add_key(struct ir_keymap *km, unsigned remote, enum ir_protocol pr
 	if (k->keycode < 0)
 		k->keycode = -1;
 	s = find_slot(km, protocol, decoder_id, scancode);
-	km->slots[s] = (uint32_t)km->key_count + 1;
+	k->alias = !replace && km->slots[s];
+	if (!k->alias)
+		km->slots[s] = (uint32_t)km->key_count + 1;
 	km->key_count++;
 	return 0;
+}
+
+int ir_keymap_add_key(struct ir_keymap *km, unsigned remote, enum ir_protocol protocol,
+		      uint16_t decoder_id, uint64_t scancode, const char *key_name)
+{
+	return add_key(km, remote, protocol, decoder_id, scancode, key_name, true);
+}
+
+int ir_keymap_add_key_keep_first(struct ir_keymap *km, unsigned remote, enum ir_protocol protocol,
+				 uint16_t decoder_id, uint64_t scancode, const char *key_name)
+{
+	return add_key(km, remote, protocol, decoder_id, scancode, key_name, false);
 }
 
 bool ir_keymap_lookup(const struct ir_keymap *km, const struct ir_frame *frame,
@@ -304,6 +319,44 @@ int ir_keymap_encode(const struct ir_keymap *km, const char *remote_name, const 
 		return ir_encode(k->protocol, k->scancode, &opts, out);
 	}
 	return -ENOENT;
+}
+
+int ir_keymap_carrier(const struct ir_keymap *km, const char *remote_name, const char *key,
+		      uint32_t *hz, unsigned *duty_pct)
+{
+	for (size_t i = 0; i < km->key_count; i++) {
+		const struct ir_keymap_key *k = &km->keys[i];
+		const struct ir_protocol_info *info;
+
+		if (strcasecmp(km->remotes[k->remote].name, remote_name) != 0 ||
+		    strcasecmp(k->key, key) != 0)
+			continue;
+		*hz = 0;
+		*duty_pct = 0;
+		if (k->decoder_id) {
+			const struct keymap_decoder *d = &km->decoders[k->decoder_id - 1];
+
+			if (d->family->carrier_params) {
+				d->family->carrier_params(d->params, hz, duty_pct);
+				return 0;
+			}
+		}
+		info = ir_protocol_get(k->protocol);
+		if (info) {
+			*hz = info->carrier_hz;
+			*duty_pct = info->duty_cycle;
+		}
+		return 0;
+	}
+	return -ENOENT;
+}
+
+const char *ir_keymap_remote_of_key(const struct ir_keymap *km, const char *key)
+{
+	for (size_t i = 0; i < km->key_count; i++)
+		if (strcasecmp(km->keys[i].key, key) == 0)
+			return km->remotes[km->keys[i].remote].name;
+	return NULL;
 }
 
 /* ---- loading ---- */

@@ -80,6 +80,14 @@ int ir_keymap_add_decoder(struct ir_keymap *km, unsigned remote, const struct ir
  */
 int ir_keymap_add_key(struct ir_keymap *km, unsigned remote, enum ir_protocol protocol,
 		      uint16_t decoder_id, uint64_t scancode, const char *key_name);
+/*
+ * As ir_keymap_add_key(), but an earlier binding of the same (protocol,
+ * decoder_id, scancode) keeps answering lookups (lircd's rule: the first
+ * button of a remote with a code names it); the new key is still listed
+ * and encodable by its name.
+ */
+int ir_keymap_add_key_keep_first(struct ir_keymap *km, unsigned remote, enum ir_protocol protocol,
+				 uint16_t decoder_id, uint64_t scancode, const char *key_name);
 
 /* ---- using ---- */
 
@@ -115,6 +123,9 @@ struct ir_keymap_key {
 	uint64_t scancode;
 	const char *key;
 	int keycode;
+	/* added by ir_keymap_add_key_keep_first() after a key with the same
+	 * code: listed and encodable, but lookups answer with the first */
+	bool alias;
 };
 /* Keys in the order they were added; i < ir_keymap_key_count(). */
 const struct ir_keymap_key *ir_keymap_key_at(const struct ir_keymap *km, size_t i);
@@ -127,5 +138,20 @@ const struct ir_keymap_key *ir_keymap_key_at(const struct ir_keymap *km, size_t 
  */
 int ir_keymap_encode(const struct ir_keymap *km, const char *remote_name, const char *key,
 		     unsigned repeats, struct ir_edge_buf *out);
+
+/*
+ * The carrier the button ir_keymap_encode() would send is meant for: the
+ * remote's own (a lircd.conf `frequency` and `duty_cycle`; 38 kHz when it
+ * gives none, as lircd) or its protocol's.  *duty_pct is 0 when neither
+ * says.  Returns 0, or -ENOENT for an unknown remote or key.
+ */
+int ir_keymap_carrier(const struct ir_keymap *km, const char *remote_name, const char *key,
+		      uint32_t *hz, unsigned *duty_pct);
+
+/*
+ * The remote of the first key named `key` (case-insensitive), for sending
+ * a key by name alone; NULL if no remote has it.  Owned by the keymap.
+ */
+const char *ir_keymap_remote_of_key(const struct ir_keymap *km, const char *key);
 
 #endif

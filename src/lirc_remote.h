@@ -43,6 +43,11 @@ struct lirc_remote {
 	uint64_t pre_data, post_data;
 	uint32_t phead, shead, plead, pone, sone, pzero, szero, ptrail;
 	uint32_t pfoot, sfoot, prepeat, srepeat, pre_p, pre_s, post_p, post_s;
+	/* RCMM, GRUNDIG, BO, GOLDSTAR: the other symbols ("two", "three") */
+	uint32_t ptwo, stwo, pthree, sthree;
+	/* SERIAL: bit rate, data bits per byte (5..8, default 8), parity
+	 * (LIRC_PARITY_*), stop bits in halves (serial_mode 8N1 -> 2) */
+	unsigned baud, bits_in_byte, parity, stop_halves;
 	uint32_t gap, gap2, repeat_gap;
 	uint64_t toggle_bit_mask, toggle_mask;
 	uint64_t rc6_mask; /* RC6: the bits sent at double length (the toggle) */
@@ -52,13 +57,27 @@ struct lirc_remote {
 	/* RAW_CODES remotes: one timing per button, code = the button's index */
 	struct lirc_raw_code *raw;
 	size_t raw_count, raw_cap;
-	/* the buttons' codes, which the decoder matches frames against */
+	/* the buttons' codes as lircd holds them once loaded (REVERSE parts
+	 * turned round), which the decoder matches frames against */
 	uint64_t *codes;
 	size_t code_count, code_cap;
+	/* set by lirc_remote_prepare(): the longest space inside any frame */
+	uint32_t frame_space_max;
 };
 
-/* Appends the timings of one frame of `code` (a repeat frame if `repeat`),
- * without the trailing gap.  Returns 0, -EINVAL, -ENOMEM. */
+enum { LIRC_PARITY_NONE, LIRC_PARITY_EVEN, LIRC_PARITY_ODD };
+
+/* The code lircd reports for a loaded code (the whole code turned round
+ * for REVERSE remotes); its own inverse. */
+uint64_t lirc_remote_reported_code(const struct lirc_remote *r, uint64_t loaded);
+
+/* Called once the parser has filled `r`: applies lircd's defaults and
+ * works out what the decoder needs.  Returns 0 (a button without a frame
+ * is left for the decoder never to match). */
+int lirc_remote_prepare(struct lirc_remote *r);
+
+/* Appends the timings of one frame of the loaded `code` (a repeat frame if
+ * `repeat`), without the trailing gap.  Returns 0, -EINVAL, -ENOMEM. */
 struct ir_edge_buf;
 int lirc_remote_frame(const struct lirc_remote *r, uint64_t code, int repeat,
 		      struct ir_edge_buf *out);

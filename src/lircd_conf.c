@@ -162,6 +162,7 @@ static int remote_param(struct parser *p, char *key, char *v1, char *v2)
 		PAIR("header", phead, shead), PAIR("one", pone, sone), PAIR("zero", pzero, szero),
 		PAIR("foot", pfoot, sfoot),   PAIR("repeat", prepeat, srepeat),
 		PAIR("pre", pre_p, pre_s),    PAIR("post", post_p, post_s),
+		PAIR("two", ptwo, stwo),      PAIR("three", pthree, sthree),
 #undef PAIR
 	};
 	static const struct {
@@ -247,13 +248,80 @@ static int remote_param(struct parser *p, char *key, char *v1, char *v2)
 			r->duty_cycle = (unsigned)v;
 		return 0;
 	}
+	if (strcasecmp(key, "baud") == 0) {
+		if ((ret = parse_u64(p, v1, &v)) < 0)
+			return ret;
+		if (v > 1000000)
+			return fail(p, "baud %llu out of range", (unsigned long long)v);
+		r->baud = (unsigned)v;
+		return 0;
+	}
+	/* serial_mode 8N1: data bits 5..9, parity N/E/O, stop bits 1, 1.5, 2 */
+	if (strcasecmp(key, "serial_mode") == 0) {
+		if (!v1 || v1[0] < '5' || v1[0] > '9' || !strchr("NnEeOo", v1[1] ? v1[1] : 'x'))
+			return fail(p, "serial_mode '%.20s': not like 8N1", v1 ? v1 : "");
+		r->bits_in_byte = (unsigned)(v1[0] - '0');
+		r->parity = (v1[1] == 'N' || v1[1] == 'n')   ? LIRC_PARITY_NONE
+			    : (v1[1] == 'E' || v1[1] == 'e') ? LIRC_PARITY_EVEN
+							     : LIRC_PARITY_ODD;
+		if (strcmp(v1 + 2, "1.5") == 0)
+			r->stop_halves = 3;
+		else if (strcmp(v1 + 2, "1") == 0 || strcmp(v1 + 2, "2") == 0)
+			r->stop_halves = (unsigned)(v1[2] - '0') * 2;
+		else
+			return fail(p, "serial_mode '%.20s': stop bits not 1, 1.5 or 2", v1);
+		return 0;
+	}
 	/* Numeric parameters the decoder does not use (yet): still checked. */
 	if (strcasecmp(key, "suppress_repeat") == 0 || strcasecmp(key, "min_code_repeat") == 0 ||
 	    strcasecmp(key, "manual_sort") == 0 || strcasecmp(key, "ignore_mask") == 0 ||
-	    strcasecmp(key, "repeat_mask") == 0 || strcasecmp(key, "baud") == 0)
+	    strcasecmp(key, "repeat_mask") == 0)
 		return parse_u64(p, v1, &v);
 	/* driver, serial_mode and keywords of newer lircd versions */
 	return 0;
+}
+
+/* A code line: NAME CODE [CODE...].  The button keeps its data bits; the
+ * full code is made at `end remote`, when every parameter is known. */
+static int code_line(struct parser *p, char *name, char *v1)
+{
+	uint64_t data;
+	int ret;
+
+	if (!v1)
+		return fail(p, "button '%.40s' without a code", name);
+	if ((ret = parse_u64(p, v1, &data)) < 0)
+		return ret;
+	return add_button(p, name, data);
+}
+
+static uint64_t low_bits(uint64_t v, unsigned n)
+{
+	return n >= 64 ? v : v & ((UINT64_C(1) << n) - 1);
+}
+
+/*
+ * lircd's full code of a button: pre_data, data, post_data, each cut to its
+ * bit count.  REVERSE remotes send each part LSB first: lircd turns each
+ * part round when it loads the file (so the frame is sent MSB first) and
+ * turns the whole code round when it reports it; the decoder keeps the
+ * loaded form (lirc_remote.h) and the keymap the reported one.
+ */
+static uint64_t loaded_code(const struct lirc_remote *r, uint64_t data)
+{
+	uint64_t pre = low_bits(r->pre_data, r->pre_data_bits);
+	uint64_t post = low_bits(r->post_data, r->post_data_bits);
+	uint64_t code;
+
+	data = low_bits(data, r->bits);
+	if (r->flags & LIRC_F_REVERSE) {
+		pre = ir_bitrev(pre, r->pre_data_bits);
+		data = ir_bitrev(data, r->bits);
+		post = ir_bitrev(post, r->post_data_bits);
+	}
+	code = r->bits + r->post_data_bits < 64 ? pre << (r->bits + r->post_data_bits) : 0;
+	code |= r->post_data_bits < 64 ? data << r->post_data_bits : 0;
+	return code | post;
 }
 
 static int start_remote(struct parser *p)
@@ -281,14 +349,17 @@ static int end_remote(struct parser *p)
 		return fail(p, "remote without a name");
 	if (all > LIRCD_BITS_MAX)
 		return fail(p, "remote '%s' has %u bits, more than 64", p->name, all);
+	/* lircd: an RC6 remote without rc6_mask doubles the bit its old-style
+	 * toggle_bit names (not toggle_bit_mask: files with that give
+	 * rc6_mask themselves) */
+	if ((r->flags & LIRC_F_RC6) && !r->rc6_mask && p->toggle_bit && p->toggle_bit <= all)
+		r->rc6_mask = UINT64_C(1) << (all - p->toggle_bit);
 	if (p->toggle_bit && p->toggle_bit <= all && !r->toggle_bit_mask)
 		r->toggle_bit_mask = UINT64_C(1) << (all - p->toggle_bit);
-	/* lircd: an RC6 remote without rc6_mask doubles its toggle bit */
-	if ((r->flags & LIRC_F_RC6) && !r->rc6_mask)
-		r->rc6_mask = r->toggle_bit_mask;
 	if (!(r->flags & LIRC_F_RAW_CODES) && r->raw_count)
 		r->flags |= LIRC_F_RAW_CODES;
 	for (size_t i = 0; i < p->button_count && !(r->flags & LIRC_F_RAW_CODES); i++) {
+		p->buttons[i].code = loaded_code(r, p->buttons[i].code);
 		if (r->code_count == r->code_cap) {
 			size_t cap = r->code_cap ? r->code_cap * 2 : 64;
 			uint64_t *c = realloc(r->codes, cap * sizeof(*c));
@@ -299,7 +370,10 @@ static int end_remote(struct parser *p)
 			r->code_cap = cap;
 		}
 		r->codes[r->code_count++] = p->buttons[i].code;
+		p->buttons[i].code = lirc_remote_reported_code(r, p->buttons[i].code);
 	}
+	if ((ret = lirc_remote_prepare(r)) < 0)
+		return ret; /* p->r is freed by the caller */
 	if ((ret = ir_keymap_add_remote(p->km, p->name, &index)) < 0)
 		return ret;
 	p->r = NULL; /* the keymap owns it from here, even on failure */
@@ -307,34 +381,12 @@ static int end_remote(struct parser *p)
 					 &id)) < 0)
 		return ret;
 	for (size_t i = 0; i < p->button_count; i++)
-		if ((ret = ir_keymap_add_key(p->km, index, IR_PROTO_LIRC, id, p->buttons[i].code,
-					     p->buttons[i].name)) < 0)
+		if ((ret = ir_keymap_add_key_keep_first(p->km, index, IR_PROTO_LIRC, id,
+							p->buttons[i].code, p->buttons[i].name)) < 0)
 			return ret;
 	free_buttons(p);
 	p->section = OUTSIDE;
 	return 0;
-}
-
-/* A code line: NAME CODE [CODE...]. */
-static int code_line(struct parser *p, char *name, char *v1)
-{
-	const struct lirc_remote *r = p->r;
-	unsigned shift = r->bits + r->post_data_bits;
-	uint64_t data, code;
-	int ret;
-
-	if (!v1)
-		return fail(p, "button '%.40s' without a code", name);
-	if ((ret = parse_u64(p, v1, &data)) < 0)
-		return ret;
-	code = data;
-	if (r->bits < 64)
-		code &= (UINT64_C(1) << r->bits) - 1;
-	code <<= r->post_data_bits < 64 ? r->post_data_bits : 0;
-	code |= r->post_data;
-	if (shift < 64)
-		code |= r->pre_data << shift;
-	return add_button(p, name, code);
 }
 
 static int raw_value(struct parser *p, const char *tok)
@@ -400,8 +452,13 @@ static int parse_line(struct parser *p, char *line)
 
 	bool raw_line = false;
 
+	/* lircd: a '#' in column 0 starts a comment line; an indented
+	 * "#  0x178E" in a codes section is a button named "#" (Hauppauge and
+	 * MCE files have one), anything else after '#' a comment */
+	bool hash_button = p->section == CODES && line[0] != '#';
+
 	for (t = strtok_r(line, " \t\r\v\f", &save); t; t = strtok_r(NULL, " \t\r\v\f", &save)) {
-		if (t[0] == '#')
+		if (t[0] == '#' && !(n == 0 && hash_button && strcmp(t, "#") == 0))
 			break;
 		/* a line of raw timings: every token is a duration */
 		if (n == 0 && p->section == RAW_CODES && isdigit((unsigned char)t[0]))
@@ -455,6 +512,9 @@ static int parse_line(struct parser *p, char *line)
 	case REMOTE:
 		return remote_param(p, tok[0], tok[1], tok[2]);
 	case CODES:
+		/* "# comment" indented: a comment unless a code follows */
+		if (strcmp(tok[0], "#") == 0 && (!tok[1] || !isdigit((unsigned char)tok[1][0])))
+			return 0;
 		return code_line(p, tok[0], tok[1]);
 	case RAW_CODES:
 		if (strcasecmp(tok[0], "name") == 0) {

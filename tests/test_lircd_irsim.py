@@ -5,13 +5,17 @@
 irsimsend writes the timings of every button of a remote (LIRC's transmit
 code), then irsimreceive (lircd's decoder) and irjack (lirc_decode_tool)
 decode the same timings, and the (code, button, remote) lines they report
-are compared.  Then every button irjack encodes is fed to irsimreceive.
+are compared.  Then the buttons LIRC sent, encoded by irjack (all of a
+remote in one recording, 1 s apart), go through irsimreceive, which must
+name each; and so do the buttons of tests/data/lircd (DATA_DIR: the flags
+with their own symbols, RCMM XMP GRUNDIG BO SERIAL GOLDSTAR).
 
 The repeat-count field is not compared: lircd counts a frame as a repeat
 from its timing against the remote's gap, irjack's tool only for repeat
 codes (min_repeat frames are full frames to irjack).
 
-Usage: test_lircd_irsim.py LIRC_DECODE_TOOL   (exit 77 if lirc is absent)
+Usage: test_lircd_irsim.py LIRC_DECODE_TOOL DATA_DIR
+(fails if lirc is absent: the suite installs lirc and lirc-compat-remotes)
 """
 import difflib
 import glob
@@ -22,8 +26,11 @@ import sys
 import tempfile
 
 REMOTES = "/usr/share/lirc/remotes"
-# Agreement asked of both directions; the measured figure is printed.
-THRESHOLD = 0.95
+# Agreement asked of both directions; the measured figure is printed
+# (measured: decode 1452 / 1453, encode 1259 / 1259; the one miss is
+# Chronos, a remote without timings that irsimreceive reads from a "code N"
+# line of irsimsend's LIRCCODE output, which is not IR timing).
+THRESHOLD = 0.99
 
 
 def run(cmd, cwd, stdin=None):
@@ -41,15 +48,36 @@ def lines3(text):
     return out
 
 
+def buttons_of(conf):
+    """The remote name and button names of a one-remote lircd.conf."""
+    remote, keys, in_codes = None, [], False
+    with open(conf) as f:
+        for line in f:
+            t = line.split()
+            if not t or t[0].startswith("#"):
+                continue
+            if t[0] == "name" and remote is None:
+                remote = t[1]
+            elif t[:2] == ["begin", "codes"]:
+                in_codes = True
+            elif t[:2] == ["end", "codes"]:
+                in_codes = False
+            elif in_codes:
+                keys.append(t[0])
+    return remote, keys
+
+
 def main():
     tool = sys.argv[1]
+    data_dir = sys.argv[2]
+    flags_total = flags_agree = 0
     if not shutil.which("irsimsend") or not shutil.which("irsimreceive"):
-        print("irsimsend/irsimreceive not installed (Debian package lirc)")
-        return 77
+        print("FAIL: irsimsend/irsimreceive not installed (Debian package lirc)")
+        return 1
     confs = sorted(glob.glob(REMOTES + "/**/lircd.conf*", recursive=True))
     if not confs:
-        print("no lirc-compat-remotes under " + REMOTES)
-        return 77
+        print("FAIL: no lirc-compat-remotes under " + REMOTES)
+        return 1
     dec_total = dec_agree = enc_total = enc_agree = 0
     disagreements = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -64,7 +92,12 @@ def main():
             if sent.returncode != 0 or not os.path.exists(out) or os.path.getsize(out) < 40:
                 continue  # remotes without timings: irsimsend sends nothing
             lirc = lines3(run(["irsimreceive", local, out], tmp).stdout)
-            with open(out) as f:
+            # irsimsend writes "code N" lines for remotes without timings
+            # (LIRCCODE drivers); irjack's tool reads timings only
+            timings = os.path.join(tmp, "timings.mode2")
+            with open(out) as f, open(timings, "w") as t:
+                t.writelines(l for l in f if l.startswith(("pulse", "space")))
+            with open(timings) as f:
                 ours = lines3(run([tool, "decode", local], tmp, stdin=f).stdout)
             sm = difflib.SequenceMatcher(a=lirc, b=ours, autojunk=False)
             same = sum(b.size for b in sm.get_matching_blocks())
@@ -73,29 +106,59 @@ def main():
             if same < len(lirc):
                 disagreements.append("decode %s: %d / %d (first lirc %s, ours %s)" %
                                      (conf, same, len(lirc), lirc[:1], ours[:1]))
-            # irjack's encoder, LIRC's decoder: the buttons LIRC itself sent
-            for code, key, remote in dict.fromkeys(lirc):
-                enc = run([tool, "encode", local, remote, key], tmp)
-                if enc.returncode != 0:
-                    continue
+            # irjack's encoder, LIRC's decoder: the buttons LIRC itself sent,
+            # all of a file in one recording (1 s of silence between them)
+            want = list(dict.fromkeys(lirc))
+            by_remote = {}
+            for code, key, remote in want:
+                by_remote.setdefault(remote, []).append(key)
+            for remote, keys in by_remote.items():
+                enc = run([tool, "encode", local, remote] + keys, tmp)
+                failed = {line.split(":")[0] for line in enc.stderr.splitlines()}
+                expect = [w for w in want if w[2] == remote and w[1] not in failed]
                 path = os.path.join(tmp, "enc.mode2")
                 with open(path, "w") as f:
                     f.write(enc.stdout)
                 got = lines3(run(["irsimreceive", local, path], tmp).stdout)
-                enc_total += 1
-                if got and got[0] == (code, key, remote):
-                    enc_agree += 1
-                else:
-                    disagreements.append("encode %s %s %s: irsimreceive says %s" %
-                                         (conf, remote, key, got[:1]))
+                # a name given twice (RM-0010's CC) is sent, by irsend as by
+                # irjack, with its first code: compare buttons, not codes
+                expect = [w[1:] for w in expect]
+                got = [g[1:] for g in got]
+                sm = difflib.SequenceMatcher(a=expect, b=got, autojunk=False)
+                same = sum(b.size for b in sm.get_matching_blocks())
+                enc_total += len(expect)
+                enc_agree += same
+                if same < len(expect):
+                    missed = [w for w in expect if w not in got]
+                    disagreements.append("encode %s %s: %d / %d (irsimreceive missed %s)" %
+                                         (conf, remote, same, len(expect), missed[:3]))
+        # the flags with their own symbols (tests/data/lircd): lircd sends
+        # RCMM and XMP only, but decodes all six; every button irjack
+        # encodes must come out of irsimreceive as itself
+        for conf in sorted(glob.glob(os.path.join(data_dir, "*.lircd.conf"))):
+            local = os.path.join(tmp, "remote.conf")
+            shutil.copy(conf, local)
+            remote, keys = buttons_of(conf)
+            enc = run([tool, "encode", local, remote] + keys, tmp)
+            path = os.path.join(tmp, "enc.mode2")
+            with open(path, "w") as f:
+                f.write(enc.stdout)
+            got = [g[1:] for g in lines3(run(["irsimreceive", local, path], tmp).stdout)]
+            expect = [(k, remote) for k in keys]
+            flags_total += len(expect)
+            flags_agree += sum(1 for k in expect if k in got) if enc.returncode == 0 else 0
+            if got != expect:
+                disagreements.append("flags %s: irsimreceive says %s" % (conf, got))
     for d in disagreements:
         print(d)
     print("frames agreeing with irsimreceive (irsimsend timings): %d / %d" %
           (dec_agree, dec_total))
     print("irjack-encoded buttons irsimreceive decodes to the button: %d / %d" %
           (enc_agree, enc_total))
+    print("RCMM/XMP/GRUNDIG/BO/SERIAL/GOLDSTAR buttons irsimreceive decodes to the button: %d / %d" %
+          (flags_agree, flags_total))
     ok = dec_total > 0 and enc_total > 0 and dec_agree >= THRESHOLD * dec_total and \
-        enc_agree >= THRESHOLD * enc_total
+        enc_agree >= THRESHOLD * enc_total and flags_total >= 12 and flags_agree == flags_total
     return 0 if ok else 1
 
 

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "ir_audio_alsa_out.h"
 #include "ir_audio_file.h"
+#include "ir_keymap.h"
 #include "ir_protocol.h"
 #include "ir_synth.h"
 #include "ir_timing_io.h"
@@ -22,6 +23,7 @@ static void send_usage(FILE *out)
 	fprintf(out,
 		"Usage: irjack send [OPTIONS] PROTOCOL:SCANCODE...\n"
 		"       irjack send [OPTIONS] --raw FILE.mode2\n"
+		"       irjack send [OPTIONS] --keymap FILE|DIR [REMOTE] KEY\n"
 		"\n"
 		"Transmit remote-control codes through IR LEDs on a sound card's\n"
 		"headphone output, or write the audio to a WAV file.\n"
@@ -47,6 +49,11 @@ static void send_usage(FILE *out)
 		"      --ramp-us US        raised-cosine rise and fall of each burst\n"
 		"  -n, --repeats N         repeats per code (held key)\n"
 		"      --raw FILE          send timings from a mode2 / ir-ctl file\n"
+		"  -k, --keymap FILE|DIR   send a button of an rc_keymaps TOML file or a\n"
+		"                          lircd.conf remote: KEY (the first remote that\n"
+		"                          has it) or REMOTE KEY; carrier and duty cycle\n"
+		"                          from the remote (lircd.conf frequency,\n"
+		"                          duty_cycle) unless --carrier/--duty say\n"
 		"  -h, --help              show this help\n"
 		"\n"
 		"Exit status: 0 sent; 1 bad arguments; 2 the device or file failed.\n"
@@ -54,10 +61,58 @@ static void send_usage(FILE *out)
 		"Examples:\n"
 		"  irjack send nec:0x04fb08\n"
 		"  irjack send --rate 192000 --mode full-carrier rc5:0x1e0c -d hw:1\n"
-		"  irjack send nec:0x04fb -o nec-tx.wav\n");
+		"  irjack send nec:0x04fb -o nec-tx.wav\n"
+		"  irjack send --keymap /usr/share/lirc/remotes/mceusb/lircd.conf.mceusb mceusb Play\n");
 }
 
 enum { OPT_MODE = 256, OPT_CARRIER, OPT_DUTY, OPT_VOLUME, OPT_RAMP, OPT_RAW };
+
+/* A button of a keymap: REMOTE KEY, or KEY of the first remote that has
+ * it.  Returns 0 or prints why not and returns -1. */
+static int encode_keymap_button(const char *path, int argc, char **argv, unsigned repeats,
+				struct ir_edge_buf *out, uint32_t *hz, unsigned *duty)
+{
+	struct ir_keymap *km;
+	struct ir_keymap_error kerr = { 0 };
+	const char *remote, *key;
+	int err, ret = -1;
+
+	if (argc < 1 || argc > 2) {
+		cli_error("--keymap takes KEY or REMOTE KEY");
+		return -1;
+	}
+	if (ir_keymap_new(&km) < 0) {
+		cli_error("out of memory");
+		return -1;
+	}
+	err = ir_keymap_load(km, path, &kerr);
+	if (err < 0) {
+		if (kerr.parse.line)
+			cli_error("%s:%u: %s", kerr.file, kerr.parse.line, kerr.parse.message);
+		else
+			cli_error("%s: %s", path, strerror(-err));
+		goto out;
+	}
+	key = argv[argc - 1];
+	remote = argc == 2 ? argv[0] : ir_keymap_remote_of_key(km, key);
+	if (!remote) {
+		cli_error("%s: no remote has a key '%s'", path, key);
+		goto out;
+	}
+	err = ir_keymap_encode(km, remote, key, repeats, out);
+	if (err < 0) {
+		cli_error("%s: %s %s: %s", path, remote, key,
+			  err == -ENOENT ? "no such remote or key"
+			  : err == -EINVAL ? "this button has no timings to send"
+					   : strerror(-err));
+		goto out;
+	}
+	ir_keymap_carrier(km, remote, key, hz, duty);
+	ret = 0;
+out:
+	ir_keymap_free(km);
+	return ret;
+}
 
 int cmd_send(int argc, char **argv)
 {
@@ -72,10 +127,11 @@ int cmd_send(int argc, char **argv)
 		{ "volume", required_argument, NULL, OPT_VOLUME },
 		{ "ramp-us", required_argument, NULL, OPT_RAMP },
 		{ "raw", required_argument, NULL, OPT_RAW },
+		{ "keymap", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *device = "default", *output = NULL, *raw = NULL;
+	const char *device = "default", *output = NULL, *raw = NULL, *keymap = NULL;
 	unsigned long long rate = 48000, repeats = 0, carrier = 0, duty = 0, volume = 80, ramp = 0;
 	struct ir_synth_config cfg;
 	struct ir_edge_buf edges = { 0 };
@@ -84,7 +140,7 @@ int cmd_send(int argc, char **argv)
 
 	optind = 1;
 	ir_synth_config_default(&cfg);
-	while ((c = getopt_long(argc, argv, "d:o:r:n:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:o:r:n:k:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			device = optarg;
@@ -126,6 +182,9 @@ int cmd_send(int argc, char **argv)
 		case OPT_RAW:
 			raw = optarg;
 			break;
+		case 'k':
+			keymap = optarg;
+			break;
 		case 'h':
 			send_usage(stdout);
 			return 0;
@@ -135,8 +194,21 @@ int cmd_send(int argc, char **argv)
 		}
 	}
 	if (!raw && optind >= argc) {
-		cli_error("nothing to send: give PROTOCOL:SCANCODE or --raw FILE");
+		cli_error("nothing to send: give PROTOCOL:SCANCODE, --raw FILE or --keymap FILE KEY");
 		return 1;
+	}
+	if (keymap) {
+		unsigned keymap_duty = 0;
+
+		if (raw) {
+			cli_error("--raw and --keymap: give one of them");
+			return 1;
+		}
+		if (encode_keymap_button(keymap, argc - optind, argv + optind, (unsigned)repeats,
+					 &edges, &proto_carrier, &keymap_duty) < 0)
+			goto out;
+		proto_duty = keymap_duty;
+		optind = argc; /* the arguments were the button */
 	}
 	if (raw) {
 		struct ir_parse_error perr;

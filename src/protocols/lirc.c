@@ -13,7 +13,16 @@
  * toggled variant, and the remote's repeat code) would produce.  This
  * trades speed (a few hundred templates per frame end) for one code path
  * shared by every encoding lircd knows, with the encoder the single
- * statement of each encoding.
+ * statement of each encoding.  Where several buttons match (runs of
+ * "one 0 833" bits merge, and eps is relative), the closest wins.
+ *
+ * The encodings are lircd's (lib/lirc transmit.c and receive.c, 0.10):
+ * SPACE_ENC pulse/space pairs, SPACE_FIRST, RC5/RC6 biphase (a one is
+ * space then pulse; rc6_mask bits last twice as long), RCMM, XMP, GOLDSTAR,
+ * and GRUNDIG, BO and SERIAL, which lircd decodes but cannot send: for
+ * those the frames are what its decoder reads (checked with irsimreceive,
+ * test_lircd_irsim).  Codes are held as lircd holds them once loaded
+ * (REVERSE parts turned round); the keymap has the code lircd reports.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -65,41 +74,192 @@ static int put_pair(struct ir_edge_buf *out, uint32_t p, uint32_t s)
 	return ret ? -ENOMEM : 0;
 }
 
-/* `n` bits of `v`, MSB first unless REVERSE, in the remote's encoding;
- * `at` is the position of v's bit 0 in the full code (for rc6_mask). */
-static int put_bits(const struct lirc_remote *r, struct ir_edge_buf *out, uint64_t v,
-		    unsigned n, unsigned at)
+static int put_space_pulse(struct ir_edge_buf *out, uint32_t sp, uint32_t p)
 {
 	int ret = 0;
 
-	if (has(r, LIRC_F_REVERSE))
-		v = ir_bitrev(v, n);
+	if (sp)
+		ret |= ir_edge_buf_space(out, sp);
+	if (p)
+		ret |= ir_edge_buf_pulse(out, p);
+	return ret ? -ENOMEM : 0;
+}
+
+/* RCMM: two bits per symbol, pulse then a space of four lengths (00 zero,
+ * 01 one, 10 two, 11 three). */
+static int put_rcmm(const struct lirc_remote *r, struct ir_edge_buf *out, uint64_t v, unsigned n)
+{
+	const uint32_t p[4] = { r->pzero, r->pone, r->ptwo, r->pthree };
+	const uint32_t sp[4] = { r->szero, r->sone, r->stwo, r->sthree };
+	int ret = 0;
+
+	if (n % 2)
+		return -EINVAL;
+	for (unsigned i = n; i >= 2 && ret == 0; i -= 2) {
+		unsigned sym = (v >> (i - 2)) & 3;
+
+		ret = put_pair(out, p[sym], sp[sym]);
+	}
+	return ret;
+}
+
+/* XMP: a nibble per symbol, pulse pzero then a space of szero plus the
+ * nibble's value times sone. */
+static int put_xmp(const struct lirc_remote *r, struct ir_edge_buf *out, uint64_t v, unsigned n)
+{
+	int ret = 0;
+
+	if (n % 4)
+		return -EINVAL;
+	for (unsigned i = n; i >= 4 && ret == 0; i -= 4) {
+		uint64_t space = r->szero + ((v >> (i - 4)) & 0xf) * (uint64_t)r->sone;
+
+		if (space > IR_DURATION_MAX)
+			return -EINVAL;
+		ret = put_pair(out, r->pzero, (uint32_t)space);
+	}
+	return ret;
+}
+
+/* GRUNDIG (as lircd's decoder reads it): two bits per symbol, made of
+ * space+pulse periods of 2T (zero), 3T (one), 4T (two), 6T (three):
+ * 00 = 6T, 01 = 4T 2T, 10 = 3T 3T, 11 = 2T 4T. */
+static int put_grundig(const struct lirc_remote *r, struct ir_edge_buf *out, uint64_t v,
+		       unsigned n)
+{
+	int ret = 0;
+
+	if (n % 2)
+		return -EINVAL;
+	for (unsigned i = n; i >= 2 && ret == 0; i -= 2) {
+		switch ((v >> (i - 2)) & 3) {
+		case 0:
+			ret = put_space_pulse(out, r->sthree, r->pthree);
+			break;
+		case 1:
+			ret = put_space_pulse(out, r->stwo, r->ptwo);
+			ret |= put_space_pulse(out, r->szero, r->pzero);
+			break;
+		case 2:
+			ret = put_space_pulse(out, r->sone, r->pone);
+			ret |= put_space_pulse(out, r->sone, r->pone);
+			break;
+		default:
+			ret = put_space_pulse(out, r->szero, r->pzero);
+			ret |= put_space_pulse(out, r->stwo, r->ptwo);
+			break;
+		}
+	}
+	return ret ? -ENOMEM : 0;
+}
+
+/* BO (Bang & Olufsen, as lircd reads it): a bit's pulse/space pair
+ * depends on the bit before (the first follows a one): after a one, a
+ * zero is "one" and a one is "two"; after a zero, a zero is "two" and a
+ * one is "three". */
+static int put_bo(const struct lirc_remote *r, struct ir_edge_buf *out, uint64_t v, unsigned n,
+		  bool *last_one)
+{
+	int ret = 0;
+
 	for (unsigned i = n; i-- > 0 && ret == 0;) {
 		bool one = (v >> i) & 1;
 
-		if (has(r, LIRC_F_RC5)) {
-			/* Manchester: a one is space then pulse. */
-			if (one) {
-				ret |= ir_edge_buf_space(out, r->sone);
-				ret |= ir_edge_buf_pulse(out, r->pone);
-			} else {
-				ret |= ir_edge_buf_pulse(out, r->pzero);
-				ret |= ir_edge_buf_space(out, r->szero);
-			}
-		} else if (has(r, LIRC_F_RC6)) {
-			/* RC-6 is the other Manchester phase; its toggle bit
-			 * (toggle_bit_mask, rc6_mask) is twice as long. */
+		if (*last_one)
+			ret = one ? put_pair(out, r->ptwo, r->stwo) : put_pair(out, r->pone, r->sone);
+		else
+			ret = one ? put_pair(out, r->pthree, r->sthree)
+				  : put_pair(out, r->ptwo, r->stwo);
+		*last_one = one;
+	}
+	return ret;
+}
+
+/* SERIAL (an RS-232 frame in light, as lircd reads it): per byte, first
+ * byte first, a start pulse of one bit time, the data bits LSB first (a
+ * one is a space of sone, a zero a pulse of pzero), the parity bit, and
+ * the stop bits as a space. */
+static int put_serial(const struct lirc_remote *r, struct ir_edge_buf *out, uint64_t v,
+		      unsigned n)
+{
+	unsigned per = r->bits_in_byte;
+	uint32_t base = 1000000 / r->baud;
+	int ret = 0;
+
+	if (per == 0 || n % per)
+		return -EINVAL;
+	for (unsigned i = n; i >= per && ret == 0; i -= per) {
+		unsigned byte = (unsigned)((v >> (i - per)) & ((1u << per) - 1));
+		unsigned ones = 0;
+
+		ret |= ir_edge_buf_pulse(out, base);
+		for (unsigned b = 0; b < per; b++) {
+			bool one = (byte >> b) & 1;
+
+			ones += one;
+			ret |= one ? ir_edge_buf_space(out, r->sone) : ir_edge_buf_pulse(out, r->pzero);
+		}
+		if (r->parity != LIRC_PARITY_NONE) {
+			/* even parity: the ones, parity bit included, are even */
+			bool one = (ones % 2 == 1) == (r->parity == LIRC_PARITY_EVEN);
+
+			ret |= one ? ir_edge_buf_space(out, r->sone) : ir_edge_buf_pulse(out, r->pzero);
+		}
+		ret |= ir_edge_buf_space(out, base * r->stop_halves / 2);
+	}
+	return ret ? -ENOMEM : 0;
+}
+
+/* `n` bits of `v`, MSB first (REVERSE remotes' codes are already turned
+ * round, as lircd does when it loads them), in the remote's encoding;
+ * `at` is the position of v's bit 0 in the full code (for rc6_mask). */
+static int put_bits(const struct lirc_remote *r, struct ir_edge_buf *out, uint64_t v,
+		    unsigned n, unsigned at, bool *bo_last_one)
+{
+	int ret = 0;
+
+	if (n < 64)
+		v &= (UINT64_C(1) << n) - 1;
+	if (has(r, LIRC_F_BO))
+		return put_bo(r, out, v, n, bo_last_one);
+
+	if (has(r, LIRC_F_RCMM))
+		return put_rcmm(r, out, v, n);
+	if (has(r, LIRC_F_XMP))
+		return put_xmp(r, out, v, n);
+	if (has(r, LIRC_F_GRUNDIG))
+		return put_grundig(r, out, v, n);
+	if (has(r, LIRC_F_SERIAL))
+		return put_serial(r, out, v, n);
+	for (unsigned i = n; i-- > 0 && ret == 0;) {
+		bool one = (v >> i) & 1;
+
+		if (has(r, LIRC_F_RC5 | LIRC_F_RC6)) {
+			/* LIRC's biphase, RC-5 and RC-6 alike: a one is
+			 * space then pulse, a zero pulse then space; a bit
+			 * in rc6_mask (RC-6's trailer/toggle bit) lasts twice
+			 * as long.  (In the RC-6 spec's own terms LIRC's
+			 * "one" is a zero: lircd.conf codes are written that
+			 * way, so we follow LIRC.) */
 			uint32_t k = 1;
 
 			if (at + i < 64 && ((r->rc6_mask >> (at + i)) & 1))
 				k = 2;
 			if (one) {
-				ret |= ir_edge_buf_pulse(out, r->pone * k);
 				ret |= ir_edge_buf_space(out, r->sone * k);
+				ret |= ir_edge_buf_pulse(out, r->pone * k);
 			} else {
-				ret |= ir_edge_buf_space(out, r->szero * k);
 				ret |= ir_edge_buf_pulse(out, r->pzero * k);
+				ret |= ir_edge_buf_space(out, r->szero * k);
 			}
+		} else if (has(r, LIRC_F_GOLDSTAR) && one) {
+			/* GOLDSTAR (as lircd reads it): a one is "two" at an
+			 * odd bit (counted from the code's first bit, 0),
+			 * "three" at an even one */
+			unsigned all = r->pre_data_bits + r->bits + r->post_data_bits;
+			bool odd = (all - 1 - (at + i)) % 2;
+
+			ret = put_pair(out, odd ? r->ptwo : r->pthree, odd ? r->stwo : r->sthree);
 		} else if (has(r, LIRC_F_SPACE_FIRST)) {
 			ret |= ir_edge_buf_space(out, one ? r->sone : r->szero);
 			ret |= ir_edge_buf_pulse(out, one ? r->pone : r->pzero);
@@ -113,7 +273,8 @@ static int put_bits(const struct lirc_remote *r, struct ir_edge_buf *out, uint64
 int lirc_remote_frame(const struct lirc_remote *r, uint64_t code, int repeat,
 		      struct ir_edge_buf *out)
 {
-	unsigned data_bits = r->bits;
+	unsigned data_bits = r->bits, post_bits = r->post_data_bits;
+	bool bo_last_one = true;
 	int ret = 0;
 
 	if (has(r, LIRC_F_RAW_CODES)) {
@@ -131,28 +292,47 @@ int lirc_remote_frame(const struct lirc_remote *r, uint64_t code, int repeat,
 	 * imon, devinput...) give codes but no timings to send. */
 	if (!(r->pone | r->sone) || !(r->pzero | r->szero))
 		return -EINVAL;
+	if (has(r, LIRC_F_SERIAL) && !r->baud)
+		return -EINVAL;
+	/* lircd's order: [header] lead, repeat pulse and space, trail */
 	if (repeat && r->prepeat && r->srepeat) {
-		if (has(r, LIRC_F_REPEAT_HEADER))
+		if (has(r, LIRC_F_REPEAT_HEADER) && r->phead && r->shead)
 			ret |= put_pair(out, r->phead, r->shead);
+		ret |= put_pair(out, r->plead, 0);
 		ret |= put_pair(out, r->prepeat, r->srepeat);
-		if (r->ptrail)
-			ret |= ir_edge_buf_pulse(out, r->ptrail);
+		ret |= put_pair(out, r->ptrail, 0);
 		return ret ? -ENOMEM : 0;
 	}
-	if (!(repeat && has(r, LIRC_F_NO_HEAD_REP)))
+	/* lircd's order: header, lead, pre_data, pre, data, post, post_data,
+	 * trail, foot (space first) */
+	if (has(r, LIRC_F_BO)) {
+		/* B&O's start: two "one" periods before the header */
+		ret |= put_pair(out, r->pone, r->sone);
+		ret |= put_pair(out, r->pone, r->sone);
+	}
+	if (!(repeat && has(r, LIRC_F_NO_HEAD_REP)) && r->phead && r->shead)
 		ret |= put_pair(out, r->phead, r->shead);
-	if (r->plead)
-		ret |= ir_edge_buf_pulse(out, r->plead);
-	ret |= put_bits(r, out, code >> (data_bits + r->post_data_bits), r->pre_data_bits,
-			data_bits + r->post_data_bits);
-	ret |= put_pair(out, r->pre_p, r->pre_s);
-	ret |= put_bits(r, out, code >> r->post_data_bits, data_bits, r->post_data_bits);
-	ret |= put_pair(out, r->post_p, r->post_s);
-	ret |= put_bits(r, out, code, r->post_data_bits, 0);
-	if (r->ptrail)
-		ret |= ir_edge_buf_pulse(out, r->ptrail);
-	if (!(repeat && has(r, LIRC_F_NO_FOOT_REP)))
-		ret |= put_pair(out, r->pfoot, r->sfoot);
+	ret |= put_pair(out, r->plead, 0);
+	if (ret)
+		return -ENOMEM;
+	if (r->pre_data_bits) {
+		if ((ret = put_bits(r, out, code >> (data_bits + post_bits), r->pre_data_bits,
+				    data_bits + post_bits, &bo_last_one)) < 0)
+			return ret;
+		if (r->pre_p && r->pre_s && put_pair(out, r->pre_p, r->pre_s) < 0)
+			return -ENOMEM;
+	}
+	if ((ret = put_bits(r, out, code >> post_bits, data_bits, post_bits, &bo_last_one)) < 0)
+		return ret;
+	if (post_bits) {
+		if (r->post_p && r->post_s && put_pair(out, r->post_p, r->post_s) < 0)
+			return -ENOMEM;
+		if ((ret = put_bits(r, out, code, post_bits, 0, &bo_last_one)) < 0)
+			return ret;
+	}
+	ret |= put_pair(out, r->ptrail, 0);
+	if (!(repeat && has(r, LIRC_F_NO_FOOT_REP)) && r->pfoot && r->sfoot)
+		ret |= put_space_pulse(out, r->sfoot, r->pfoot);
 	return ret ? -ENOMEM : 0;
 }
 
@@ -163,12 +343,14 @@ static uint32_t tolerance(const struct lirc_remote *r, uint32_t expected)
 	return rel > r->aeps ? rel : r->aeps;
 }
 
-/* Do the collected edges match `t` (whose trailing space, if any, is the
- * gap and not compared)? */
-static bool matches(const struct lirc_remote *r, const struct lirc_dec *d,
-		    const struct ir_edge_buf *t)
+/* How far the collected edges are from `t` (whose trailing space, if any,
+ * is the gap and not compared): the sum of the differences, or UINT64_MAX
+ * when an edge is outside LIRC's tolerance. */
+static uint64_t mismatch(const struct lirc_remote *r, const struct lirc_dec *d,
+			 const struct ir_edge_buf *t)
 {
 	size_t first = 0, n = t->len;
+	uint64_t sum = 0;
 
 	/* a leading space (a frame starting with a space-first bit) merges
 	 * into the silence before the frame */
@@ -177,12 +359,15 @@ static bool matches(const struct lirc_remote *r, const struct lirc_dec *d,
 	if (n > first && t->edges[n - 1].kind == IR_SPACE)
 		n--;
 	if (n <= first || n - first != d->n)
-		return false;
-	for (size_t i = first; i < n; i++)
-		if (!ir_eq_margin(d->edges[i - first], t->edges[i].duration,
-				  tolerance(r, t->edges[i].duration)))
-			return false;
-	return true;
+		return UINT64_MAX;
+	for (size_t i = first; i < n; i++) {
+		uint32_t got = d->edges[i - first], want = t->edges[i].duration;
+
+		if (!ir_eq_margin(got, want, tolerance(r, want)))
+			return UINT64_MAX;
+		sum += got > want ? got - want : want - got;
+	}
+	return sum;
 }
 
 static void lirc_reset(void *state)
@@ -192,25 +377,79 @@ static void lirc_reset(void *state)
 	d->n = 0;
 }
 
-/* A space at least this long ends a frame. */
+/* A space at least this long ends a frame: twice the longest space of
+ * the remote's own symbols, or the longest space inside any of its frames
+ * (runs of "one 0 833" bits merge) with LIRC's tolerance, and never under
+ * 3 ms. */
 static uint32_t end_space(const struct lirc_remote *r)
 {
 	uint32_t m = r->shead;
-	const uint32_t s[] = { r->sone, r->szero, r->sfoot, r->srepeat, r->pre_s, r->post_s };
+	const uint32_t s[] = { r->sone, r->szero, r->stwo, r->sthree, r->sfoot, r->srepeat,
+			       r->pre_s, r->post_s };
+	uint64_t end;
 
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
 		if (s[i] > m)
 			m = s[i];
 	if (has(r, LIRC_F_RC6))
 		m *= 2;
-	for (size_t i = 0; i < r->raw_count; i++)
-		for (size_t j = 1; j < r->raw[i].count; j += 2)
-			if (r->raw[i].durations[j] > m)
-				m = r->raw[i].durations[j];
-	m = m * LIRC_END_FACTOR;
-	if (m < 3000)
-		m = 3000;
-	return m;
+	end = (uint64_t)m * LIRC_END_FACTOR;
+	if (r->frame_space_max + tolerance(r, r->frame_space_max) + 1 > end)
+		end = r->frame_space_max + tolerance(r, r->frame_space_max) + 1;
+	if (end < 3000)
+		end = 3000;
+	return end > IR_DURATION_MAX ? IR_DURATION_MAX : (uint32_t)end;
+}
+
+uint64_t lirc_remote_reported_code(const struct lirc_remote *r, uint64_t loaded)
+{
+	unsigned all = r->pre_data_bits + r->bits + r->post_data_bits;
+
+	if (!has(r, LIRC_F_REVERSE) || has(r, LIRC_F_RAW_CODES) || all > 64)
+		return loaded;
+	return ir_bitrev(loaded, all);
+}
+
+static void note_spaces(struct lirc_remote *r, const struct ir_edge_buf *t)
+{
+	/* a leading space merges into the silence before the frame, a
+	 * trailing one into the gap */
+	for (size_t i = 1; i + 1 < t->len; i++)
+		if (t->edges[i].kind == IR_SPACE && t->edges[i].duration > r->frame_space_max)
+			r->frame_space_max = t->edges[i].duration;
+}
+
+int lirc_remote_prepare(struct lirc_remote *r)
+{
+	struct ir_edge_buf t = { 0 };
+	size_t count = has(r, LIRC_F_RAW_CODES) ? r->raw_count : r->code_count;
+
+	/* lircd's defaults for SERIAL: one bit time per symbol, 8 data bits */
+	if (has(r, LIRC_F_SERIAL) && r->baud) {
+		if (!r->pzero && !r->szero)
+			r->pzero = 1000000 / r->baud;
+		if (!r->pone && !r->sone)
+			r->sone = 1000000 / r->baud;
+		if (!r->bits_in_byte)
+			r->bits_in_byte = 8;
+		if (!r->stop_halves)
+			r->stop_halves = 2;
+	}
+	/* A button whose frame cannot be made (no timings, durations past
+	 * IR_DURATION_MAX) is one the decoder never matches either: it adds
+	 * nothing here, and the remote still loads. */
+	r->frame_space_max = 0;
+	for (size_t i = 0; i < count; i++) {
+		uint64_t code = has(r, LIRC_F_RAW_CODES) ? i : r->codes[i];
+
+		for (unsigned v = 0; v < (r->toggle_bit_mask ? 2u : 1u); v++) {
+			ir_edge_buf_clear(&t);
+			if (lirc_remote_frame(r, v ? code ^ r->toggle_bit_mask : code, 0, &t) == 0)
+				note_spaces(r, &t);
+		}
+	}
+	ir_edge_buf_free(&t);
+	return 0;
 }
 
 static void finish(struct lirc_dec *d, struct ir_decode_ctx *ctx, const struct lirc_remote *r)
@@ -218,25 +457,43 @@ static void finish(struct lirc_dec *d, struct ir_decode_ctx *ctx, const struct l
 	struct ir_edge_buf t = { 0 };
 	size_t count = has(r, LIRC_F_RAW_CODES) ? r->raw_count : r->code_count;
 
-	/* Exact codes first: a button may be another's code with the toggle
-	 * bit flipped. */
-	for (unsigned v = 0; v < (r->toggle_bit_mask ? 2u : 1u); v++) {
-		for (size_t i = 0; i < count; i++) {
+	uint64_t best = UINT64_MAX, best_code = 0;
+	unsigned best_toggle = 0;
+
+	/* a frame ended by the end of the input keeps the start of its gap */
+	if (d->n % 2 == 0)
+		d->n--;
+
+	/* The closest button wins: runs of same-kind bits ("one 0 833")
+	 * merge, and a run of 6 is within 30 % of a run of 8.  On a tie the
+	 * exact code beats another's toggled code. */
+	for (unsigned v = 0; v < (r->toggle_bit_mask ? 2u : 1u) && best; v++) {
+		for (size_t i = 0; i < count && best; i++) {
 			uint64_t code = has(r, LIRC_F_RAW_CODES) ? i : r->codes[i];
+			uint64_t err;
 
 			ir_edge_buf_clear(&t);
-			if (lirc_remote_frame(r, v ? code ^ r->toggle_bit_mask : code, 0, &t) == 0 &&
-			    matches(r, d, &t)) {
-				ir_decode_emit(ctx, IR_PROTO_LIRC, code, v, d->start_us);
-				d->last_code = code;
-				d->have_last = true;
-				goto out;
+			if (lirc_remote_frame(r, v ? code ^ r->toggle_bit_mask : code, 0, &t) < 0)
+				continue;
+			err = mismatch(r, d, &t);
+			if (err < best) {
+				best = err;
+				best_code = code;
+				best_toggle = v;
 			}
 		}
 	}
+	if (best != UINT64_MAX) {
+		ir_decode_emit(ctx, IR_PROTO_LIRC, lirc_remote_reported_code(r, best_code),
+			       best_toggle, d->start_us);
+		d->last_code = best_code;
+		d->have_last = true;
+		goto out;
+	}
 	if (d->have_last && !has(r, LIRC_F_RAW_CODES)) {
 		ir_edge_buf_clear(&t);
-		if (lirc_remote_frame(r, d->last_code, 1, &t) == 0 && matches(r, d, &t)) {
+		if (lirc_remote_frame(r, d->last_code, 1, &t) == 0 &&
+		    mismatch(r, d, &t) != UINT64_MAX) {
 			static const struct ir_protocol_set lirc_set = {
 				.bits = { 0, UINT64_C(1) << (IR_PROTO_LIRC - 64) },
 			};
@@ -289,6 +546,9 @@ static int lirc_encode_params(const void *params, uint64_t code, unsigned toggle
 	unsigned total = 1 + repeats;
 	int ret;
 
+	/* the keymap holds the code lircd reports; frames are made from the
+	 * loaded one */
+	code = lirc_remote_reported_code(r, code);
 	if (toggle && r->toggle_bit_mask)
 		code ^= r->toggle_bit_mask;
 	if (r->min_repeat + 1 > total)
@@ -314,6 +574,16 @@ static int lirc_encode_params(const void *params, uint64_t code, unsigned toggle
 	return 0;
 }
 
+/* lircd sends at 38 kHz when a remote gives no frequency (its
+ * DEFAULT_FREQ) and leaves the duty cycle to the driver when none. */
+static void lirc_carrier_params(const void *params, uint32_t *hz, unsigned *duty_pct)
+{
+	const struct lirc_remote *r = params;
+
+	*hz = r->frequency ? r->frequency : 38000;
+	*duty_pct = r->duty_cycle > 0 && r->duty_cycle < 100 ? r->duty_cycle : 0;
+}
+
 static const struct ir_protocol_info lirc_infos[] = {
 	{
 		.id = IR_PROTO_LIRC, .name = "lirc", .family = "lirc",
@@ -334,4 +604,5 @@ const struct ir_family ir_family_lirc = {
 	.space_deadline = lirc_space_deadline,
 	.parametric = true,
 	.encode_params = lirc_encode_params,
+	.carrier_params = lirc_carrier_params,
 };
