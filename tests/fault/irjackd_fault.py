@@ -527,12 +527,12 @@ def scenario_limits():
         readme = " ".join(f.read().split())
     for words in ("lines 256 bytes", "64 clients", "64 KiB of unread output",
                   "repeats 1000", "configuration lines 197", "100000 keys", "4 MiB",
-                  "256 MiB", "100000 frames per file source"):
+                  "256 MiB (streamed, not held)"):
         if words not in helptext:
             fail("irjackd --help does not state '%s'" % words)
     for words in ("| 256 bytes", "| 64 at once", "| 64 KiB after", "| 1,000 |",
                   "lines 197 characters", "100,000 keys per file, 4 MiB", "| 256 MiB",
-                  "| 100,000 frames"):
+                  "none on frames: replayed in real time"):
         if words not in readme:
             fail("README's limits do not state '%s'" % words)
     tx = os.path.join(TMP, "sent.mode2")
