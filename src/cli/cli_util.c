@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "cli.h"
 
+#include "ir_frame_format.h"
 #include "ir_keymap.h"
+#include "ir_source.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -143,6 +145,88 @@ int cli_load_keymap(const char *path, struct ir_keymap **keymap)
 		else
 			cli_error("%s: %s", err.file[0] ? err.file : path,
 				  err.parse.message[0] ? err.parse.message : strerror(-ret));
+		return -1;
+	}
+	return 0;
+}
+
+void cli_print_frame(void *printer, const struct ir_frame *frame)
+{
+	struct cli_frame_printer *p = printer;
+	struct ir_frame_labels labels = { .source = p->source };
+	struct ir_key_binding key;
+	char line[1024];
+
+	if (p->keymap && ir_keymap_lookup(p->keymap, frame, &key)) {
+		labels.key = key.key;
+		labels.remote = key.remote;
+	}
+	if (p->json)
+		ir_frame_format_json(frame, &labels, line, sizeof(line));
+	else
+		ir_frame_format_text(frame, &labels, line, sizeof(line));
+	fputs(line, stdout);
+	p->frames++;
+}
+
+void cli_enable_keymap_protocols(const struct ir_keymap *keymap, struct ir_protocol_set *enabled)
+{
+	struct ir_protocol_set named;
+
+	if (!keymap)
+		return;
+	ir_keymap_protocols(keymap, &named);
+	for (unsigned p = 0; p < IR_PROTO_COUNT; p++)
+		if (ir_protocol_set_has(&named, (enum ir_protocol)p))
+			ir_protocol_set_add(enabled, (enum ir_protocol)p);
+}
+
+static bool names_a_file(const char *device)
+{
+	static const char *const suffixes[] = { ".wav", ".flac", ".ogg", ".mode2", ".aiff", ".txt" };
+	size_t len = strlen(device);
+
+	if (strchr(device, '/'))
+		return true;
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		size_t n = strlen(suffixes[i]);
+
+		if (len > n && strcasecmp(device + len - n, suffixes[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+int cli_source_spec(const char *device, const char *backend, char *out, size_t out_size)
+{
+	const char *colon = device ? strchr(device, ':') : NULL;
+	int len;
+
+	if (backend && !ir_source_backend_find(backend)) {
+		cli_error("--backend: '%s' is not built in (see 'irjack listen --help')", backend);
+		return -1;
+	}
+	if (!backend)
+		backend = "alsa";
+	if (!device || !*device) {
+		len = snprintf(out, out_size, "%s:default", backend);
+	} else if (colon) {
+		char prefix[32];
+		size_t n = (size_t)(colon - device);
+
+		snprintf(prefix, sizeof(prefix), "%.*s", (int)(n < sizeof(prefix) ? n : sizeof(prefix) - 1),
+			 device);
+		/* "alsa:hw:1" is a spec; "hw:1" or "irfile:IN=/x.raw" a PCM name. */
+		len = n < sizeof(prefix) && ir_source_backend_find(prefix)
+			      ? snprintf(out, out_size, "%s", device)
+			      : snprintf(out, out_size, "%s:%s", backend, device);
+	} else if (ir_source_backend_find(device) || names_a_file(device)) {
+		len = snprintf(out, out_size, "%s", device);
+	} else {
+		len = snprintf(out, out_size, "%s:%s", backend, device);
+	}
+	if (len < 0 || (size_t)len >= out_size) {
+		cli_error("--device: '%s' is too long", device);
 		return -1;
 	}
 	return 0;
