@@ -18,6 +18,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -467,7 +468,14 @@ static int alsa_open(const char *device, const struct ir_source_options *opt,
 	}
 	atomic_store(&as->connected, true);
 	ir_source_sink_audio_format(sink, as->rate, as->channels);
+	/* The thread takes no signals: they are the program's, for its own
+	 * thread (a signalfd, a handler that sets a flag). */
+	sigset_t all, old;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	ret = -pthread_create(&as->thread, NULL, capture_thread, as);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret < 0) {
 		snprintf(err, err_size, "capture thread: %s", strerror(-ret));
 		goto fail;

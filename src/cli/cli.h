@@ -78,6 +78,19 @@ void cli_enable_keymap_protocols(const struct ir_keymap *keymap, struct ir_proto
  * fit in `out` or BACKEND is unknown. */
 int cli_source_spec(const char *device, const char *backend, char *out, size_t out_size);
 
+/* --duration SEC for a live source: sets opt->max_frames (at the rate
+ * asked for) and, up to 60 s, a ring that holds all of it.  Nothing when
+ * duration_s <= 0. */
+struct ir_source_options;
+void cli_source_duration(struct ir_source_options *opt, double duration_s);
+
+/* Polls and dispatches `src` until SIGINT/SIGTERM (blocked meanwhile and
+ * read through a signalfd), the end of the source, or duration_s seconds of
+ * audio (samples at the source's rate; wall-clock for timing sources; 0 =
+ * no limit).  Returns 0, or -1 on a fatal source error (printed). */
+struct ir_source;
+int cli_run_source(struct ir_source *src, double duration_s);
+
 /* True if the argument list asks for help (-h/--help anywhere before "--"). */
 bool cli_wants_help(int argc, char **argv);
 

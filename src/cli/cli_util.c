@@ -6,11 +6,20 @@
 #include "ir_source.h"
 
 #include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NO_FD_TICK_MS 5       /* sources without an fd are dispatched on a timer */
+#define MAX_WHOLE_RING_S 60   /* see cli_source_duration() */
 
 void cli_error(const char *fmt, ...)
 {
@@ -230,4 +239,97 @@ int cli_source_spec(const char *device, const char *backend, char *out, size_t o
 		return -1;
 	}
 	return 0;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static int run_loop(struct ir_source *src, int sig_fd, double duration_s)
+{
+	struct ir_source_stats st;
+	uint64_t start = now_ms(), stop_samples = 0;
+	char err[256];
+
+	ir_source_stats(src, &st);
+	if (duration_s > 0 && st.rate)
+		stop_samples = (uint64_t)llround(duration_s * st.rate);
+	for (;;) {
+		struct pollfd fds[2] = {
+			{ .fd = sig_fd, .events = POLLIN },
+			{ .fd = ir_source_fd(src), .events = POLLIN },
+		};
+		int timeout = fds[1].fd < 0 ? NO_FD_TICK_MS : 1000;
+		int ret;
+
+		if (poll(fds, 2, timeout) < 0 && errno != EINTR) {
+			cli_error("poll: %s", strerror(errno));
+			return -1;
+		}
+		if (fds[0].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			/* Consumed, or it would kill us once unblocked again. */
+			if (read(sig_fd, &si, sizeof(si)) < 0)
+				return -1;
+			return 0;
+		}
+		if (fds[1].fd < 0 || (fds[1].revents & POLLIN)) {
+			ret = ir_source_dispatch(src, err, sizeof(err));
+			if (ret == -ENODATA)
+				return 0;
+			if (ret < 0) {
+				cli_error("%s", err);
+				return -1;
+			}
+		}
+		if (duration_s > 0) {
+			ir_source_stats(src, &st);
+			if (stop_samples ? st.samples >= stop_samples
+					 : now_ms() - start >= (uint64_t)(duration_s * 1000))
+				return 0;
+		}
+	}
+}
+
+void cli_source_duration(struct ir_source_options *opt, double duration_s)
+{
+	unsigned rate = opt->rate ? opt->rate : 48000;
+
+	if (duration_s <= 0)
+		return;
+	/* Stop the capture itself at exactly that much audio: a device without
+	 * a clock (alsa-lib's file plugin) would otherwise repeat stale samples,
+	 * and it delivers faster than real time, so the ring then holds all of
+	 * it when that costs little memory. */
+	opt->max_frames = (uint64_t)llround(duration_s * rate);
+	if (duration_s <= MAX_WHOLE_RING_S)
+		opt->ring_ms = (size_t)(duration_s * 1000) + 500;
+}
+
+int cli_run_source(struct ir_source *src, double duration_s)
+{
+	sigset_t sigs, old_sigs;
+	int sig_fd, ret;
+
+	/* Signals arrive through a file descriptor, in the poll loop. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	if (sigprocmask(SIG_BLOCK, &sigs, &old_sigs) < 0)
+		return -1;
+	sig_fd = signalfd(-1, &sigs, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sig_fd < 0) {
+		cli_error("signalfd: %s", strerror(errno));
+		sigprocmask(SIG_SETMASK, &old_sigs, NULL);
+		return -1;
+	}
+	ret = run_loop(src, sig_fd, duration_s);
+	close(sig_fd);
+	sigprocmask(SIG_SETMASK, &old_sigs, NULL);
+	return ret;
 }

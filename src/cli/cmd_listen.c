@@ -5,22 +5,13 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/signalfd.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "ir_keymap.h"
 #include "ir_source.h"
-
-#define NO_FD_TICK_MS 5       /* sources without an fd are dispatched on a timer */
-#define MAX_WHOLE_RING_S 60   /* see --duration below */
 
 static void listen_usage(FILE *out)
 {
@@ -108,56 +99,6 @@ static void report_event(void *userdata, enum ir_source_event event, const char 
 		cli_error("%s", message);
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-/* Runs until a signal, the end of the source, or `duration_s`. */
-static int listen_loop(struct ir_source *src, int sig_fd, double duration_s)
-{
-	struct ir_source_stats st;
-	uint64_t start = now_ms(), stop_samples = 0;
-	char err[256];
-
-	ir_source_stats(src, &st);
-	if (duration_s > 0 && st.rate)
-		stop_samples = (uint64_t)llround(duration_s * st.rate);
-	for (;;) {
-		struct pollfd fds[2] = {
-			{ .fd = sig_fd, .events = POLLIN },
-			{ .fd = ir_source_fd(src), .events = POLLIN },
-		};
-		int timeout = fds[1].fd < 0 ? NO_FD_TICK_MS : 1000;
-		int ret;
-
-		if (poll(fds, 2, timeout) < 0 && errno != EINTR) {
-			cli_error("poll: %s", strerror(errno));
-			return -1;
-		}
-		if (fds[0].revents & POLLIN)
-			return 0;
-		if (fds[1].fd < 0 || (fds[1].revents & POLLIN)) {
-			ret = ir_source_dispatch(src, err, sizeof(err));
-			if (ret == -ENODATA)
-				return 0;
-			if (ret < 0) {
-				cli_error("%s", err);
-				return -1;
-			}
-		}
-		if (duration_s > 0) {
-			ir_source_stats(src, &st);
-			if (stop_samples ? st.samples >= stop_samples
-					 : now_ms() - start >= (uint64_t)(duration_s * 1000))
-				return 0;
-		}
-	}
-}
-
 int cmd_listen(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -187,8 +128,7 @@ int cmd_listen(int argc, char **argv)
 	char spec[512], err[256];
 	double duration_s = 0;
 	unsigned long long v;
-	sigset_t sigs, old_sigs;
-	int opt, sig_fd = -1, status = EXIT_USAGE;
+	int opt, status = EXIT_USAGE;
 
 	ir_source_options_init(&sopt);
 	sopt.realtime = true;
@@ -277,30 +217,11 @@ int cmd_listen(int argc, char **argv)
 	run.print.keymap = keymap;
 	sopt.protocols = &enabled;
 	sopt.keymap = keymap;
-	if (duration_s > 0) {
-		unsigned rate = sopt.rate ? sopt.rate : 48000;
+	cli_source_duration(&sopt, duration_s);
 
-		/* Stop the capture itself at exactly that much audio: a device
-		 * without a clock (alsa-lib's file plugin) would otherwise repeat
-		 * stale samples, and deliver them faster than real time, so the
-		 * ring then holds all of it when that costs little memory. */
-		sopt.max_frames = (uint64_t)llround(duration_s * rate);
-		if (duration_s <= MAX_WHOLE_RING_S)
-			sopt.ring_ms = (size_t)(duration_s * 1000) + 500;
-	}
-
-	/* Signals arrive through a file descriptor, in the poll loop. */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	if (sigprocmask(SIG_BLOCK, &sigs, &old_sigs) < 0 ||
-	    (sig_fd = signalfd(-1, &sigs, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
-		cli_error("signalfd: %s", strerror(errno));
-		goto out;
-	}
 	if (ir_source_open(spec, &sopt, &cb, &src, err, sizeof(err)) < 0) {
 		cli_error("%s", err);
-		goto restore;
+		goto out;
 	}
 	if (run.verbose) {
 		struct ir_source_stats st;
@@ -311,7 +232,7 @@ int cmd_listen(int argc, char **argv)
 			st.channels == 1 ? "" : "s", st.period_frames,
 			st.realtime ? ", real-time priority" : "");
 	}
-	if (listen_loop(src, sig_fd, duration_s) == 0)
+	if (cli_run_source(src, duration_s) == 0)
 		status = run.print.frames ? 0 : EXIT_NOTHING;
 	if (run.verbose) {
 		struct ir_source_stats st;
@@ -324,9 +245,6 @@ int cmd_listen(int argc, char **argv)
 			(unsigned long long)st.reopens);
 	}
 	ir_source_free(src);
-restore:
-	close(sig_fd);
-	sigprocmask(SIG_SETMASK, &old_sigs, NULL);
 out:
 	ir_keymap_free(keymap);
 	return status;
