@@ -368,7 +368,9 @@ static void *capture_thread(void *arg)
 				atomic_fetch_add(&as->xruns, 1);
 				post_event(as, EV_XRUN);
 			}
-			if (snd_pcm_recover(as->pcm, (int)got, 1) < 0)
+			/* Started again at once, as at open: the first avail is then real. */
+			if (snd_pcm_recover(as->pcm, (int)got, 1) < 0 ||
+			    (snd_pcm_state(as->pcm) == SND_PCM_STATE_PREPARED && snd_pcm_start(as->pcm) < 0))
 				lose_device(as);
 		} else if (got < 0) {
 			/* -ENODEV (unplugged), -EBADFD, -EIO: start over. */
