@@ -332,13 +332,10 @@ static void store_period(struct alsa_source *as, size_t frames, bool *dropping)
 static void *capture_thread(void *arg)
 {
 	struct alsa_source *as = arg;
-	struct sched_param sp = { .sched_priority = FIFO_PRIORITY };
 	uint64_t captured = 0;
 	int backoff_ms = REOPEN_FIRST_MS;
 	bool dropping = false;
 
-	if (as->want_realtime && pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) == 0)
-		atomic_store(&as->realtime, true);
 	while (!atomic_load(&as->stop)) {
 		snd_pcm_uframes_t want = as->period;
 		snd_pcm_sframes_t got, avail;
@@ -385,6 +382,31 @@ static void *capture_thread(void *arg)
 		notify(as->notify_fd);
 	}
 	return NULL;
+}
+
+/* With SCHED_FIFO when asked for and allowed (root, CAP_SYS_NICE or an
+ * RLIMIT_RTPRIO), else as an ordinary thread. */
+static int start_thread(struct alsa_source *as)
+{
+	struct sched_param sp = { .sched_priority = FIFO_PRIORITY };
+	pthread_attr_t attr;
+	int ret;
+
+	if (as->want_realtime && pthread_attr_init(&attr) == 0) {
+		ret = pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+		if (ret == 0)
+			ret = pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+		if (ret == 0)
+			ret = pthread_attr_setschedparam(&attr, &sp);
+		if (ret == 0)
+			ret = pthread_create(&as->thread, &attr, capture_thread, as);
+		pthread_attr_destroy(&attr);
+		if (ret == 0) {
+			atomic_store(&as->realtime, true);
+			return 0;
+		}
+	}
+	return -pthread_create(&as->thread, NULL, capture_thread, as);
 }
 
 static void alsa_close(void *impl)
@@ -476,7 +498,7 @@ static int alsa_open(const char *device, const struct ir_source_options *opt,
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	ret = -pthread_create(&as->thread, NULL, capture_thread, as);
+	ret = start_thread(as);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret < 0) {
 		snprintf(err, err_size, "capture thread: %s", strerror(-ret));
