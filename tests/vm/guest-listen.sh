@@ -37,9 +37,9 @@ PY
 want=$(wc -l < "$TMP/want.txt")
 [ "$want" -ge 4 ] || fail "the reference has only $want frames"
 
-# Periods of 10 ms, 4 per buffer: software emulation is slow to schedule.
+# Periods of 20 ms, 4 per buffer: software emulation is slow to schedule.
 listen() {
-	exec "$IRJACK" listen -v -d hw:Loopback,1,0 -r 44100 --format S16_LE --period-us 10000 "$@"
+	exec "$IRJACK" listen -v -d hw:Loopback,1,0 -r 44100 --format S16_LE --period-us 20000 "$@"
 }
 
 # 1 + 2: decode, with each line stamped on arrival.  aplay and python run
