@@ -172,7 +172,7 @@ int main(int argc, char **argv)
 	snprintf(spec, sizeof(spec), "alsa:irfile:IN=%s", raw);
 	cpu_alsa = run(spec, &opt, &p, &st);
 	printf("bench_capture: %.0f s of %s (%u Hz, mono S16_LE) through alsa-lib's file plugin\n",
-	       seconds, WAV + 1, info.sample_rate);
+	       seconds, &WAV[1], info.sample_rate);
 	printf("  period %u frames (%.2f ms), %zu frames decoded, %llu dropped, %llu xruns\n",
 	       st.period_frames, st.period_frames * 1000.0 / st.rate, p.frames,
 	       (unsigned long long)st.dropped, (unsigned long long)st.xruns);
