@@ -7,7 +7,9 @@
 #   2. the time from a frame's end to its printed line, relative to the
 #      fastest line (printed; bounded loosely: software emulation);
 #   3. a stopped process (SIGSTOP, 0.5 s) overruns; the overrun is
-#      recovered and counted, and the next playback decodes in full.
+#      recovered and counted, and the next playback decodes in full;
+#   4. the card vanishing (its driver unbound, as a USB card unplugged) is
+#      reported, the card is reopened once it is back, and decodes in full.
 # Usage (in the guest): guest-listen.sh BUILD_DIR SOURCE_DIR
 set -u
 BUILD=$1
@@ -40,6 +42,15 @@ want=$(wc -l < "$TMP/want.txt")
 # Periods of 20 ms, 4 per buffer: software emulation is slow to schedule.
 listen() {
 	exec "$IRJACK" listen -v -d hw:Loopback,1,0 -r 44100 --format S16_LE --period-us 20000 "$@"
+}
+
+# Waits (up to 20 s) until the listen writing stderr to $1 has the card open.
+wait_listening() {
+	i=0
+	while ! grep -q "listening on" "$1" 2>/dev/null && [ $i -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 }
 
 # 1 + 2: decode, with each line stamped on arrival.  aplay and python run
@@ -80,7 +91,7 @@ grep -q " 0 overruns" "$TMP/err1" || echo "note: overruns during the plain run: 
 # 3: SIGSTOP/SIGCONT
 listen --duration 7 > "$TMP/out3" 2> "$TMP/err3" &
 pid=$!
-sleep 0.5
+wait_listening "$TMP/err3"
 kill -STOP "$pid"
 sleep 0.5
 kill -CONT "$pid"
@@ -92,5 +103,24 @@ grep -q "overrun, 1 so far" "$TMP/err3" || fail "no overrun reported after SIGST
 awk '{ $1 = ""; print }' "$TMP/out3" > "$TMP/got3.txt"
 cmp -s "$TMP/want.txt" "$TMP/got3.txt" || fail "after the overrun: $(cat "$TMP/got3.txt")"
 echo "listen after SIGSTOP/SIGCONT: $(wc -l < "$TMP/got3.txt")/$want frames, $(grep -o '[0-9]* overruns' "$TMP/err3")"
+
+# 4: unbind/bind the card under it
+ALOOP=/sys/bus/platform/drivers/snd_aloop
+listen --duration 6 > "$TMP/out4" 2> "$TMP/err4" &
+pid=$!
+wait_listening "$TMP/err4"
+echo snd_aloop.0 > $ALOOP/unbind || fail "unbind snd_aloop.0"
+sleep 0.5
+echo snd_aloop.0 > $ALOOP/bind || fail "bind snd_aloop.0"
+sleep 1.5
+aplay -q -D hw:Loopback,0,0 "$WAV" || fail "aplay after the card came back"
+wait "$pid" || fail "listen after unbind/bind exited $?"
+grep -v "^ALSA lib" "$TMP/err4"
+grep -q "the device is gone" "$TMP/err4" || fail "no 'gone' reported"
+grep -q "the device is back" "$TMP/err4" || fail "no 'back' reported"
+grep -q " 1 reopens" "$TMP/err4" || fail "reopens not counted"
+awk '{ $1 = ""; print }' "$TMP/out4" > "$TMP/got4.txt"
+cmp -s "$TMP/want.txt" "$TMP/got4.txt" || fail "after the card came back: $(cat "$TMP/got4.txt")"
+echo "listen across unbind/bind: $(wc -l < "$TMP/got4.txt")/$want frames"
 rm -rf "$TMP"
 [ "$failures" = 0 ]
