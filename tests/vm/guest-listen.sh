@@ -57,17 +57,20 @@ wait_listening() {
 # once first: loading them over 9p stalls everything else for a while.
 aplay --version >/dev/null
 python3 -c "import json"
-listen --duration 4 --json 2> "$TMP/err1" | python3 -c '
+# Software emulation sometimes starves even a real-time thread for longer
+# than the buffer (an overrun in the middle of a frame loses that frame, as
+# it should): one retry, and only when the first try counted overruns.
+plain_run() {
+	listen --duration 4 --json 2> "$TMP/err1" | python3 -c '
 import sys, time, json
-start = None
 for line in sys.stdin:
     print(repr(time.monotonic()), line, end="", flush=True)
 ' > "$TMP/stamped.txt" &
-sleep 0.5
-aplay -q -D hw:Loopback,0,0 "$WAV" || fail "aplay"
-wait
-cat "$TMP/err1"
-python3 - "$TMP/stamped.txt" "$TMP/want.json" <<'PY' || fail "frames or latency"
+	sleep 0.5
+	aplay -q -D hw:Loopback,0,0 "$WAV" || fail "aplay"
+	wait
+	cat "$TMP/err1"
+	python3 - "$TMP/stamped.txt" "$TMP/want.json" <<'PY'
 import json, sys
 got = [(float(l.split(" ", 1)[0]), json.loads(l.split(" ", 1)[1])) for l in open(sys.argv[1])]
 want = [json.loads(l) for l in open(sys.argv[2])]
@@ -86,6 +89,18 @@ print("listen on snd-aloop: %d/%d frames; arrival after the fastest line: %s ms"
       % (len(got), len(want), " ".join("%.1f" % s for s in spread)))
 assert max(spread) < 1500, spread
 PY
+}
+tries=0
+while :; do
+	tries=$((tries + 1))
+	if plain_run; then
+		break
+	elif [ $tries -ge 2 ] || grep -q " 0 overruns" "$TMP/err1"; then
+		fail "frames or latency"
+		break
+	fi
+	echo "retrying the plain run once (overruns under emulation)"
+done
 grep -q " 0 overruns" "$TMP/err1" || echo "note: overruns during the plain run: $(tail -1 "$TMP/err1")"
 
 # 3: SIGSTOP/SIGCONT
