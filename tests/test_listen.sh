@@ -56,6 +56,12 @@ rc=$?
 [ "$rc" = 0 ] || fail "listen after SIGTERM exited $rc"
 [ "$(head -1 "$TMP/sig.txt")" = "$(head -1 "$TMP/decode.txt")" ] || fail "listen before SIGTERM printed $(head -1 "$TMP/sig.txt")"
 
+# other sources through the same loop: a file replayed, timings
+"$IRJACK" listen -d "$WAV" > "$TMP/file.txt" || fail "listen -d WAV"
+cmp -s "$TMP/decode.txt" "$TMP/file.txt" || fail "listen -d WAV differs from decode"
+"$IRJACK" listen -d "file:$SRC/samples/nec-remote-irmp.mode2" > "$TMP/mode2.txt" || fail "listen -d file:mode2"
+"$IRJACK" decode "$SRC/samples/nec-remote-irmp.mode2" | cmp -s - "$TMP/mode2.txt" || fail "listen -d file:mode2 differs"
+
 # errors
 "$IRJACK" listen -d alsa:no_such_pcm -t 1 > /dev/null 2> "$TMP/err"
 [ $? = 2 ] || fail "unknown PCM exit status"
