@@ -45,6 +45,14 @@ struct ir_source_options {
 	uint32_t start_delay_ms; /* paced file sources: start replaying this much later */
 	bool detach_kernel;      /* USB: detach the kernel driver if it holds the device */
 	size_t ring_ms;          /* audio: ring between capture thread and consumer; 0 = 500 ms */
+	/* ALSA: force a sample format ("S16_LE", "S32_LE", "FLOAT_LE"...); NULL
+	 * = the best the device offers natively (FLOAT, S32, S24, then S16). */
+	const char *sample_format;
+	/* ALSA: stop capturing after this many frames, then dispatch returns
+	 * -ENODATA (0 = never).  Clock-less PCMs (alsa-lib's file plugin) repeat
+	 * stale samples past the end of their file, so a test must stop exactly
+	 * at its length; other backends ignore it. */
+	uint64_t max_frames;
 };
 
 /* Sets the defaults (all zero, channel auto, polarity auto). */

@@ -8,6 +8,7 @@
 #define IRJACK_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ir_demod.h"
@@ -20,6 +21,7 @@ int cmd_decode(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_keymap(int argc, char **argv);
 int cmd_learn(int argc, char **argv);
+int cmd_listen(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_protocols(int argc, char **argv);
 int cmd_record(int argc, char **argv);
@@ -51,6 +53,43 @@ int cli_parse_polarity(const char *arg, enum ir_polarity *polarity);
  * is still the caller's to free). */
 struct ir_keymap;
 int cli_load_keymap(const char *path, struct ir_keymap **keymap);
+
+/* How `irjack decode` and `irjack listen` print frames: one line each on
+ * stdout, text or JSON, with the button's name when a keymap has it. */
+struct ir_frame;
+struct cli_frame_printer {
+	bool json;
+	const char *source;             /* named in each line when not NULL */
+	const struct ir_keymap *keymap; /* not owned; NULL: no names */
+	unsigned long frames;           /* lines printed so far */
+};
+
+/* An ir_frame_fn: `printer` is a struct cli_frame_printer. */
+void cli_print_frame(void *printer, const struct ir_frame *frame);
+
+/* Adds the protocols the keymap's remotes name to `enabled` (as
+ * ir-keytable -a does); nothing when keymap is NULL. */
+void cli_enable_keymap_protocols(const struct ir_keymap *keymap, struct ir_protocol_set *enabled);
+
+/* The source spec for --device DEVICE [--backend BACKEND]: a full spec
+ * ("alsa:hw:1", "lirc:/dev/lirc0", "file:x.wav", a path) is kept; a bare
+ * ALSA PCM name ("hw:1,0", "default") gets BACKEND: (default alsa); no
+ * DEVICE is BACKEND:default.  Prints an error and returns -1 if it does not
+ * fit in `out` or BACKEND is unknown. */
+int cli_source_spec(const char *device, const char *backend, char *out, size_t out_size);
+
+/* --duration SEC for a live source: sets opt->max_frames (at the rate
+ * asked for) and, up to 60 s, a ring that holds all of it.  Nothing when
+ * duration_s <= 0. */
+struct ir_source_options;
+void cli_source_duration(struct ir_source_options *opt, double duration_s);
+
+/* Polls and dispatches `src` until SIGINT/SIGTERM (blocked meanwhile and
+ * read through a signalfd), the end of the source, or duration_s seconds of
+ * audio (samples at the source's rate; wall-clock for timing sources; 0 =
+ * no limit).  Returns 0, or -1 on a fatal source error (printed). */
+struct ir_source;
+int cli_run_source(struct ir_source *src, double duration_s);
 
 /* True if the argument list asks for help (-h/--help anywhere before "--"). */
 bool cli_wants_help(int argc, char **argv);

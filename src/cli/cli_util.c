@@ -1,14 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "cli.h"
 
+#include "ir_frame_format.h"
 #include "ir_keymap.h"
+#include "ir_source.h"
 
 #include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NO_FD_TICK_MS 5       /* sources without an fd are dispatched on a timer */
+#define MAX_WHOLE_RING_S 60   /* see cli_source_duration() */
 
 void cli_error(const char *fmt, ...)
 {
@@ -146,4 +157,179 @@ int cli_load_keymap(const char *path, struct ir_keymap **keymap)
 		return -1;
 	}
 	return 0;
+}
+
+void cli_print_frame(void *printer, const struct ir_frame *frame)
+{
+	struct cli_frame_printer *p = printer;
+	struct ir_frame_labels labels = { .source = p->source };
+	struct ir_key_binding key;
+	char line[1024];
+
+	if (p->keymap && ir_keymap_lookup(p->keymap, frame, &key)) {
+		labels.key = key.key;
+		labels.remote = key.remote;
+	}
+	if (p->json)
+		ir_frame_format_json(frame, &labels, line, sizeof(line));
+	else
+		ir_frame_format_text(frame, &labels, line, sizeof(line));
+	fputs(line, stdout);
+	p->frames++;
+}
+
+void cli_enable_keymap_protocols(const struct ir_keymap *keymap, struct ir_protocol_set *enabled)
+{
+	struct ir_protocol_set named;
+
+	if (!keymap)
+		return;
+	ir_keymap_protocols(keymap, &named);
+	for (unsigned p = 0; p < IR_PROTO_COUNT; p++)
+		if (ir_protocol_set_has(&named, (enum ir_protocol)p))
+			ir_protocol_set_add(enabled, (enum ir_protocol)p);
+}
+
+static bool names_a_file(const char *device)
+{
+	static const char *const suffixes[] = { ".wav", ".flac", ".ogg", ".mode2", ".aiff", ".txt" };
+	size_t len = strlen(device);
+
+	if (strchr(device, '/'))
+		return true;
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		size_t n = strlen(suffixes[i]);
+
+		if (len > n && strcasecmp(device + len - n, suffixes[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+int cli_source_spec(const char *device, const char *backend, char *out, size_t out_size)
+{
+	const char *colon = device ? strchr(device, ':') : NULL;
+	int len;
+
+	if (backend && !ir_source_backend_find(backend)) {
+		cli_error("--backend: '%s' is not built in (see 'irjack listen --help')", backend);
+		return -1;
+	}
+	if (!backend)
+		backend = "alsa";
+	if (!device || !*device) {
+		len = snprintf(out, out_size, "%s:default", backend);
+	} else if (colon) {
+		char prefix[32];
+		size_t n = (size_t)(colon - device);
+
+		snprintf(prefix, sizeof(prefix), "%.*s", (int)(n < sizeof(prefix) ? n : sizeof(prefix) - 1),
+			 device);
+		/* "alsa:hw:1" is a spec; "hw:1" or "irfile:IN=/x.raw" a PCM name. */
+		len = n < sizeof(prefix) && ir_source_backend_find(prefix)
+			      ? snprintf(out, out_size, "%s", device)
+			      : snprintf(out, out_size, "%s:%s", backend, device);
+	} else if (ir_source_backend_find(device) || names_a_file(device)) {
+		len = snprintf(out, out_size, "%s", device);
+	} else {
+		len = snprintf(out, out_size, "%s:%s", backend, device);
+	}
+	if (len < 0 || (size_t)len >= out_size) {
+		cli_error("--device: '%s' is too long", device);
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static int run_loop(struct ir_source *src, int sig_fd, double duration_s)
+{
+	struct ir_source_stats st;
+	uint64_t start = now_ms(), stop_samples = 0;
+	char err[256];
+
+	ir_source_stats(src, &st);
+	if (duration_s > 0 && st.rate)
+		stop_samples = (uint64_t)llround(duration_s * st.rate);
+	for (;;) {
+		struct pollfd fds[2] = {
+			{ .fd = sig_fd, .events = POLLIN },
+			{ .fd = ir_source_fd(src), .events = POLLIN },
+		};
+		int timeout = fds[1].fd < 0 ? NO_FD_TICK_MS : 1000;
+		int ret;
+
+		if (poll(fds, 2, timeout) < 0 && errno != EINTR) {
+			cli_error("poll: %s", strerror(errno));
+			return -1;
+		}
+		if (fds[0].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			/* Consumed, or it would kill us once unblocked again. */
+			if (read(sig_fd, &si, sizeof(si)) < 0)
+				return -1;
+			return 0;
+		}
+		if (fds[1].fd < 0 || (fds[1].revents & POLLIN)) {
+			ret = ir_source_dispatch(src, err, sizeof(err));
+			if (ret == -ENODATA)
+				return 0;
+			if (ret < 0) {
+				cli_error("%s", err);
+				return -1;
+			}
+		}
+		if (duration_s > 0) {
+			ir_source_stats(src, &st);
+			if (stop_samples ? st.samples >= stop_samples
+					 : now_ms() - start >= (uint64_t)(duration_s * 1000))
+				return 0;
+		}
+	}
+}
+
+void cli_source_duration(struct ir_source_options *opt, double duration_s)
+{
+	unsigned rate = opt->rate ? opt->rate : 48000;
+
+	if (duration_s <= 0)
+		return;
+	/* Stop the capture itself at exactly that much audio: a device without
+	 * a clock (alsa-lib's file plugin) would otherwise repeat stale samples,
+	 * and it delivers faster than real time, so the ring then holds all of
+	 * it when that costs little memory. */
+	opt->max_frames = (uint64_t)llround(duration_s * rate);
+	if (duration_s <= MAX_WHOLE_RING_S)
+		opt->ring_ms = (size_t)(duration_s * 1000) + 500;
+}
+
+int cli_run_source(struct ir_source *src, double duration_s)
+{
+	sigset_t sigs, old_sigs;
+	int sig_fd, ret;
+
+	/* Signals arrive through a file descriptor, in the poll loop. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	if (sigprocmask(SIG_BLOCK, &sigs, &old_sigs) < 0)
+		return -1;
+	sig_fd = signalfd(-1, &sigs, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sig_fd < 0) {
+		cli_error("signalfd: %s", strerror(errno));
+		sigprocmask(SIG_SETMASK, &old_sigs, NULL);
+		return -1;
+	}
+	ret = run_loop(src, sig_fd, duration_s);
+	close(sig_fd);
+	sigprocmask(SIG_SETMASK, &old_sigs, NULL);
+	return ret;
 }

@@ -11,7 +11,6 @@
 #include "cli.h"
 #include "ir_audio_file.h"
 #include "ir_decoder.h"
-#include "ir_frame_format.h"
 #include "ir_keymap.h"
 #include "ir_receiver.h"
 #include "ir_timing_io.h"
@@ -74,34 +73,12 @@ static void decode_usage(FILE *out)
 }
 
 struct decode_run {
-	bool json;
-	const char *source;
-	unsigned long frames;
+	struct cli_frame_printer print;
 	int channel;
 	enum ir_polarity polarity;
 	uint32_t timeout_us;
 	struct ir_keymap *keymap; /* NULL without --keymap */
 };
-
-static void print_frame(void *userdata, const struct ir_frame *frame)
-{
-	struct decode_run *run = userdata;
-	struct ir_frame_labels labels = { .source = run->source };
-	struct ir_key_binding key;
-	char line[1024];
-
-	if (run->keymap && ir_keymap_lookup(run->keymap, frame, &key)) {
-		labels.key = key.key;
-		labels.remote = key.remote;
-	}
-
-	if (run->json)
-		ir_frame_format_json(frame, &labels, line, sizeof(line));
-	else
-		ir_frame_format_text(frame, &labels, line, sizeof(line));
-	fputs(line, stdout);
-	run->frames++;
-}
 
 /* Audio: the receiver pipeline. */
 static int decode_audio(const char *path, const struct ir_protocol_set *enabled,
@@ -115,7 +92,7 @@ static int decode_audio(const char *path, const struct ir_protocol_set *enabled,
 		.keymap = run->keymap,
 	};
 	char error[256];
-	int ret = ir_receiver_run_file(path, &cfg, print_frame, run, error, sizeof(error));
+	int ret = ir_receiver_run_file(path, &cfg, cli_print_frame, &run->print, error, sizeof(error));
 
 	fflush(stdout);
 	if (ret < 0) {
@@ -151,7 +128,7 @@ static int decode_one(const char *path, enum ir_timing_format fmt,
 		ir_edge_buf_free(&edges);
 		return -1;
 	}
-	ret = ir_decoder_new(enabled, print_frame, run, &dec);
+	ret = ir_decoder_new(enabled, cli_print_frame, &run->print, &dec);
 	if (ret == 0 && run->keymap && (ret = ir_keymap_attach(run->keymap, dec)) < 0)
 		ir_decoder_free(dec);
 	if (ret < 0) {
@@ -213,7 +190,7 @@ int cmd_decode(int argc, char **argv)
 			break;
 		}
 		case 'j':
-			run.json = true;
+			run.print.json = true;
 			break;
 		case 'c':
 			if (cli_parse_channel(optarg, &run.channel) < 0)
@@ -249,22 +226,16 @@ int cmd_decode(int argc, char **argv)
 		ir_keymap_free(run.keymap);
 		return EXIT_USAGE;
 	}
-	if (run.keymap) {
-		/* the protocols the keymaps name are decoded too (ir-keytable -a) */
-		struct ir_protocol_set named;
-
-		ir_keymap_protocols(run.keymap, &named);
-		for (unsigned p = 0; p < IR_PROTO_COUNT; p++)
-			if (ir_protocol_set_has(&named, (enum ir_protocol)p))
-				ir_protocol_set_add(&enabled, (enum ir_protocol)p);
-	}
+	/* the protocols the keymaps name are decoded too (ir-keytable -a) */
+	cli_enable_keymap_protocols(run.keymap, &enabled);
+	run.print.keymap = run.keymap;
 	for (int i = optind; i < argc; i++) {
-		run.source = argc - optind > 1 ? argv[i] : NULL;
+		run.print.source = argc - optind > 1 ? argv[i] : NULL;
 		if (decode_one(argv[i], fmt, &opts, &enabled, &run) < 0)
 			failed = 1;
 	}
 	ir_keymap_free(run.keymap);
 	if (failed)
 		return EXIT_USAGE;
-	return run.frames ? 0 : EXIT_NOTHING;
+	return run.print.frames ? 0 : EXIT_NOTHING;
 }

@@ -16,7 +16,8 @@ struct command {
 static const struct command commands[] = {
 	{ "decode", cmd_decode, "decode IR frames in recorded audio or timing files" },
 	{ "encode", cmd_encode, "print the timings of PROTOCOL:SCANCODE as mode2 text" },
-	{ "record", cmd_record, "write the IR timings found in recorded audio (mode2)" },
+	{ "listen", cmd_listen, "decode a live source (sound card input...) and print frames" },
+	{ "record", cmd_record, "write the IR timings in recorded audio, or record a live source" },
 	{ "synth", cmd_synth, "write the audio a receiver on a mic input would record" },
 	{ "send", cmd_send, "transmit codes as IR carrier audio (headphone out or WAV)" },
 	{ "protocols", cmd_protocols, "list the protocols irjack decodes and encodes" },

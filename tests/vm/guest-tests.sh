@@ -20,5 +20,6 @@ run "$BUILD/tests/test_out_uinput"
 if [ -x "$SRC/tests/vm/guest-irjackd.sh" ]; then
 	run sh "$SRC/tests/vm/guest-irjackd.sh" "$BUILD" "$SRC"
 fi
+run sh "$SRC/tests/vm/guest-listen.sh" "$BUILD" "$SRC"
 echo "VM tests: $failures failure(s)"
 [ "$failures" = 0 ]

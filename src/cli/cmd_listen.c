@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd_listen.c - `irjack listen`: decode a live source and print each
+ * frame as it arrives, in `irjack decode`'s format.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "ir_keymap.h"
+#include "ir_source.h"
+
+static void listen_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: irjack listen [OPTIONS]\n"
+		"\n"
+		"Decode a live IR source and print one line per frame as it arrives, in\n"
+		"the format of 'irjack decode': time of the frame's first pulse (seconds\n"
+		"since listening started), protocol and scancode, and the flags 'toggle'\n"
+		"and 'repeat'.  The default source is the sound card input 'alsa:default',\n"
+		"where a receiver module or a photodiode is wired to the microphone jack.\n"
+		"\n"
+		"Sources (--device):\n"
+		"  alsa:PCM           an ALSA capture PCM: default, hw:1,0, plughw:1,0, or one\n"
+		"                     defined in an ALSA configuration; a bare PCM name (hw:1)\n"
+		"                     goes to the --backend\n"
+		"  portaudio:DEVICE   a PortAudio input (when built in)\n"
+		"  lirc:/dev/lircN    the kernel's IR receiver device (when built in)\n"
+		"  file:PATH          a recording replayed as if it were live\n"
+		"\n"
+		"The sound card is read by a capture thread (real-time priority when the\n"
+		"system allows it) into a ring of 500 ms; audio that arrives while the ring\n"
+		"is full, or that the card overwrote (an overrun), is reported on standard\n"
+		"error and the half-decoded frame is dropped.  A card that disappears (USB\n"
+		"unplugged) is reopened when it comes back.\n"
+		"\n"
+		"Options:\n"
+		"  -d, --device SPEC      the source (see above; default alsa:default)\n"
+		"  -b, --backend NAME     alsa (default) or portaudio: what reads a bare PCM\n"
+		"                         name given to --device\n"
+		"  -r, --rate HZ          sample rate to ask the card for (default 48000;\n"
+		"                         the rate it gives is used, see --verbose)\n"
+		"      --period-us N      capture period in microseconds (default 4000): the\n"
+		"                         delay between a frame's end and its line\n"
+		"      --format FMT       ALSA sample format to insist on: S16_LE, S24_LE,\n"
+		"                         S24_3LE, S32_LE, FLOAT_LE (default: the best the\n"
+		"                         card offers, FLOAT_LE first, S16_LE last)\n"
+		"  -c, --channel CH       audio channel: left, right, a number from 1, or\n"
+		"                         auto (default: every channel the card has)\n"
+		"      --polarity POL     auto (default), high (light raises the signal),\n"
+		"                         low (light lowers it, as a receiver module does)\n"
+		"      --timeout MS       darkness that ends a frame (default 125)\n"
+		"  -p, --protocols LIST   decode these protocols or families, comma\n"
+		"                         separated (as 'irjack decode --protocols')\n"
+		"  -k, --keymap FILE|DIR  name the buttons (rc_keymaps TOML, lircd.conf, or a\n"
+		"                         folder of them); repeatable\n"
+		"  -j, --json             one JSON object per line (as 'irjack decode --json')\n"
+		"  -t, --duration SEC     stop after SEC seconds of audio (of the card's clock,\n"
+		"                         counted in samples; wall-clock time for timing\n"
+		"                         sources).  Up to 60 s, the ring holds all of it, so\n"
+		"                         a device faster than real time loses nothing\n"
+		"  -v, --verbose          say on standard error what was opened (format,\n"
+		"                         rate, period, real-time priority) and, at the end,\n"
+		"                         the counts of samples, frames, overruns and drops\n"
+		"  -h, --help             show this help\n"
+		"\n"
+		"Stops on Ctrl-C (SIGINT) or SIGTERM, or after --duration.\n"
+		"\n"
+		"Exit status: 0 if at least one frame was decoded, 1 if none, 2 on error.\n"
+		"\n"
+		"Examples:\n"
+		"  irjack listen\n"
+		"  irjack listen -d hw:1,0 --channel right --keymap /lib/udev/rc_keymaps\n"
+		"  irjack listen -d plughw:1 --duration 10 --json\n");
+}
+
+struct listen_run {
+	struct cli_frame_printer print;
+	bool verbose;
+};
+
+static void print_frame(void *userdata, const struct ir_frame *frame)
+{
+	struct listen_run *run = userdata;
+
+	cli_print_frame(&run->print, frame);
+	/* Live: the line must appear now, not when a buffer fills. */
+	fflush(stdout);
+}
+
+static void report_event(void *userdata, enum ir_source_event event, const char *message)
+{
+	(void)userdata;
+	if (event != IR_SOURCE_END)
+		cli_error("%s", message);
+}
+
+int cmd_listen(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "backend", required_argument, NULL, 'b' },
+		{ "rate", required_argument, NULL, 'r' },
+		{ "period-us", required_argument, NULL, 'U' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "channel", required_argument, NULL, 'c' },
+		{ "polarity", required_argument, NULL, 'P' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ "protocols", required_argument, NULL, 'p' },
+		{ "keymap", required_argument, NULL, 'k' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "duration", required_argument, NULL, 't' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct listen_run run = { 0 };
+	struct ir_source_options sopt;
+	struct ir_protocol_set enabled;
+	struct ir_keymap *keymap = NULL;
+	struct ir_source *src = NULL;
+	struct ir_source_callbacks cb = { print_frame, NULL, report_event, NULL, &run };
+	const char *device = NULL, *backend = NULL;
+	char spec[512], err[256];
+	double duration_s = 0;
+	unsigned long long v;
+	int opt, status = EXIT_USAGE;
+
+	ir_source_options_init(&sopt);
+	sopt.realtime = true;
+	ir_protocol_set_default(&enabled);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "d:b:r:c:p:k:jt:vh", options, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			device = optarg;
+			break;
+		case 'b':
+			backend = optarg;
+			break;
+		case 'r':
+			if (cli_parse_uint(optarg, "--rate", 8000, 768000, &v) < 0)
+				goto out;
+			sopt.rate = (unsigned)v;
+			break;
+		case 'U':
+			if (cli_parse_uint(optarg, "--period-us", 250, 1000000, &v) < 0)
+				goto out;
+			sopt.period_us = (unsigned)v;
+			break;
+		case 'F':
+			sopt.sample_format = optarg;
+			break;
+		case 'c':
+			if (cli_parse_channel(optarg, &sopt.channel) < 0)
+				goto out;
+			break;
+		case 'P':
+			if (cli_parse_polarity(optarg, &sopt.polarity) < 0)
+				goto out;
+			break;
+		case 'T':
+			if (cli_parse_uint(optarg, "--timeout", 10, 10000, &v) < 0)
+				goto out;
+			sopt.timeout_us = (uint32_t)v * 1000;
+			break;
+		case 'p': {
+			char bad[64];
+
+			if (ir_protocol_set_parse(optarg, &enabled, bad, sizeof(bad)) < 0) {
+				cli_error("unknown protocol '%s' (see 'irjack protocols')", bad);
+				goto out;
+			}
+			break;
+		}
+		case 'k':
+			if (cli_load_keymap(optarg, &keymap) < 0)
+				goto out;
+			break;
+		case 'j':
+			run.print.json = true;
+			break;
+		case 't': {
+			char *end;
+
+			duration_s = strtod(optarg, &end);
+			if (*end || !(duration_s > 0) || duration_s > 1e7) {
+				cli_error("--duration: '%s' is not a positive number of seconds", optarg);
+				goto out;
+			}
+			break;
+		}
+		case 'v':
+			run.verbose = true;
+			break;
+		case 'h':
+			listen_usage(stdout);
+			status = 0;
+			goto out;
+		default:
+			listen_usage(stderr);
+			goto out;
+		}
+	}
+	if (optind != argc) {
+		cli_error("listen: unexpected argument '%s' (the source is given with --device)",
+			  argv[optind]);
+		goto out;
+	}
+	if (cli_source_spec(device, backend, spec, sizeof(spec)) < 0)
+		goto out;
+	cli_enable_keymap_protocols(keymap, &enabled);
+	run.print.keymap = keymap;
+	sopt.protocols = &enabled;
+	sopt.keymap = keymap;
+	cli_source_duration(&sopt, duration_s);
+
+	if (ir_source_open(spec, &sopt, &cb, &src, err, sizeof(err)) < 0) {
+		cli_error("%s", err);
+		goto out;
+	}
+	if (run.verbose) {
+		struct ir_source_stats st;
+
+		ir_source_stats(src, &st);
+		fprintf(stderr, "irjack: listening on %s:%s (%s, %u Hz, %u channel%s, period %u frames%s)\n",
+			st.backend, st.device, st.format, st.rate, st.channels,
+			st.channels == 1 ? "" : "s", st.period_frames,
+			st.realtime ? ", real-time priority" : "");
+	}
+	if (cli_run_source(src, duration_s) == 0)
+		status = run.print.frames ? 0 : EXIT_NOTHING;
+	if (run.verbose) {
+		struct ir_source_stats st;
+
+		ir_source_stats(src, &st);
+		fprintf(stderr, "irjack: %llu samples, %llu frames, %llu overruns, %llu samples dropped, "
+			"%llu reopens\n",
+			(unsigned long long)st.samples, (unsigned long long)st.frames,
+			(unsigned long long)st.xruns, (unsigned long long)st.dropped,
+			(unsigned long long)st.reopens);
+	}
+	ir_source_free(src);
+out:
+	ir_keymap_free(keymap);
+	return status;
+}
