@@ -44,6 +44,7 @@ struct ir_source_options {
 	bool paced;              /* file sources: deliver in real time instead of at once */
 	bool detach_kernel;      /* USB: detach the kernel driver if it holds the device */
 	size_t ring_ms;          /* audio: ring between capture thread and consumer; 0 = 500 ms */
+	uint64_t max_frames;     /* audio: stop after this many frames (0 = unlimited); finite tests */
 };
 
 /* Sets the defaults (all zero, channel auto, polarity auto). */
