@@ -61,7 +61,7 @@ struct monitor {
 	unsigned n_frames;           /* total seen */
 	unsigned xrun_events;
 	char last_event[160];
-	char mixer_hint[200];        /* "ALSA mixer control 'Capture'..." */
+	char mixer_hint[400];        /* "ALSA mixer control 'Capture'..." */
 	int last_advice;             /* plain mode prints advice when its kind changes */
 	double max_peak;             /* the loudest sample so far (headroom) */
 };
@@ -122,7 +122,7 @@ static bool card_of_device(const char *device, char *ctl, size_t size)
 {
 	const char *p = strstr(device, "hw:");
 	size_t n = 0;
-	char card[64];
+	char card[32];
 
 	if (!p)
 		return false;
@@ -240,7 +240,7 @@ static void format_carrier(const struct ir_signal_report *r, unsigned rate, char
 static void show_plain(struct monitor *m, const struct ir_source_stats *st,
 		       const struct ir_signal_report *r, bool have_report, double t)
 {
-	char advice[256], carrier[64];
+	char advice[512], carrier[64];
 	enum advice kind;
 
 	if (!have_report) {
@@ -267,7 +267,7 @@ static void show_plain(struct monitor *m, const struct ir_source_stats *st,
 static void show_screen(struct monitor *m, const struct ir_source_stats *st,
 			const struct ir_signal_report *r, bool have_report, double t)
 {
-	char peak_bar[BAR_WIDTH + 4], noise_bar[BAR_WIDTH + 4], advice[256], carrier[64];
+	char peak_bar[BAR_WIDTH + 4], noise_bar[BAR_WIDTH + 4], advice[512], carrier[64];
 	unsigned shown;
 
 	/* Home, then each line cleared to its end: no flicker. */
