@@ -27,7 +27,9 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <pa_linux_alsa.h>
 #include <portaudio.h>
+#include <sched.h>
 
 #include "ir_ring.h"
 
@@ -55,6 +57,8 @@ struct pa_source {
 	atomic_uint_least64_t gap_at;     /* `captured` where audio was lost, or NO_GAP */
 	atomic_bool complete;             /* the callback saw max_frames and stopped */
 	atomic_bool finished;             /* the stream stopped (complete, or an error) */
+	atomic_bool realtime;             /* the callback thread runs SCHED_FIFO/RR */
+	atomic_bool seen_thread;
 
 	/* Consumer only. */
 	uint64_t delivered;
@@ -122,6 +126,12 @@ static int on_audio(const void *input, void *output, unsigned long frames,
 
 	(void)output;
 	(void)time;
+	if (!atomic_load_explicit(&ps->seen_thread, memory_order_relaxed)) {
+		int policy = sched_getscheduler(0);
+
+		atomic_store(&ps->realtime, policy == SCHED_FIFO || policy == SCHED_RR);
+		atomic_store(&ps->seen_thread, true);
+	}
 	if (flags & paInputOverflow) {
 		atomic_fetch_add(&ps->overflows, 1);
 		mark_gap(ps, captured);
@@ -334,6 +344,11 @@ static int pa_open(const char *device, const struct ir_source_options *opt,
 		goto fail;
 	}
 	ir_source_sink_audio_format(sink, ps->rate, ps->channels);
+	/* PortAudio's ALSA host creates its thread SCHED_FIFO when asked (and
+	 * silently normal when refused); other hosts manage their own. */
+	if (opt->realtime && Pa_GetHostApiInfo(info->hostApi) &&
+	    Pa_GetHostApiInfo(info->hostApi)->type == paALSA)
+		PaAlsa_EnableRealtimeScheduling(ps->stream, 1);
 	Pa_SetStreamFinishedCallback(ps->stream, on_finished);
 	e = Pa_StartStream(ps->stream);
 	if (e != paNoError) {
@@ -430,6 +445,7 @@ static void pa_stats(void *impl, struct ir_source_stats *st)
 	st->xruns = atomic_load(&ps->overflows);
 	st->dropped = atomic_load(&ps->dropped);
 	st->connected = !atomic_load(&ps->finished);
+	st->realtime = atomic_load(&ps->realtime);
 }
 
 static int pa_list(FILE *out, bool capture, bool playback)

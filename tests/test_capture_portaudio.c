@@ -16,6 +16,8 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -361,6 +364,49 @@ static void list_names_the_pcms_and_index_opens(void **state)
 	assert_int_equal(got.n_frames, 4);
 }
 
+/* Whether this process may use SCHED_FIFO, asked of a child so that the
+ * test itself stays as it was. */
+static bool fifo_permitted(void)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		struct sched_param sp = { .sched_priority = 1 };
+
+		_exit(sched_setscheduler(0, SCHED_FIFO, &sp) == 0 ? 0 : 1);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* --realtime: the callback thread runs SCHED_FIFO where permitted, and
+ * the stats say which; without it, never. */
+static void realtime_thread_when_asked_and_permitted(void **state)
+{
+	static struct capture got;
+	struct ir_source_options opt;
+	struct ir_source_stats st;
+	bool permitted = fifo_permitted();
+
+	(void)state;
+	make_raw(IRJACK_SOURCE_DIR "/tests/data/nec-mic-jack-48k.wav", 1);
+	for (int rt = 0; rt <= 1; rt++) {
+		memset(&got, 0, sizeof(got));
+		ir_source_options_init(&opt);
+		opt.protocols = &protocols;
+		opt.channel = 0;
+		opt.max_frames = 24000;
+		opt.ring_ms = 1000;
+		opt.realtime = rt;
+		run_source("portaudio:irpa", &opt, &got, &st);
+		assert_int_equal(st.realtime, rt && permitted);
+		assert_int_equal(got.n_frames, 2);
+	}
+	printf("# SCHED_FIFO %s here\n", permitted ? "permitted" : "refused");
+}
+
 static void unknown_device_is_enoent(void **state)
 {
 	struct ir_source_callbacks cb = { .frame = on_frame };
@@ -411,6 +457,7 @@ int main(void)
 		cmocka_unit_test(full_ring_drops_and_reports_xrun),
 		cmocka_unit_test(max_frames_ends_the_capture),
 		cmocka_unit_test(list_names_the_pcms_and_index_opens),
+		cmocka_unit_test(realtime_thread_when_asked_and_permitted),
 		cmocka_unit_test(unknown_device_is_enoent),
 	};
 
