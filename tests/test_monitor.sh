@@ -10,7 +10,7 @@ SRC=$2
 T=$(mktemp -d)
 TMUX_SOCKET="irjack-monitor-$$"
 cleanup() {
-	tmux -L "$TMUX_SOCKET" kill-server 2>/dev/null
+	for quit in q C-c; do tmux -L "$TMUX_SOCKET-$quit" kill-server 2>/dev/null; done
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -117,25 +117,50 @@ tail -n 1 "$T/pa" | grep -q '^level t=1\.00 .* xruns=0 dropped=0 frames=4$' || f
 [ "$rc" = 2 ] || fail "monitor on a missing device exited $rc"
 grep -q "portaudio:no-such-pcm: no such input device" "$T/err" || fail "missing device message"
 
-# ---- the in-place view in a real terminal; 'q' quits and restores it
-tmux -L "$TMUX_SOCKET" -f /dev/null new-session -d -x 120 -y 30 \
-	"'$IRJACK' monitor --device 'file:$T/long.wav'; echo monitor-exit=\$?; sleep 30" \
-	|| fail "tmux did not start"
-sleep 1.5
-tmux -L "$TMUX_SOCKET" capture-pane -p > "$T/screen"
-cat "$T/screen"
-grep -q "^irjack monitor  file:" "$T/screen" || fail "tty: no title line"
-grep -q "^peak  .* dBFS  \[#*\.*\]" "$T/screen" || fail "tty: no peak bar"
-grep -q "^noise .* dBFS  \[#*\.*\]" "$T/screen" || fail "tty: no noise bar"
-grep -q "^SNR  *[0-9.]* dB" "$T/screen" || fail "tty: no SNR"
-grep -q "^carrier   36.0 kHz" "$T/screen" || fail "tty: no carrier"
-grep -q "rc5 *0x1e0[12]" "$T/screen" || fail "tty: no decoded frames"
-[ "$(grep -c '^peak' "$T/screen")" = 1 ] || fail "tty: not updated in place"
-tmux -L "$TMUX_SOCKET" send-keys q
-sleep 0.5
-tmux -L "$TMUX_SOCKET" capture-pane -p > "$T/after"
-grep -q "^monitor-exit=0" "$T/after" || fail "tty: 'q' did not end the monitor with 0: $(cat "$T/after")"
-grep -q "^peak" "$T/after" && fail "tty: the alternate screen was not left"
+# ---- the in-place view in a real terminal; 'q' (or Ctrl-C) quits with 0 and
+# gives the terminal back as it was (canonical mode, echo, main screen)
+after_exit="echo monitor-exit=\$?; stty -a | tr ' ;' '\\n\\n' | grep -x -e '-\\?icanon' -e '-\\?echo'; sleep 30"
+# wait_pane SOCKET PATTERN FILE: capture the pane into FILE until PATTERN
+# shows (at most 10 s: the suite may share a loaded machine)
+wait_pane() {
+	i=0
+	while [ $i -lt 100 ]; do
+		tmux -L "$1" capture-pane -p > "$3"
+		grep -q -- "$2" "$3" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+for quit in q C-c; do
+	tmux -L "$TMUX_SOCKET-$quit" -f /dev/null new-session -d -x 120 -y 30 \
+		"'$IRJACK' monitor --device 'file:$T/long.wav'; $after_exit" || fail "tmux did not start"
+	# two rc5 frames decoded: the view has been drawn for 0.3 s
+	wait_pane "$TMUX_SOCKET-$quit" "rc5 *0x1e02" "$T/screen" || fail "tty: no frame within 10 s"
+	sleep 0.3
+	tmux -L "$TMUX_SOCKET-$quit" capture-pane -p > "$T/screen"
+	if [ "$quit" = q ]; then
+		cat "$T/screen"
+		grep -q "^irjack monitor  file:" "$T/screen" || fail "tty: no title line"
+		grep -q "^peak  .* dBFS  \[#*\.*\]" "$T/screen" || fail "tty: no peak bar"
+		grep -q "^noise .* dBFS  \[#*\.*\]" "$T/screen" || fail "tty: no noise bar"
+		grep -q "^SNR  *[0-9.]* dB" "$T/screen" || fail "tty: no SNR"
+		grep -q "^polarity  high" "$T/screen" || fail "tty: no polarity"
+		grep -q "^carrier   36.0 kHz" "$T/screen" || fail "tty: no carrier"
+		grep -q "xruns 0" "$T/screen" || fail "tty: no xrun count"
+		grep -q "rc5 *0x1e0[12]" "$T/screen" || fail "tty: no decoded frames"
+		[ "$(grep -c '^peak' "$T/screen")" = 1 ] || fail "tty: not updated in place"
+	fi
+	tmux -L "$TMUX_SOCKET-$quit" send-keys "$quit"
+	wait_pane "$TMUX_SOCKET-$quit" "^monitor-exit=" "$T/after"
+	sleep 0.2
+	tmux -L "$TMUX_SOCKET-$quit" capture-pane -p > "$T/after"
+	grep -q "^monitor-exit=0" "$T/after" || fail "tty: $quit did not end the monitor with 0: $(cat "$T/after")"
+	grep -q "^icanon$" "$T/after" || fail "tty: canonical mode not restored after $quit"
+	grep -q "^echo$" "$T/after" || fail "tty: echo not restored after $quit"
+	grep -q "^peak" "$T/after" && fail "tty: the alternate screen was not left after $quit"
+	tmux -L "$TMUX_SOCKET-$quit" kill-server 2>/dev/null
+done
 
 [ "$failures" = 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "test_monitor: all passed"
