@@ -223,7 +223,11 @@ static void same_as_file_decoder(const char *name, size_t expect_frames, unsigne
 	assert_same_frames(&got, &ref);
 	assert_int_equal(got.n_edges, ref.n_edges);
 	assert_true(ref.n_edges >= 10 * expect_frames);
-	assert_memory_equal(got.edges, ref.edges, sizeof(struct ir_edge) * ref.n_edges);
+	for (size_t i = 0; i < ref.n_edges; i++) { /* field by field: the struct has padding */
+		assert_int_equal(got.edges[i].kind, ref.edges[i].kind);
+		assert_int_equal(got.edges[i].duration, ref.edges[i].duration);
+		assert_int_equal(got.edges[i].duty_cycle, ref.edges[i].duty_cycle);
+	}
 	printf("# %s: %llu samples, %zu frames, %zu edges identical (period %u us)\n", name,
 	       (unsigned long long)n, got.n_frames, got.n_edges, period_us);
 }
