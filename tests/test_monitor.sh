@@ -93,6 +93,18 @@ assert kv[-1]['frames'] == '2' and kv[-1]['xruns'] == '0'
 print("clean: %d updates in %.2f s, SNR up to %.1f dB" % (len(kv), float(sys.argv[2]), snr))
 PY
 
+# ---- --keymap names the keys; --once gives one summary line at the end
+printf '[[protocols]]\nname = "monitor-test"\nprotocol = "rc5"\n[protocols.scancodes]\n0x1e01 = "KEY_VOLUMEUP"\n0x1e02 = "KEY_VOLUMEDOWN"\n' > "$T/k.toml"
+"$IRJACK" monitor --device "file:$SRC/samples/rc5-photodiode-192k.wav" --once --keymap "$T/k.toml" > "$T/keys" \
+	|| fail "monitor --keymap exited $?"
+grep -q '^frame .* rc5 *0x1e01  KEY_VOLUMEUP (monitor-test)$' "$T/keys" || fail "keymap: $(cat "$T/keys")"
+grep -q '^frame .* rc5 *0x1e02 toggle  KEY_VOLUMEDOWN (monitor-test)$' "$T/keys" || fail "keymap: 0x1e02"
+[ "$(grep -c '^level ' "$T/keys")" = 1 ] || fail "--once printed other than one level line"
+grep -q '^level t=0.55 .* frames=2$' "$T/keys" || fail "--once summary: $(grep '^level' "$T/keys")"
+"$IRJACK" monitor --duration banana > /dev/null 2> "$T/err"; rc=$?
+[ "$rc" = 2 ] || fail "--duration banana exited $rc"
+grep -q "duration: 'banana'" "$T/err" || fail "bad --duration message"
+
 # ---- a clipped recording: the warning, and which control to turn
 "$IRJACK" monitor --device "file:$T/clipped.wav" --duration 2 > "$T/clipped" || fail "monitor clipped"
 grep '^advice' "$T/clipped"
