@@ -48,10 +48,10 @@ struct ir_source_options {
 	/* ALSA: force a sample format ("S16_LE", "S32_LE", "FLOAT_LE"...); NULL
 	 * = the best the device offers natively (FLOAT, S32, S24, then S16). */
 	const char *sample_format;
-	/* ALSA: stop capturing after this many frames, then dispatch returns
-	 * -ENODATA (0 = never).  Clock-less PCMs (alsa-lib's file plugin) repeat
-	 * stale samples past the end of their file, so a test must stop exactly
-	 * at its length; other backends ignore it. */
+	/* Audio (ALSA, PortAudio): stop after this many frames, then dispatch
+	 * returns -ENODATA (0 = never).  Clock-less PCMs (alsa-lib's file
+	 * plugin) repeat stale samples past the end of their file, so a test
+	 * must stop exactly at its length; lirc and USB sources ignore it. */
 	uint64_t max_frames;
 };
 

@@ -18,10 +18,12 @@
 #define EXIT_USAGE 2
 
 int cmd_decode(int argc, char **argv);
+int cmd_devices(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_keymap(int argc, char **argv);
 int cmd_learn(int argc, char **argv);
 int cmd_listen(int argc, char **argv);
+int cmd_monitor(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_protocols(int argc, char **argv);
 int cmd_record(int argc, char **argv);

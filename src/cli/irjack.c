@@ -20,6 +20,8 @@ static const struct command commands[] = {
 	{ "record", cmd_record, "write the IR timings in recorded audio, or record a live source" },
 	{ "synth", cmd_synth, "write the audio a receiver on a mic input would record" },
 	{ "send", cmd_send, "transmit codes as IR carrier audio (headphone out or WAV)" },
+	{ "devices", cmd_devices, "list the sound cards and receivers irjack can open" },
+	{ "monitor", cmd_monitor, "watch a live input's levels, SNR and frames (wiring, mixer)" },
 	{ "protocols", cmd_protocols, "list the protocols irjack decodes and encodes" },
 	{ "learn", cmd_learn, "learn a remote from recorded presses (rc_keymaps TOML)" },
 	{ "plot", cmd_plot, "draw audio or timings, edges and decoded frames as SVG" },

@@ -54,7 +54,7 @@ static void usage(FILE *out)
 		"(more are refused), 64 KiB of unread output per client (then it is\n"
 		"disconnected), SEND_ONCE repeats 1000; configuration lines 197\n"
 		"characters; keymaps 100000 keys and 4 MiB per file; timing files\n"
-		"256 MiB (streamed, not held); timeouts 10 ms to 10 s.\n"
+		"256 MiB (read whole; audio files are streamed); timeouts 10 ms to 10 s.\n"
 		"\n"
 		"Exit status: 0 on a clean stop (or a valid configuration with\n"
 		"--check-config), 2 on a configuration error, 1 on a runtime failure.\n");
