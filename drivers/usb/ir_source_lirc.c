@@ -152,15 +152,13 @@ static int open_device(struct lirc_source *ls, bool strict, char *err, size_t er
 		mode = features & LIRC_CAN_REC_MODE2 ? LIRC_MODE_MODE2 : LIRC_MODE_SCANCODE;
 		break;
 	}
-	if (!(features & LIRC_MODE2REC(mode))) {
-		ret = -EOPNOTSUPP;
-		snprintf(err, err_size, "%s: cannot receive in %s mode", ls->path,
-			 mode == LIRC_MODE_MODE2 ? "mode2" : "scancode");
-		goto fail;
-	}
+	/* No feature check for scancode mode: raw-IR devices give their
+	 * decoders' scancodes too but advertise only LIRC_CAN_REC_MODE2
+	 * (seen on Linux 6.1's rc-loopback); the kernel says no if it can't. */
 	if (ioctl(fd, LIRC_SET_REC_MODE, &mode) < 0) {
-		ret = -errno;
-		snprintf(err, err_size, "%s: LIRC_SET_REC_MODE: %s", ls->path, strerror(errno));
+		ret = errno == ENOTTY || errno == EINVAL ? -EOPNOTSUPP : -errno;
+		snprintf(err, err_size, "%s: cannot receive in %s mode (%s)", ls->path,
+			 mode == LIRC_MODE_MODE2 ? "mode2" : "scancode", strerror(errno));
 		goto fail;
 	}
 	ls->mode = mode;

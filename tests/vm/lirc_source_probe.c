@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 	char err[256];
 	double end;
 	unsigned long want;
-	int ret;
+	int ret = 0;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: lirc_source_probe SPEC SECONDS [COUNT]\n");
@@ -90,7 +90,9 @@ int main(int argc, char **argv)
 
 		if (poll(&pfd, 1, 50) < 0 && errno != EINTR)
 			break;
-		if (pfd.revents && (ret = ir_source_dispatch(src, err, sizeof(err))) < 0) {
+		if (pfd.revents && (ret = ir_source_dispatch(src, err, sizeof(err))) == -ENODATA)
+			break; /* a file source has ended */
+		if (ret < 0) {
 			fprintf(stderr, "probe: %s\n", err);
 			ir_source_free(src);
 			return 2;
