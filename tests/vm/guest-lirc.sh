@@ -97,6 +97,30 @@ echo "== sink errors are clear"
 "$IRJACK" send --device "lirc:$DEV" --transmitters 3 nec:0x01 2>"$T/err.txt" && fail "transmitter 3 accepted"
 grep -q "the device has 2" "$T/err.txt" || fail "transmitter error: $(cat "$T/err.txt")"
 
+echo "== source survives the device going away: rmmod rc-loopback, insmod it again"
+KO=$(find /tmp/initrd/lib/modules -name 'rc-loopback.ko*' | head -1)
+if [ -z "$KO" ]; then
+	fail "rc-loopback.ko not found under /tmp/initrd (tests/vm/init copies it there)"
+else
+	echo none >/sys/class/rc/"$RC"/protocols
+	probe_start "lirc:rc-loopback" 30 2
+	ir-ctl -d "$DEV" -S necx:0x123459 || fail "ir-ctl -S before rmmod"
+	sleep 0.5
+	rmmod rc_loopback || fail "rmmod rc-loopback"
+	sleep 0.5
+	insmod "$KO" || fail "insmod $KO"
+	# the probe retries after 0.1, 0.3, 0.7, 1.5 s...
+	sleep 3
+	NEWDEV=/dev/$(basename "$(ls -d /sys/class/rc/rc*/lirc* | head -1)")
+	echo "  after reload: $NEWDEV"
+	ir-ctl -d "$NEWDEV" -S necx:0x12345a || fail "ir-ctl -S after insmod"
+	probe_wait
+	expect "$T/probe.out" "necx:0x123459"
+	expect "$T/probe.out" "necx:0x12345a"
+	grep -q "1 reopens" "$T/probe.err" || fail "no reopen counted: $(cat "$T/probe.err")"
+	grep "event" "$T/probe.err" | sed 's/^/  /'
+fi
+
 rm -rf "$T"
 echo "lirc VM tests: $failures failure(s)"
 [ "$failures" = 0 ]
