@@ -173,7 +173,7 @@ int ir_lirc_tx_plan(const struct ir_edge *edges, size_t n, uint32_t **values,
 
 			if (end + 3 - start > IR_LIRC_TX_MAX_VALUES || total + more > IR_LIRC_TX_MAX_US)
 				break;
-			if (!longest || v[end + 1] > v[longest])
+			if (!longest || v[end + 1] >= v[longest]) /* the latest of equals: longer writes */
 				longest = end + 1;
 			total += more;
 			end += 2;
@@ -182,7 +182,7 @@ int ir_lirc_tx_plan(const struct ir_edge *edges, size_t n, uint32_t **values,
 			/* Cut where the line is quiet longest: the next write's
 			 * start then lands in a gap, not inside a frame.  With no
 			 * space in the chunk, the cut comes after its one pulse. */
-			size_t cut = longest && v[end + 1] <= v[longest] ? longest : end + 1;
+			size_t cut = longest && v[longest] > v[end + 1] ? longest : end + 1;
 
 			c[nchunks++] = (struct ir_lirc_tx_chunk){ start, cut - start, v[cut] };
 			start = cut + 1;
