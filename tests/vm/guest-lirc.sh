@@ -26,7 +26,7 @@ echo "rc-loopback: $RC, $(cat /sys/class/rc/"$RC"/uevent | tr '\n' ' ')"
 
 # Starts the probe on SPEC in the background and waits until it listens.
 probe_start() {
-	"$PROBE" "$1" "$2" "$3" >"$T/probe.out" 2>"$T/probe.err" &
+	"$PROBE" "$@" >"$T/probe.out" 2>"$T/probe.err" &
 	probe_pid=$!
 	i=0
 	while ! grep -q "probe: ready" "$T/probe.err" 2>/dev/null; do
@@ -96,6 +96,24 @@ expect "$T/decoded.txt" "rc5:0x1e0c"
 echo "== sink errors are clear"
 "$IRJACK" send --device "lirc:$DEV" --transmitters 3 nec:0x01 2>"$T/err.txt" && fail "transmitter 3 accepted"
 grep -q "the device has 2" "$T/err.txt" || fail "transmitter error: $(cat "$T/err.txt")"
+
+echo "== the receive timeout: lirc:$DEV with timeout_us 20000 (LIRC_SET_REC_TIMEOUT)"
+echo none >/sys/class/rc/"$RC"/protocols
+probe_start "lirc:$DEV" 20 1 20000
+ir-ctl -d "$DEV" -S nec:0x0103 || fail "ir-ctl -S nec"
+probe_wait
+expect "$T/probe.out" "nec:0x103"
+grep -q "probe: timeout 20000" "$T/probe.err" || fail "no 20000 us timeout: $(cat "$T/probe.err")"
+
+echo "== carrier reports: lirc:$DEV?carrier=1, irjack send --carrier 40000"
+# (rc-loopback 6.1 then also turns its end-of-signal timeout into a
+# frequency word: only the 40000 is checked.)
+probe_start "lirc:$DEV?carrier=1" 20 1
+"$IRJACK" send --device "lirc:$DEV" --carrier 40000 --duty 40 nec:0x0102 || fail "irjack send --carrier"
+probe_wait
+expect "$T/probe.out" "nec:0x102"
+grep -q "probe: carrier 40000" "$T/probe.err" || fail "no carrier 40000 report: $(cat "$T/probe.err")"
+ir-ctl -d "$DEV" -M -t 125000 >/dev/null 2>&1
 
 echo "== source survives the device going away: rmmod rc-loopback, insmod it again"
 KO=$(find /tmp/initrd/lib/modules -name 'rc-loopback.ko*' | head -1)

@@ -5,7 +5,7 @@
  * frame as "PROTOCOL:0xSCANCODE" on stdout, events on stderr, until
  * SECONDS have passed or COUNT frames came.  A stand-in for `irjack
  * listen` while that is being written.
- * Usage: lirc_source_probe SPEC SECONDS [COUNT]
+ * Usage: lirc_source_probe SPEC SECONDS [COUNT [TIMEOUT_US]]
  * Exit: 0 when at least one frame came, 1 when none, 2 on errors.
  */
 #include <errno.h>
@@ -67,6 +67,7 @@ int main(int argc, char **argv)
 		.frame = on_frame, .edge = on_edge, .event = on_event, .userdata = &p,
 	};
 	struct ir_source *src;
+	struct ir_source_options opt;
 	struct ir_source_stats st;
 	char err[256];
 	double end;
@@ -74,12 +75,14 @@ int main(int argc, char **argv)
 	int ret = 0;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: lirc_source_probe SPEC SECONDS [COUNT]\n");
+		fprintf(stderr, "usage: lirc_source_probe SPEC SECONDS [COUNT [TIMEOUT_US]]\n");
 		return 2;
 	}
 	end = now_s() + atof(argv[2]);
 	want = argc > 3 ? strtoul(argv[3], NULL, 0) : 0;
-	ret = ir_source_open(argv[1], NULL, &cb, &src, err, sizeof(err));
+	ir_source_options_init(&opt);
+	opt.timeout_us = argc > 4 ? (uint32_t)strtoul(argv[4], NULL, 0) : 0;
+	ret = ir_source_open(argv[1], &opt, &cb, &src, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "probe: %s\n", err);
 		return 2;
