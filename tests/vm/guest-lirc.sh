@@ -83,6 +83,22 @@ echo "  ir-ctl -r read $(grep -c pulse "$T/rx-mode2.txt") pulses"
 expect "$T/decoded.txt" "necx:0x123458"
 expect "$T/probe.out" "necx:0x123458"
 
+echo "== sink, mode2, a held key longer than one write (500 ms): irjack send -n 6"
+# NEC frame + 6 repeat codes at 110 ms: ~770 ms, so two writes.  rc-loopback
+# ends every write with a timeout of its own (it cannot know the real gap),
+# so the receiver sees exactly one timeout per write, and repeat codes
+# after the cut have no frame to repeat: only the timings are checked
+# whole, the repeats decoded are printed.
+probe_start "lirc:$DEV" 6 0 300000
+"$IRJACK" send --device "lirc:$DEV" -n 6 nec:0x0104 || fail "irjack send -n 6"
+probe_wait
+expect "$T/probe.out" "nec:0x104"
+grep -q "(46 pulses)" "$T/probe.err" || fail "expected 34 + 6 x 2 = 46 pulses"
+n=$(grep -c "probe: timeout 300000" "$T/probe.err")
+echo "  writes seen (one timeout each): $n; repeat codes decoded: $(grep -cx "nec:0x104 repeat" "$T/probe.out")"
+[ "$n" = 2 ] || fail "expected 2 writes, saw $n timeouts"
+ir-ctl -d "$DEV" -t 125000 >/dev/null 2>&1
+
 echo "== sink, scancode mode: irjack send --scancode-mode → ir-ctl -r"
 timeout 20 ir-ctl -d "$DEV" -1 -r"$T/rx-sc.txt" --mode2 &
 rx_pid=$!
