@@ -447,7 +447,8 @@ static int lirc_list(FILE *out, bool capture, bool playback)
 			info[i].dev_name[0] ? info[i].dev_name : info[i].rc_name, info[i].driver,
 			info[i].rc_name, rx ? ", receives" : "",
 			features & LIRC_CAN_REC_MODE2 ? " mode2" : "",
-			features & LIRC_CAN_REC_SCANCODE ? " scancode" : "",
+			/* raw receivers give their rc-core decoders' scancodes too */
+			rx ? " scancode" : "",
 			tx ? ", transmits" : "");
 		shown++;
 	}

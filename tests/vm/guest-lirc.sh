@@ -45,6 +45,11 @@ expect() {
 	if grep -qx "$2" "$1"; then echo "  ok: $2"; else fail "expected '$2' in: $(tr '\n' ' ' <"$1")"; fi
 }
 
+echo "== devices: the lirc backend's list"
+"$PROBE" --list >"$T/list.txt" || fail "list found nothing"
+sed 's/^/  /' "$T/list.txt"
+expect "$T/list.txt" "$(printf 'lirc:/dev/lirc0\trc-core loopback device (rc-loopback, rc0), receives mode2 scancode, transmits')"
+
 # The kernel's decoders off for the raw tests: they matter only to scancode mode.
 echo none >/sys/class/rc/"$RC"/protocols
 

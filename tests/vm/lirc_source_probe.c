@@ -6,6 +6,7 @@
  * SECONDS have passed or COUNT frames came.  A stand-in for `irjack
  * listen` while that is being written.
  * Usage: lirc_source_probe SPEC SECONDS [COUNT [TIMEOUT_US]]
+ *        lirc_source_probe --list   (the lirc backend's device list)
  * Exit: 0 when at least one frame came, 1 when none, 2 on errors.
  */
 #include <errno.h>
@@ -74,6 +75,12 @@ int main(int argc, char **argv)
 	unsigned long want;
 	int ret = 0;
 
+	if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+		/* what `irjack devices` will print for this backend */
+		const struct ir_source_backend *b = ir_source_backend_find("lirc");
+
+		return b && b->list(stdout, true, true) > 0 ? 0 : 1;
+	}
 	if (argc < 3) {
 		fprintf(stderr, "usage: lirc_source_probe SPEC SECONDS [COUNT [TIMEOUT_US]]\n");
 		return 2;
