@@ -124,6 +124,10 @@ static void discovery_reads_fake_sysfs_tree(void **state)
 	assert_string_equal(info[2].lirc_name, "");
 	assert_string_equal(info[2].driver, "imon");
 	assert_int_equal(ir_lirc_dev_discover(root, info, 1), 3);
+	assert_string_equal(info[0].rc_name, "rc0"); /* the first by name, whatever readdir's order */
+	assert_int_equal(ir_lirc_dev_discover(root, info, 2), 3);
+	assert_string_equal(info[0].rc_name, "rc0");
+	assert_string_equal(info[1].rc_name, "rc2");
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	assert_int_equal(system(cmd), 0);

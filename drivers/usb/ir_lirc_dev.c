@@ -142,11 +142,18 @@ int ir_lirc_dev_discover(const char *sysfs_root, struct ir_lirc_dev_info *out, s
 		}
 		if (sub)
 			closedir(sub);
-		if (found < cap)
-			out[found] = info;
+		/* Insert in order, so that with more devices than `cap` the
+		 * first `cap` by name are kept, not the first readdir() gave. */
+		size_t kept = found < cap ? found : cap, at = kept;
+
+		while (at > 0 && info_cmp(&info, &out[at - 1]) < 0)
+			at--;
+		if (at < cap) {
+			memmove(&out[at + 1], &out[at], (kept - at - (kept == cap)) * sizeof(*out));
+			out[at] = info;
+		}
 		found++;
 	}
 	closedir(d);
-	qsort(out, found < cap ? found : cap, sizeof(*out), info_cmp);
 	return (int)found;
 }

@@ -3,9 +3,9 @@
  * ir_lirc_dev.h - the kernel LIRC char device (/dev/lircN): conversion of
  * its mode2 words and struct lirc_scancode records.
  *
- * This part is pure (no I/O): the device source/sink that reads and writes
- * /dev/lircN with these conversions is not written yet (see the branch
- * report).
+ * This part is pure (no I/O) apart from the sysfs walk; the source that
+ * reads /dev/lircN is ir_source_lirc.c (backend "lirc" of ir_source.h) and
+ * the transmitter ir_lirc_tx.h.
  */
 #ifndef IRJACK_IR_LIRC_DEV_H
 #define IRJACK_IR_LIRC_DEV_H

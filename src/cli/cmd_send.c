@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd_send.c - `irjack send`: transmit codes or timings as IR carrier audio
- * on a sound card's headphone output (ALSA) or into a WAV file.
+ * on a sound card's headphone output (ALSA) or into a WAV file, or through
+ * the kernel's LIRC device (/dev/lircN) as timings or as scancodes.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -14,6 +15,9 @@
 #include "ir_audio_alsa_out.h"
 #include "ir_audio_file.h"
 #include "ir_keymap.h"
+#ifdef IRJACK_HAVE_LIRC_DEV
+#include "ir_lirc_tx.h"
+#endif
 #include "ir_protocol.h"
 #include "ir_synth.h"
 #include "ir_timing_io.h"
@@ -35,7 +39,9 @@ static void send_usage(FILE *out)
 		"a 19 kHz tone), which a 44.1/48 kHz card can play.\n"
 		"\n"
 		"Options:\n"
-		"  -d, --device PCM        ALSA playback PCM (default: \"default\")\n"
+		"  -d, --device PCM        ALSA playback PCM (default: \"default\"), or\n"
+		"                          lirc:/dev/lircN (or /dev/lircN): the kernel's\n"
+		"                          LIRC transmitter\n"
 		"  -o, --output FILE       write a stereo float WAV instead of playing\n"
 		"  -r, --rate HZ           sample rate (default 48000; 8000..768000)\n"
 		"      --mode MODE         half-carrier-stereo (default below 96 kHz),\n"
@@ -54,6 +60,9 @@ static void send_usage(FILE *out)
 		"                          has it) or REMOTE KEY; carrier and duty cycle\n"
 		"                          from the remote (lircd.conf frequency,\n"
 		"                          duty_cycle) unless --carrier/--duty say\n"
+		"      --scancode-mode     LIRC only: hand the scancode to the kernel's\n"
+		"                          encoder (LIRC_MODE_SCANCODE) instead of timings\n"
+		"      --transmitters LIST LIRC only: the outputs to use, 1-based (\"1,2\")\n"
 		"  -h, --help              show this help\n"
 		"\n"
 		"Exit status: 0 sent; 1 bad arguments; 2 the device or file failed.\n"
@@ -62,10 +71,127 @@ static void send_usage(FILE *out)
 		"  irjack send nec:0x04fb08\n"
 		"  irjack send --rate 192000 --mode full-carrier rc5:0x1e0c -d hw:1\n"
 		"  irjack send nec:0x04fb -o nec-tx.wav\n"
-		"  irjack send --keymap /usr/share/lirc/remotes/mceusb/lircd.conf.mceusb mceusb Play\n");
+		"  irjack send --keymap /usr/share/lirc/remotes/mceusb/lircd.conf.mceusb mceusb Play\n"
+		"  irjack send --device lirc:/dev/lirc0 --transmitters 1 rc5:0x1e0c\n");
 }
 
-enum { OPT_MODE = 256, OPT_CARRIER, OPT_DUTY, OPT_VOLUME, OPT_RAMP, OPT_RAW };
+enum {
+	OPT_MODE = 256, OPT_CARRIER, OPT_DUTY, OPT_VOLUME, OPT_RAMP, OPT_RAW, OPT_SCANCODE_MODE,
+	OPT_TRANSMITTERS,
+};
+
+/* "lirc:PATH" or a bare /dev/lircN names the kernel's LIRC device. */
+static const char *lirc_path(const char *device)
+{
+	if (strncmp(device, "lirc:", 5) == 0)
+		return device + 5;
+	if (strncmp(device, "/dev/lirc", 9) == 0)
+		return device;
+	return NULL;
+}
+
+/* "1,2" → 0x3 */
+static int parse_transmitters(const char *list, uint32_t *mask)
+{
+	char *end;
+
+	*mask = 0;
+	do {
+		unsigned long n = strtoul(list, &end, 10);
+
+		if (end == list || n < 1 || n > 32) {
+			cli_error("--transmitters: expected 1-based numbers 1..32 separated by commas");
+			return -1;
+		}
+		*mask |= UINT32_C(1) << (n - 1);
+		list = end + 1;
+	} while (*end == ',');
+	if (*end) {
+		cli_error("--transmitters: expected 1-based numbers 1..32 separated by commas");
+		return -1;
+	}
+	return 0;
+}
+
+struct lirc_send {
+	const char *path;
+	bool scancode_mode;
+	bool have_mask;
+	uint32_t mask;
+	uint32_t carrier, duty;       /* 0 = the protocol's */
+	bool carrier_given, duty_given;
+	unsigned repeats;
+};
+
+#ifdef IRJACK_HAVE_LIRC_DEV
+/* Sends through /dev/lircN: the timings in `edges`, or (scancode mode) the
+ * codes in argv again, encoded by the kernel.  Returns the exit status. */
+static int send_lirc(const struct lirc_send *ls, const struct ir_edge_buf *edges, int argc,
+		     char **argv)
+{
+	struct ir_lirc_tx *tx;
+	unsigned count;
+	int err = ir_lirc_tx_open(ls->path, &tx);
+
+	if (err < 0) {
+		cli_error("%s: %s", ls->path,
+			  err == -EOPNOTSUPP ? "this LIRC device cannot transmit" :
+			  err == -ENOTTY ? "not a LIRC device" : strerror(-err));
+		return 2;
+	}
+	if (ls->have_mask && (err = ir_lirc_tx_set_transmitters(tx, ls->mask, &count)) < 0) {
+		if (err == -EINVAL && count)
+			cli_error("%s: --transmitters: the device has %u", ls->path, count);
+		else
+			cli_error("%s: --transmitters: %s", ls->path,
+				  err == -EOPNOTSUPP ? "the device has one fixed output" : strerror(-err));
+		goto fail;
+	}
+	/* A default the device cannot take is fine; one the user asked for
+	 * is an error. */
+	err = ls->carrier ? ir_lirc_tx_set_carrier(tx, ls->carrier) : 0;
+	if (err < 0 && (ls->carrier_given || err != -EOPNOTSUPP)) {
+		cli_error("%s: carrier %u Hz: %s", ls->path, ls->carrier,
+			  err == -EOPNOTSUPP ? "the device's carrier is fixed" : strerror(-err));
+		goto fail;
+	}
+	err = ls->duty ? ir_lirc_tx_set_duty_cycle(tx, ls->duty) : 0;
+	if (err < 0 && (ls->duty_given || err != -EOPNOTSUPP)) {
+		cli_error("%s: duty cycle %u%%: %s", ls->path, ls->duty,
+			  err == -EOPNOTSUPP ? "the device's duty cycle is fixed" : strerror(-err));
+		goto fail;
+	}
+	if (!ls->scancode_mode) {
+		err = ir_lirc_tx_send_edges(tx, edges->edges, edges->len);
+		if (err < 0) {
+			cli_error("%s: %s", ls->path,
+				  err == -ERANGE ? "a pulse is longer than the kernel sends (500 ms)"
+						 : strerror(-err));
+			goto fail;
+		}
+	}
+	for (int i = 0; ls->scancode_mode && i < argc; i++) {
+		enum ir_protocol p;
+		uint64_t sc;
+
+		if (cli_parse_proto_scancode(argv[i], &p, &sc) < 0)
+			goto fail;
+		err = ir_lirc_tx_send_scancode(tx, p, sc, ls->repeats);
+		if (err < 0) {
+			cli_error("%s: %s: %s", ls->path, argv[i],
+				  err == -EPROTONOSUPPORT ? "the kernel has no such protocol" :
+				  err == -EINVAL ? "the kernel refused it (encoder module not loaded, or a "
+						   "scancode the protocol cannot carry)" : strerror(-err));
+			goto fail;
+		}
+	}
+	ir_lirc_tx_free(tx);
+	return 0;
+fail:
+	ir_lirc_tx_free(tx);
+	return 2;
+}
+#endif
 
 /* A button of a keymap: REMOTE KEY, or KEY of the first remote that has
  * it.  Returns 0 or prints why not and returns -1. */
@@ -128,6 +254,8 @@ int cmd_send(int argc, char **argv)
 		{ "ramp-us", required_argument, NULL, OPT_RAMP },
 		{ "raw", required_argument, NULL, OPT_RAW },
 		{ "keymap", required_argument, NULL, 'k' },
+		{ "scancode-mode", no_argument, NULL, OPT_SCANCODE_MODE },
+		{ "transmitters", required_argument, NULL, OPT_TRANSMITTERS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -136,6 +264,7 @@ int cmd_send(int argc, char **argv)
 	struct ir_synth_config cfg;
 	struct ir_edge_buf edges = { 0 };
 	uint32_t proto_carrier = 0, proto_duty = 0;
+	struct lirc_send lirc = { 0 };
 	int c, ret = 1;
 
 	optind = 1;
@@ -185,6 +314,14 @@ int cmd_send(int argc, char **argv)
 		case 'k':
 			keymap = optarg;
 			break;
+		case OPT_SCANCODE_MODE:
+			lirc.scancode_mode = true;
+			break;
+		case OPT_TRANSMITTERS:
+			if (parse_transmitters(optarg, &lirc.mask) < 0)
+				return 1;
+			lirc.have_mask = true;
+			break;
 		case 'h':
 			send_usage(stdout);
 			return 0;
@@ -210,6 +347,25 @@ int cmd_send(int argc, char **argv)
 		proto_duty = keymap_duty;
 		optind = argc; /* the arguments were the button */
 	}
+	lirc.path = output ? NULL : lirc_path(device);
+	if ((lirc.scancode_mode || lirc.have_mask) && !lirc.path) {
+		cli_error("--scancode-mode and --transmitters need --device lirc:/dev/lircN");
+		return 1;
+	}
+	if (lirc.scancode_mode && keymap) {
+		cli_error("--scancode-mode sends PROTOCOL:SCANCODE arguments, not --keymap buttons");
+		return 1;
+	}
+	if (lirc.scancode_mode && raw) {
+		cli_error("--scancode-mode sends scancodes, not --raw timings");
+		return 1;
+	}
+#ifndef IRJACK_HAVE_LIRC_DEV
+	if (lirc.path) {
+		cli_error("%s: LIRC device support is not built in", device);
+		return 1;
+	}
+#endif
 	if (raw) {
 		struct ir_parse_error perr;
 		int err = ir_timing_read_file(raw, IR_FORMAT_AUTO, NULL, &edges, NULL, &perr);
@@ -219,7 +375,7 @@ int cmd_send(int argc, char **argv)
 			goto out;
 		}
 	}
-	for (int i = optind; i < argc; i++) {
+	for (int i = optind; i < argc && !lirc.scancode_mode; i++) {
 		enum ir_protocol p;
 		uint64_t sc;
 		int err;
@@ -239,6 +395,19 @@ int cmd_send(int argc, char **argv)
 			proto_duty = info->duty_cycle;
 		}
 	}
+#ifdef IRJACK_HAVE_LIRC_DEV
+	if (lirc.path) {
+		lirc.carrier = carrier ? (uint32_t)carrier : proto_carrier ? proto_carrier : 38000;
+		lirc.carrier_given = carrier != 0;
+		lirc.duty = duty ? (uint32_t)duty : proto_duty;
+		lirc.duty_given = duty != 0;
+		lirc.repeats = (unsigned)repeats;
+		if (lirc.scancode_mode) /* the kernel sets the protocol's carrier itself */
+			lirc.carrier = (uint32_t)carrier;
+		ret = send_lirc(&lirc, &edges, argc - optind, argv + optind);
+		goto out;
+	}
+#endif
 	cfg.sample_rate = (unsigned)rate;
 	cfg.carrier_hz = carrier ? (double)carrier : proto_carrier ? proto_carrier : 38000;
 	cfg.duty_pct = duty ? (unsigned)duty : proto_duty ? proto_duty : 33;
