@@ -10,6 +10,7 @@
 #ifndef IRJACK_IR_MCEUSB_H
 #define IRJACK_IR_MCEUSB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,15 +31,24 @@ void ir_mceusb_rx_free(struct ir_mceusb_rx *rx);
 /* Parses `len` bytes of one USB transfer; packets may span transfers.  Edges
  * whose run is complete are appended to `out` (consecutive samples of one
  * level are merged; the last run is held back until the level changes or a
- * timeout packet ends the burst).  Command responses are skipped; a carrier
- * report (9F 06) becomes an IR_CARRIER edge, a timeout report (9F 0C) is
- * remembered (ir_mceusb_rx_timeout_us()).  Returns 0 or -ENOMEM; garbage
+ * timeout packet ends the burst).  Command responses are skipped (each by
+ * its documented length); a carrier cycle count from the learning receiver
+ * (9F 15) becomes an IR_CARRIER edge, a timeout report (9F 0C) and the
+ * transmit carrier (9F 06) are remembered (ir_mceusb_rx_timeout_us(),
+ * ir_mceusb_rx_tx_carrier_hz()).  Returns 0 or -ENOMEM; garbage
  * never fails, it is skipped. */
 int ir_mceusb_rx_feed(struct ir_mceusb_rx *rx, const uint8_t *data, size_t len,
 		      struct ir_edge_buf *out);
 
 /* Last timeout the device reported, µs (0 = none seen). */
 uint32_t ir_mceusb_rx_timeout_us(const struct ir_mceusb_rx *rx);
+
+/* Last transmit carrier the device reported (9F 06), Hz (0 = none seen). */
+uint32_t ir_mceusb_rx_tx_carrier_hz(const struct ir_mceusb_rx *rx);
+
+/* Devices whose learning receiver misses one carrier cycle per pulse
+ * (most of them: MCE_QUIRK_RX2_UNDERCOUNT) get that cycle added back. */
+void ir_mceusb_rx_set_undercount(struct ir_mceusb_rx *rx, bool undercount);
 
 /* Appends the TX packets for `edges` (pulses and spaces; other kinds are
  * ignored) to `out` (caller-allocated, `cap` bytes): the 9F 08 mask header,
