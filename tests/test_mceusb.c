@@ -255,6 +255,57 @@ static void init_commands_per_generation(void **state)
 	ir_mceusb_rx_free(rx);
 }
 
+static void tx_split_keeps_packets_whole(void **state)
+{
+	(void)state;
+	static uint8_t stream[4096];
+	struct ir_edge e[200];
+	size_t ends[32];
+
+	for (int i = 0; i < 200; i++)
+		e[i] = (i & 1) ? ir_space(600) : ir_pulse(600);
+	long n = ir_mceusb_tx_build(e, 200, 0x06, stream, sizeof(stream));
+	/* 200 samples: 6 full packets of 31 bytes, one of 1 + 20, the trailer */
+	assert_int_equal(n, 3 + 6 * 31 + 21 + 1);
+	long w = ir_mceusb_tx_split(stream, (size_t)n, MCE_TX_WRITE_MAX, ends, 32);
+	/* mask alone; 4 packets (124 bytes); 2 packets + the last + trailer (84) */
+	assert_int_equal(w, 3);
+	assert_int_equal(ends[0], 3);
+	assert_int_equal(ends[1], 3 + 124);
+	assert_int_equal(ends[2], (size_t)n);
+	for (long i = 1, start = 3; i < w; start = (long)ends[i++]) {
+		assert_true(ends[i] - (size_t)start <= MCE_TX_WRITE_MAX);
+		assert_int_equal(stream[start] & 0xE0, 0x80); /* each write opens on a header */
+	}
+	assert_int_equal(ir_mceusb_tx_split(stream, (size_t)n, MCE_TX_WRITE_MAX, ends, 2), -ENOSPC);
+	assert_int_equal(ir_mceusb_tx_split(stream + 1, (size_t)n - 1, MCE_TX_WRITE_MAX, ends, 32),
+			 -EINVAL);
+	stream[3] = 0x9F; /* a command where a data header belongs */
+	assert_int_equal(ir_mceusb_tx_split(stream, (size_t)n, MCE_TX_WRITE_MAX, ends, 32), -EINVAL);
+}
+
+static void init_commands_split_into_commands(void **state)
+{
+	(void)state;
+	uint8_t out[64];
+	long n = ir_mceusb_init_commands(ir_mceusb_device_find(0x0471, 0x0815), 20000, out,
+					 sizeof(out));
+	size_t pos = 0, count = 0;
+
+	assert_true(n > 0);
+	while (pos < (size_t)n) {
+		size_t len = ir_mceusb_command_len(out + pos, (size_t)n - pos);
+
+		assert_true(len >= 2 && len <= 4);
+		pos += len;
+		count++;
+	}
+	assert_int_equal(pos, (size_t)n);
+	assert_int_equal(count, 9); /* resume, wake, 9F05, version, ports, mask, set+get timeout, sensor */
+	assert_int_equal(ir_mceusb_command_len((const uint8_t *)"\x9F\x0C\x01", 3), 0);
+	assert_int_equal(ir_mceusb_command_len((const uint8_t *)"\x42\x00", 2), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -266,6 +317,8 @@ int main(void)
 		cmocka_unit_test(tx_roundtrip_decodes_to_same_scancode),
 		cmocka_unit_test(device_table_quirks),
 		cmocka_unit_test(init_commands_per_generation),
+		cmocka_unit_test(tx_split_keeps_packets_whole),
+		cmocka_unit_test(init_commands_split_into_commands),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

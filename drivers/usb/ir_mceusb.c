@@ -305,3 +305,37 @@ long ir_mceusb_tx_build(const struct ir_edge *edges, size_t n, uint8_t mask, uin
 	out[w.len++] = MCE_DATA_HEADER;
 	return (long)w.len;
 }
+
+long ir_mceusb_tx_split(const uint8_t *stream, size_t len, size_t max_write, size_t *ends,
+			size_t max_ends)
+{
+	size_t n = 0, pos = 3, start;
+
+	if (len < 4 || stream[0] != MCE_CMD_PORT_IR || stream[1] != 0x08 ||
+	    max_write < 1 + MCE_PACKET_MAX_SAMPLES + 1)
+		return -EINVAL;
+	if (max_ends < 1)
+		return -ENOSPC;
+	ends[n++] = 3;
+	start = pos;
+	while (pos < len) {
+		size_t plen;
+
+		if ((stream[pos] & 0xE0) != MCE_DATA_HEADER)
+			return -EINVAL;
+		plen = 1 + (stream[pos] & MCE_DATA_LEN_MASK);
+		if (pos + plen > len)
+			return -EINVAL;
+		if (pos + plen - start > max_write) {
+			if (n >= max_ends)
+				return -ENOSPC;
+			ends[n++] = pos;
+			start = pos;
+		}
+		pos += plen;
+	}
+	if (n >= max_ends)
+		return -ENOSPC;
+	ends[n++] = len;
+	return (long)n;
+}

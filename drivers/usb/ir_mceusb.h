@@ -58,6 +58,20 @@ void ir_mceusb_rx_set_undercount(struct ir_mceusb_rx *rx, bool undercount);
 long ir_mceusb_tx_build(const struct ir_edge *edges, size_t n, uint8_t mask, uint8_t *out,
 			size_t cap);
 
+/* The device takes at most this many bytes per OUT write. */
+#define MCE_TX_WRITE_MAX 128u
+
+/*
+ * Cuts a stream from ir_mceusb_tx_build() into USB writes: the 3-byte mask
+ * command alone, then as many whole data packets as fit in `max_write`
+ * bytes each (a packet is never split, so the device never sees half a
+ * header), the trailing 0x80 riding with the last one.  Stores the end
+ * offset of each write in `ends` (at most `max_ends`).  Returns the number
+ * of writes, -EINVAL for a stream that is not the builder's, or -ENOSPC.
+ */
+long ir_mceusb_tx_split(const uint8_t *stream, size_t len, size_t max_write, size_t *ends,
+			size_t max_ends);
+
 /* Writes the 4-byte carrier command (9F 06 prescaler divisor) for `hz`
  * (0 = unmodulated).  Returns 4, or -EINVAL for a carrier out of range. */
 int ir_mceusb_carrier_cmd(uint32_t hz, uint8_t out[4]);

@@ -178,3 +178,22 @@ long ir_mceusb_init_commands(const struct ir_mceusb_device *dev, uint32_t timeou
 	put(&w, get_rx_sensor, sizeof(get_rx_sensor));
 	return w.err ? w.err : (long)w.len;
 }
+
+size_t ir_mceusb_command_len(const uint8_t *cmd, size_t avail)
+{
+	size_t len;
+
+	if (avail < 2)
+		return 0;
+	if (cmd[0] == 0x00)          /* 00 FF AA: resume */
+		len = 3;
+	else if (cmd[0] != 0x9F && cmd[0] != 0xFF)
+		return 0;
+	else if (cmd[0] == 0x9F && (cmd[1] == 0x06 || cmd[1] == 0x0C))
+		len = 4;             /* carrier, timeout: two argument bytes */
+	else if (cmd[0] == 0x9F && (cmd[1] == 0x08 || cmd[1] == 0x14))
+		len = 3;             /* TX mask, RX sensor: one */
+	else
+		len = 2;             /* queries */
+	return len <= avail ? len : 0;
+}

@@ -56,4 +56,8 @@ uint8_t ir_mceusb_tx_mask(const struct ir_mceusb_device *dev, unsigned ports);
 long ir_mceusb_init_commands(const struct ir_mceusb_device *dev, uint32_t timeout_us,
 			     uint8_t *out, size_t cap);
 
+/* Length of the host-to-device command starting at `cmd` (`avail` bytes
+ * there), as ir_mceusb_init_commands() writes them; 0 if unknown. */
+size_t ir_mceusb_command_len(const uint8_t *cmd, size_t avail);
+
 #endif
