@@ -507,6 +507,8 @@ static int open_device(struct usb_source *us, libusb_device *dev, enum usb_kind 
 	submit_in(us);
 	if (!us->xfer_busy) {
 		snprintf(err, err_size, "cannot read from %04x:%04x", d.idVendor, d.idProduct);
+		libusb_free_transfer(us->xfer);
+		us->xfer = NULL;
 		close_handle(us);
 		return -EIO;
 	}
@@ -565,6 +567,15 @@ static void teardown(struct usb_source *us)
 			libusb_handle_events_timeout_completed(us->ctx, &tv, NULL);
 		}
 	}
+	/* A transfer keeps a reference to the device it last went to, which
+	 * libusb drops on the next submit: after renew_context() freed that
+	 * device's context, that would touch freed memory.  So each
+	 * connection gets a transfer of its own.  One whose cancellation
+	 * never completed cannot be freed safely: it is left behind. */
+	if (us->xfer && !us->xfer_busy)
+		libusb_free_transfer(us->xfer);
+	us->xfer = NULL;
+	us->xfer_busy = false;
 	close_handle(us);
 	atomic_store(&us->connected, false);
 	us->lost = false;

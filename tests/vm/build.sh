@@ -12,7 +12,7 @@ OUT=${1:-$HERE/../../build-vm}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 [ -f "$OUT/initrd.gz" ] && [ -f "$OUT/kernel" ] && exit 0
-MODULES="virtio_pci 9pnet_virtio 9p evdev uinput snd-aloop rc-loopback ir-nec-decoder ir-rc5-decoder dummy_hcd libcomposite usb_f_fs"
+MODULES="virtio_pci 9pnet_virtio 9p evdev uinput snd-aloop rc-loopback ir-nec-decoder ir-rc5-decoder configfs dummy_hcd libcomposite usb_f_fs"
 
 cd "$OUT"
 pkg=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/{print $2; exit}')

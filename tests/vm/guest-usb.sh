@@ -1,0 +1,87 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Inside the VM: a fake MCE transceiver (configfs gadget 0471:0815 with a
+# FunctionFS function on dummy_hcd, served by tests/vm/mce_gadget) read by
+# the usb source (tests/vm/usb_source_probe, through ir_source_open()):
+#   1. the first NEC frame it replays (split packet, long durations)
+#      decodes to nec 0x408;
+#   2. unbinding the UDC (an unplug) gives GONE, rebinding gives BACK, and
+#      the frame sent after the rebind decodes to nec 0x1020;
+#   3. the init commands and a transmit reach the device byte for byte as
+#      the device table and the TX builder say, in writes of <= 128 bytes.
+# Usage (in the guest): guest-usb.sh BUILD_DIR
+set -u
+BUILD=$1
+W=$(mktemp -d)
+G=/sys/kernel/config/usb_gadget/irjack_mce
+fail() { echo "guest-usb: FAIL: $*"; echo "--- probe:"; cat "$W/probe.log"; echo "--- gadget:"; cat "$W/gadget.log"; echo "--- OUT:"; cat "$W/out.log"; cleanup; exit 1; }
+cleanup() {
+	[ -e "$G/UDC" ] && echo "" >"$G/UDC" 2>/dev/null
+	[ -n "${PP:-}" ] && kill "$PP" 2>/dev/null
+	[ -n "${GP:-}" ] && kill "$GP" 2>/dev/null
+	wait 2>/dev/null
+	umount /dev/ffs-mce 2>/dev/null
+	rm -f "$G/configs/c.1/ffs.mce"
+	rmdir "$G/configs/c.1/strings/0x409" "$G/configs/c.1" "$G/functions/ffs.mce" \
+		"$G/strings/0x409" "$G" 2>/dev/null
+}
+# waitfor FILE PATTERN SECONDS
+waitfor() {
+	i=0
+	while [ $i -lt $(($3 * 10)) ]; do
+		grep -q "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+t0=$(cut -d' ' -f1 /proc/uptime)
+mkdir "$G" && cd "$G" || { echo "guest-usb: no configfs gadget support"; exit 1; }
+echo 0x0471 >idVendor
+echo 0x0815 >idProduct
+mkdir -p strings/0x409 configs/c.1 functions/ffs.mce
+echo Philips >strings/0x409/manufacturer
+echo "eHome Infrared Transceiver" >strings/0x409/product
+ln -s functions/ffs.mce configs/c.1/
+mkdir -p /dev/ffs-mce
+mount -t functionfs mce /dev/ffs-mce || fail "cannot mount functionfs"
+: >"$W/probe.log"
+"$BUILD/tests/mce_gadget" /dev/ffs-mce "$W/out.log" >"$W/gadget.log" 2>&1 &
+GP=$!
+waitfor "$W/gadget.log" READY 5 || fail "gadget not ready"
+echo dummy_udc.0 >UDC || fail "cannot bind dummy_udc.0"
+i=0
+until grep -qs 0471 /sys/bus/usb/devices/*/idVendor; do
+	i=$((i + 1)); [ $i -gt 50 ] && fail "gadget never enumerated"; sleep 0.1
+done
+"$BUILD/tests/usb_source_probe" usb:mceusb 2 30 >"$W/probe.log" 2>&1 &
+PP=$!
+waitfor "$W/probe.log" "^FRAME" 10 || fail "no frame from the first connection"
+grep -q "^FRAME nec 0x408$" "$W/probe.log" || fail "first frame is not nec 0x408"
+echo "" >UDC
+waitfor "$W/probe.log" "^EVENT GONE" 10 || fail "unplug not reported"
+echo dummy_udc.0 >UDC || fail "cannot rebind"
+waitfor "$W/probe.log" "^EVENT BACK" 10 || fail "replug not reported"
+wait "$PP"
+rc=$?
+PP=
+[ $rc = 0 ] || fail "probe exited with $rc"
+grep -q "^FRAME nec 0x1020$" "$W/probe.log" || fail "frame after the replug is not nec 0x1020"
+[ "$(grep -c '^FRAME' "$W/probe.log")" = 2 ] || fail "expected exactly 2 frames"
+sleep 0.3 # the gadget's OUT reader logs asynchronously
+stream=$(sed -n 's/^OUT //p' "$W/out.log" | tr -d '\n')
+init=$(sed -n 's/^EXPECT-INIT //p' "$W/probe.log")
+tx=$(sed -n 's/^EXPECT-TX //p' "$W/probe.log")
+[ -n "$init" ] && [ -n "$tx" ] || fail "probe printed no expectations"
+case "$stream" in "$init"*) ;; *) fail "init commands differ";; esac
+case "$stream" in *"$init"*"$init"*) ;; *) fail "no init after the replug";; esac
+case "$stream" in *"$tx") ;; *) fail "transmitted bytes differ from the builder's";; esac
+long=$(sed -n 's/^OUT //p' "$W/out.log" | awk 'length($0) > 256' | wc -l)
+[ "$long" = 0 ] || fail "$long OUT writes over 128 bytes"
+t1=$(cut -d' ' -f1 /proc/uptime)
+echo "guest-usb: ok: nec 0x408, GONE, BACK, nec 0x1020, init and $(( ${#tx} / 2 )) TX bytes" \
+	"byte-exact in $(grep -c . "$W/out.log") OUT writes; $(grep '^STATS' "$W/probe.log");" \
+	"$(echo "$t0 $t1" | awk '{printf "%.1f", $2 - $1}') s"
+cleanup
+rm -rf "$W"
+exit 0
