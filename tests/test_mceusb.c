@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "ir_mceusb.h"
@@ -306,6 +308,28 @@ static void init_commands_split_into_commands(void **state)
 	assert_int_equal(ir_mceusb_command_len((const uint8_t *)"\x42\x00", 2), 0);
 }
 
+/* Every device of the table is reachable without root through the shipped
+ * udev rules. */
+static void udev_rules_cover_the_table(void **state)
+{
+	(void)state;
+	static char rules[65536];
+	FILE *f = fopen(IRJACK_SOURCE_DIR "/config/60-irjack.rules", "r");
+
+	assert_non_null(f);
+	size_t n = fread(rules, 1, sizeof(rules) - 1, f);
+	fclose(f);
+	rules[n] = '\0';
+	for (size_t i = 0; i < ir_mceusb_device_count(); i++) {
+		const struct ir_mceusb_device *d = ir_mceusb_device_at(i);
+		char want[96];
+
+		snprintf(want, sizeof(want), "ATTRS{idVendor}==\"%04x\", ATTRS{idProduct}==\"%04x\"",
+			 d->vendor, d->product);
+		assert_non_null(strstr(rules, want));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +343,7 @@ int main(void)
 		cmocka_unit_test(init_commands_per_generation),
 		cmocka_unit_test(tx_split_keeps_packets_whole),
 		cmocka_unit_test(init_commands_split_into_commands),
+		cmocka_unit_test(udev_rules_cover_the_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
