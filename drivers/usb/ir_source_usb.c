@@ -40,7 +40,7 @@
 #include "ir_mceusb_devices.h"
 #include "ir_usb_queue.h"
 
-#define IN_BUF_SIZE 512          /* a high-speed bulk packet; MCE packets are far shorter */
+#define IN_BUF_SIZE 512          /* a high-speed bulk packet: the largest IN packet */
 #define OUT_TIMEOUT_MS 1000      /* the kernel driver's TX timeout */
 #define EVENT_WAIT_MS 100        /* how long the thread sleeps in libusb at a time */
 #define RESCAN_MS 500            /* looking for an unplugged device again */
@@ -77,6 +77,7 @@ struct usb_source {
 	const struct ir_mceusb_device *mce;
 	uint8_t interface, ep_in, ep_out;
 	uint8_t in_type, out_type;
+	uint16_t in_len;          /* IN transfers are one packet long, as the kernel drivers read */
 	struct libusb_transfer *xfer;
 	uint8_t in_buf[IN_BUF_SIZE];
 	bool xfer_busy, lost, retry_pending;
@@ -402,6 +403,12 @@ static int find_endpoints(struct usb_source *us, libusb_device *dev, char *err, 
 			if ((ep->bEndpointAddress & LIBUSB_ENDPOINT_IN) && !us->ep_in) {
 				us->ep_in = ep->bEndpointAddress;
 				us->in_type = type;
+				/* A transfer ends on a short packet or when full: one
+				 * packet's worth makes each packet (an iMON's 8-byte
+				 * key) arrive on its own. */
+				us->in_len = ep->wMaxPacketSize & 0x7ff;
+				if (us->in_len == 0 || us->in_len > IN_BUF_SIZE)
+					us->in_len = IN_BUF_SIZE;
 			} else if (!(ep->bEndpointAddress & LIBUSB_ENDPOINT_IN) && !us->ep_out) {
 				us->ep_out = ep->bEndpointAddress;
 				us->out_type = type;
@@ -496,10 +503,10 @@ static int open_device(struct usb_source *us, libusb_device *dev, enum usb_kind 
 		return -ENOMEM;
 	}
 	if (us->in_type == LIBUSB_TRANSFER_TYPE_INTERRUPT)
-		libusb_fill_interrupt_transfer(us->xfer, h, us->ep_in, us->in_buf, IN_BUF_SIZE,
+		libusb_fill_interrupt_transfer(us->xfer, h, us->ep_in, us->in_buf, us->in_len,
 					       on_in, us, 0);
 	else
-		libusb_fill_bulk_transfer(us->xfer, h, us->ep_in, us->in_buf, IN_BUF_SIZE, on_in,
+		libusb_fill_bulk_transfer(us->xfer, h, us->ep_in, us->in_buf, us->in_len, on_in,
 					  us, 0);
 	us->lost = false;
 	us->io_errors = 0;

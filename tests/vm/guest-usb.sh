@@ -8,7 +8,11 @@
 #   2. unbinding the UDC (an unplug) gives GONE, rebinding gives BACK, and
 #      the frame sent after the rebind decodes to nec 0x1020;
 #   3. the init commands and a transmit reach the device byte for byte as
-#      the device table and the TX builder say, in writes of <= 128 bytes.
+#      the device table and the TX builder say, in writes of <= 128 bytes;
+#   4. then, as an iMON receiver (15c2:0038, 8-byte interrupt packets),
+#      usb:imon reports a PAD key press and a pad move as imon scancodes
+#      (release and idle chatter: nothing) after the panel and protocol
+#      packets went out.
 # Usage (in the guest): guest-usb.sh BUILD_DIR
 set -u
 BUILD=$1
@@ -24,6 +28,7 @@ cleanup() {
 	rm -f "$G/configs/c.1/ffs.mce"
 	rmdir "$G/configs/c.1/strings/0x409" "$G/configs/c.1" "$G/functions/ffs.mce" \
 		"$G/strings/0x409" "$G" 2>/dev/null
+	cd /
 }
 # waitfor FILE PATTERN SECONDS
 waitfor() {
@@ -35,25 +40,29 @@ waitfor() {
 	done
 	return 1
 }
+# gadget VID PID [--imon]: configures and binds the fake device
+gadget() {
+	mkdir "$G" && cd "$G" || { echo "guest-usb: no configfs gadget support"; exit 1; }
+	echo "$1" >idVendor
+	echo "$2" >idProduct
+	mkdir -p strings/0x409 configs/c.1 functions/ffs.mce
+	echo "irjack test" >strings/0x409/manufacturer
+	ln -s functions/ffs.mce configs/c.1/
+	mkdir -p /dev/ffs-mce
+	mount -t functionfs mce /dev/ffs-mce || fail "cannot mount functionfs"
+	: >"$W/probe.log"
+	: >"$W/out.log"
+	"$BUILD/tests/mce_gadget" $3 /dev/ffs-mce "$W/out.log" >"$W/gadget.log" 2>&1 &
+	GP=$!
+	waitfor "$W/gadget.log" READY 5 || fail "gadget not ready"
+	echo dummy_udc.0 >UDC || fail "cannot bind dummy_udc.0"
+	i=0
+	until grep -qs "${1#0x}" /sys/bus/usb/devices/*/idVendor; do
+		i=$((i + 1)); [ $i -gt 50 ] && fail "gadget never enumerated"; sleep 0.1
+	done
+}
 t0=$(cut -d' ' -f1 /proc/uptime)
-mkdir "$G" && cd "$G" || { echo "guest-usb: no configfs gadget support"; exit 1; }
-echo 0x0471 >idVendor
-echo 0x0815 >idProduct
-mkdir -p strings/0x409 configs/c.1 functions/ffs.mce
-echo Philips >strings/0x409/manufacturer
-echo "eHome Infrared Transceiver" >strings/0x409/product
-ln -s functions/ffs.mce configs/c.1/
-mkdir -p /dev/ffs-mce
-mount -t functionfs mce /dev/ffs-mce || fail "cannot mount functionfs"
-: >"$W/probe.log"
-"$BUILD/tests/mce_gadget" /dev/ffs-mce "$W/out.log" >"$W/gadget.log" 2>&1 &
-GP=$!
-waitfor "$W/gadget.log" READY 5 || fail "gadget not ready"
-echo dummy_udc.0 >UDC || fail "cannot bind dummy_udc.0"
-i=0
-until grep -qs 0471 /sys/bus/usb/devices/*/idVendor; do
-	i=$((i + 1)); [ $i -gt 50 ] && fail "gadget never enumerated"; sleep 0.1
-done
+gadget 0x0471 0x0815 ""
 "$BUILD/tests/usb_source_probe" usb:mceusb 2 30 >"$W/probe.log" 2>&1 &
 PP=$!
 waitfor "$W/probe.log" "^FRAME" 10 || fail "no frame from the first connection"
@@ -78,9 +87,22 @@ case "$stream" in *"$init"*"$init"*) ;; *) fail "no init after the replug";; esa
 case "$stream" in *"$tx") ;; *) fail "transmitted bytes differ from the builder's";; esac
 long=$(sed -n 's/^OUT //p' "$W/out.log" | awk 'length($0) > 256' | wc -l)
 [ "$long" = 0 ] || fail "$long OUT writes over 128 bytes"
+mce="nec 0x408, GONE, BACK, nec 0x1020, init and $(( ${#tx} / 2 )) TX bytes byte-exact in $(grep -c . "$W/out.log") OUT writes; $(grep '^STATS' "$W/probe.log")"
+cleanup
+GP=
+gadget 0x15c2 0x0038 --imon
+"$BUILD/tests/usb_source_probe" usb:imon 2 10 rx >"$W/probe.log" 2>&1 &
+PP=$!
+wait "$PP"
+rc=$?
+PP=
+[ $rc = 0 ] || fail "iMON probe exited with $rc"
+[ "$(grep '^FRAME' "$W/probe.log" | tr '\n' ' ')" = "FRAME imon 0x2a8195b7 FRAME imon 0x1008000 " ] ||
+	fail "iMON frames differ"
+[ "$(sed -n 's/^OUT //p' "$W/out.log" | tr '\n' ' ')" = "4000000000000088 0000000000000086 " ] ||
+	fail "iMON panel/protocol packets differ"
 t1=$(cut -d' ' -f1 /proc/uptime)
-echo "guest-usb: ok: nec 0x408, GONE, BACK, nec 0x1020, init and $(( ${#tx} / 2 )) TX bytes" \
-	"byte-exact in $(grep -c . "$W/out.log") OUT writes; $(grep '^STATS' "$W/probe.log");" \
+echo "guest-usb: ok: $mce; iMON: imon 0x2a8195b7, imon 0x1008000;" \
 	"$(echo "$t0 $t1" | awk '{printf "%.1f", $2 - $1}') s"
 cleanup
 rm -rf "$W"

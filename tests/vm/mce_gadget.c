@@ -4,7 +4,7 @@
  * side of a FunctionFS function (configfs gadget 0471:0815 on dummy_hcd,
  * set up by tests/vm/guest-usb.sh).
  *
- * Usage: mce_gadget FFS_DIR OUT_LOG
+ * Usage: mce_gadget [--imon] FFS_DIR OUT_LOG
  *
  * One vendor-class interface with a bulk IN and a bulk OUT endpoint, full
  * and high speed.  Each time the host enables the function (a bind, or a
@@ -14,6 +14,10 @@
  * across two USB writes, then the end-of-burst 0x80.  Everything the host
  * writes on OUT goes to OUT_LOG, one "OUT <hex>" line per transfer.
  * Prints "READY" once the descriptors are in (then the UDC may be bound).
+ *
+ * With --imon it is an iMON receiver instead (gadget 15c2:0038): 8-byte
+ * interrupt endpoints, and on the first enable the key packets of
+ * imon_script (a PAD key press and its release, idle chatter, a pad move).
  */
 #include <endian.h>
 #include <errno.h>
@@ -22,6 +26,7 @@
 #include <linux/usb/functionfs.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +41,19 @@
 /* The frames sent on the first, second, ... enable (NEC address, command). */
 static const uint8_t script[][2] = { { 0x04, 0x08 }, { 0x10, 0x20 } };
 
+/* iMON packets: REWIND pressed, released (bit 14), 0xffdc-style idle
+ * chatter, the pad pushed up (5 bytes: 01, buttons, x, y, 00). */
+static const struct {
+	uint8_t len;
+	uint8_t bytes[8];
+} imon_script[] = {
+	{ 8, { 0x2a, 0x81, 0x95, 0xb7, 0x00, 0x00, 0x00, 0x00 } },
+	{ 8, { 0x2a, 0x81, 0xd5, 0xb7, 0x00, 0x00, 0x00, 0x00 } },
+	{ 8, { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff } },
+	{ 5, { 0x01, 0x00, 0x02, 0xf4, 0x00 } },
+};
+
+static bool imon;
 static char ffs_dir[200];
 static FILE *out_log;
 static sem_t send_frame;
@@ -67,8 +85,10 @@ static void describe(struct endpoints *e, uint16_t packet)
 	e->intf.iInterface = 1;
 	e->in.bLength = e->out.bLength = sizeof(e->in);
 	e->in.bDescriptorType = e->out.bDescriptorType = USB_DT_ENDPOINT;
-	e->in.bmAttributes = e->out.bmAttributes = USB_ENDPOINT_XFER_BULK;
-	e->in.wMaxPacketSize = e->out.wMaxPacketSize = htole16(packet);
+	e->in.bmAttributes = e->out.bmAttributes =
+		imon ? USB_ENDPOINT_XFER_INT : USB_ENDPOINT_XFER_BULK;
+	e->in.wMaxPacketSize = e->out.wMaxPacketSize = htole16(imon ? 8 : packet);
+	e->in.bInterval = e->out.bInterval = imon ? (packet == 512 ? 4 : 1) : 0; /* 1 ms */
 	e->in.bEndpointAddress = 1 | USB_DIR_IN;
 	e->out.bEndpointAddress = 2 | USB_DIR_OUT;
 }
@@ -128,6 +148,15 @@ static void *in_writer(void *arg)
 
 		while (sem_wait(&send_frame) < 0 && errno == EINTR)
 			;
+		if (imon) {
+			for (size_t i = 0; next == 0 && i < sizeof(imon_script) / sizeof(imon_script[0]); i++)
+				if (write(fd, imon_script[i].bytes, imon_script[i].len) < 0)
+					fprintf(stderr, "mce_gadget: IN: %s\n", strerror(errno));
+			printf("sent the iMON script\n");
+			fflush(stdout);
+			next++;
+			continue;
+		}
 		if (next >= sizeof(script) / sizeof(script[0]))
 			continue;
 		ns = nec_samples(samples, script[next][0], script[next][1]);
@@ -163,7 +192,9 @@ static void *out_reader(void *arg)
 
 	(void)arg;
 	for (;;) {
-		ssize_t n = read(fd, buf, sizeof(buf));
+		/* A read ends on a short packet or a full buffer: an iMON's 8-byte
+		 * packets fill their endpoint, so read them one at a time. */
+		ssize_t n = read(fd, buf, imon ? 8 : sizeof(buf));
 
 		if (n < 0) {
 			/* ESHUTDOWN while unbound: wait for the next enable */
@@ -184,8 +215,13 @@ int main(int argc, char **argv)
 	pthread_t in, out;
 	int ep0;
 
+	if (argc == 4 && strcmp(argv[1], "--imon") == 0) {
+		imon = true;
+		argv++;
+		argc--;
+	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: mce_gadget FFS_DIR OUT_LOG\n");
+		fprintf(stderr, "usage: mce_gadget [--imon] FFS_DIR OUT_LOG\n");
 		return 2;
 	}
 	snprintf(ffs_dir, sizeof(ffs_dir), "%s", argv[1]);

@@ -9,10 +9,14 @@
  * "EXPECT-TX <hex>" (the carrier command and the TX builder's packets for
  * those timings) and "SENT", and exits 0.  Exits 1 after TIMEOUT seconds.
  *
- * Usage: usb_source_probe SPEC FRAMES TIMEOUT
+ * With "rx" as a fourth argument it exits 0 as soon as it has FRAMES
+ * frames (no replug, no transmit: an iMON receiver).
+ *
+ * Usage: usb_source_probe SPEC FRAMES TIMEOUT [rx]
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,10 +98,11 @@ int main(int argc, char **argv)
 	long n;
 	int r;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: usb_source_probe SPEC FRAMES TIMEOUT\n");
+	if (argc != 4 && !(argc == 5 && strcmp(argv[4], "rx") == 0)) {
+		fprintf(stderr, "usage: usb_source_probe SPEC FRAMES TIMEOUT [rx]\n");
 		return 2;
 	}
+	bool rx_only = argc == 5;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	want = (unsigned)atoi(argv[2]);
 	deadline = time(NULL) + atoi(argv[3]);
@@ -109,7 +114,7 @@ int main(int argc, char **argv)
 	ir_source_stats(src, &st);
 	printf("OPEN %s\n", st.device);
 	n = ir_mceusb_init_commands(ir_mceusb_device_find(0x0471, 0x0815), 0, init, sizeof(init));
-	if (n > 0)
+	if (n > 0 && !rx_only)
 		print_hex("EXPECT-INIT", init, (size_t)n);
 	while (time(NULL) < deadline) {
 		struct pollfd p = { .fd = ir_source_fd(src), .events = POLLIN };
@@ -119,6 +124,10 @@ int main(int argc, char **argv)
 		if (r < 0) {
 			printf("DISPATCH-FAILED %s\n", err);
 			break;
+		}
+		if (rx_only && seen.frames >= want) {
+			ir_source_free(src);
+			return 0;
 		}
 		if (seen.frames >= want && seen.back) {
 			r = transmit(src);
