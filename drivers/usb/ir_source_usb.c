@@ -44,6 +44,7 @@
 #define OUT_TIMEOUT_MS 1000      /* the kernel driver's TX timeout */
 #define EVENT_WAIT_MS 100        /* how long the thread sleeps in libusb at a time */
 #define RESCAN_MS 500            /* looking for an unplugged device again */
+#define RESCAN_UDEV_MS 5000      /* the same with udevd, whose ARRIVED events come first */
 #define IO_RETRY_MS 20           /* spacing of IN resubmissions after an error */
 #define IO_ERRORS_GONE 25        /* 0.5 s of failing IN transfers: the device is gone */
 #define QUEUE_ITEMS 8192         /* 8192 edges: ~40 s of NEC at its densest */
@@ -631,6 +632,13 @@ static void renew_context(struct usb_source *us)
 	register_hotplug(us);
 }
 
+/* With udevd, hotplug says when the device is back and a scan is only a
+ * safety net; without it, scanning is all there is. */
+static uint64_t rescan_ms(const struct usb_source *us)
+{
+	return us->udev_live ? RESCAN_UDEV_MS : RESCAN_MS;
+}
+
 static void *event_thread(void *arg)
 {
 	struct usb_source *us = arg;
@@ -645,7 +653,7 @@ static void *event_thread(void *arg)
 				submit_in(us);
 			if (us->lost) {
 				teardown(us);
-				us->next_scan_ms = now_ms() + RESCAN_MS;
+				us->next_scan_ms = now_ms() + rescan_ms(us);
 				push_state(us, IR_USB_ITEM_GONE);
 			}
 			continue;
@@ -661,7 +669,7 @@ static void *event_thread(void *arg)
 		}
 		if (!atomic_exchange(&us->arrived, false) && now_ms() < us->next_scan_ms)
 			continue;
-		us->next_scan_ms = now_ms() + RESCAN_MS;
+		us->next_scan_ms = now_ms() + rescan_ms(us);
 		if (!us->udev_live)
 			renew_context(us);
 		err[0] = '\0';

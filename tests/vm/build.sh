@@ -3,14 +3,20 @@
 # Builds what the VM tests boot: Debian's own kernel (the full amd64 flavour:
 # the cloud one lacks uinput, sound, rc and gadget drivers), unpacked without
 # touching /boot, and an initramfs holding busybox, the modules the tests
-# need and tests/vm/init.  Output in build-vm/ (kernel, initrd.gz); reused
-# when present.
+# need and tests/vm/init; and Debian's udev unpacked (udevroot/: its daemon
+# runs in the guest for the libusb hotplug test; nothing is installed).
+# Output in build-vm/ (kernel, initrd.gz, udevroot/); reused when present.
 # Usage: tests/vm/build.sh [OUTDIR]
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 OUT=${1:-$HERE/../../build-vm}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
+if [ ! -x "$OUT/udevroot/bin/udevadm" ]; then
+	(cd "$OUT" && rm -rf udevroot udev_*.deb && apt-get download udev >/dev/null 2>&1 &&
+		dpkg-deb -x udev_*.deb udevroot && rm -f udev_*.deb) ||
+		{ echo "build.sh: cannot fetch Debian's udev" >&2; exit 1; }
+fi
 [ -f "$OUT/initrd.gz" ] && [ -f "$OUT/kernel" ] && exit 0
 MODULES="virtio_pci 9pnet_virtio 9p evdev uinput snd-aloop rc-loopback ir-nec-decoder ir-rc5-decoder configfs dummy_hcd libcomposite usb_f_fs"
 
