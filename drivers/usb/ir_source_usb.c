@@ -81,7 +81,7 @@ struct usb_source {
 	uint16_t in_len;          /* IN transfers are one packet long, as the kernel drivers read */
 	struct libusb_transfer *xfer;
 	uint8_t in_buf[IN_BUF_SIZE];
-	bool xfer_busy, lost, retry_pending;
+	bool xfer_busy, lost, retry_pending, stalled;
 	unsigned io_errors;
 	uint64_t retry_at_ms, next_scan_ms;
 	struct ir_mceusb_rx *rx;
@@ -367,6 +367,8 @@ static void LIBUSB_CALL on_in(struct libusb_transfer *t)
 		submit_in(us);
 		break;
 	default: /* ERROR (the first sign of an unplug), STALL, OVERFLOW */
+		if (t->status == LIBUSB_TRANSFER_STALL)
+			us->stalled = true; /* cleared from the thread, outside this callback */
 		if (++us->io_errors >= IO_ERRORS_GONE) {
 			us->lost = true;
 		} else {
@@ -649,8 +651,12 @@ static void *event_thread(void *arg)
 			struct timeval tv = { 0, EVENT_WAIT_MS * 1000 };
 
 			libusb_handle_events_timeout_completed(us->ctx, &tv, NULL);
-			if (us->retry_pending && !us->lost && now_ms() >= us->retry_at_ms)
+			if (us->retry_pending && !us->lost && now_ms() >= us->retry_at_ms) {
+				if (us->stalled)
+					libusb_clear_halt(us->handle, us->ep_in);
+				us->stalled = false;
 				submit_in(us);
+			}
 			if (us->lost) {
 				teardown(us);
 				us->next_scan_ms = now_ms() + rescan_ms(us);
@@ -876,7 +882,7 @@ static int usb_transmit(void *impl, const struct ir_edge *edges, size_t n, uint3
 {
 	struct usb_source *us = impl;
 	uint8_t carrier[4];
-	size_t samples = 0, ends[64];
+	size_t samples = 0, ends[256]; /* 256 writes: 30 kB, over 30000 samples */
 	uint8_t *stream;
 	long len, writes;
 	int ret = 0;

@@ -5,7 +5,8 @@
  * each: "OPEN <device>", "EXPECT-INIT <hex>" (the init commands the
  * device should have received), every "FRAME <protocol> 0x<scancode>",
  * every "EVENT GONE|BACK <message>".  Once it has seen FRAMES frames and a
- * BACK, it transmits NEC 0x0408 at 38 kHz on emitter 1, prints
+ * BACK, it transmits NEC 0x0408 and 10 repeat codes (over 1 s, long
+ * enough to need several USB writes) at 38 kHz on emitter 1, prints
  * "EXPECT-TX <hex>" (the carrier command and the TX builder's packets for
  * those timings) and "SENT", and exits 0.  Exits 1 after TIMEOUT seconds.
  *
@@ -67,7 +68,9 @@ static int transmit(struct ir_source *src)
 	long n;
 	int r;
 
-	if (ir_encode(IR_PROTO_NEC, 0x0408, NULL, &edges) < 0)
+	struct ir_encode_opts opts = { .repeats = 10 };
+
+	if (ir_encode(IR_PROTO_NEC, 0x0408, &opts, &edges) < 0)
 		return 1;
 	ir_mceusb_carrier_cmd(38000, expect);
 	n = ir_mceusb_tx_build(edges.edges, edges.len, ir_mceusb_tx_mask(dev, 1), expect + 4,
