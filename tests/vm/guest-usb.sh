@@ -13,6 +13,10 @@
 #      before the source's 5 s safety rescan;
 #   3. the init commands and a transmit reach the device byte for byte as
 #      the device table and the TX builder say, in writes of <= 128 bytes;
+#   0. first, with the kernel's own mceusb driver bound to the device: the
+#      source refuses to open it without detach_kernel (saying why), takes
+#      it over with detach_kernel, and the kernel driver has it back once
+#      the source is closed;
 #   4. then, as an iMON receiver (15c2:0038, 8-byte interrupt packets),
 #      usb:imon reports a PAD key press and a pad move as imon scancodes
 #      (release and idle chatter: nothing) after the panel and protocol
@@ -100,7 +104,29 @@ mce_phase() {
 	mce="nec 0x408, GONE, BACK ${back} s after the rebind, nec 0x1020, init and $(( ${#tx} / 2 )) TX bytes byte-exact in $(grep -c . "$W/out.log") OUT writes; $(grep '^STATS' "$W/probe.log")"
 	cleanup
 }
+# mceusb_bound: true while the kernel's mceusb driver has the gadget
+mceusb_bound() { ls /sys/bus/usb/drivers/mceusb/ 2>/dev/null | grep -q ':1\.0$'; }
 t0=$(cut -d' ' -f1 /proc/uptime)
+modprobe -d /tmp/vm-modules mceusb || fail "cannot load mceusb (tests/vm/build.sh, init)"
+gadget 0x0471 0x0815 ""
+i=0
+until mceusb_bound; do
+	i=$((i + 1)); [ $i -gt 50 ] && fail "mceusb did not bind"; sleep 0.1
+done
+"$BUILD/tests/usb_source_probe" usb:mceusb 0 5 rx >"$W/probe.log" 2>&1 &&
+	fail "opened a device the kernel driver holds"
+grep -q "^OPEN-FAILED the kernel's mceusb driver holds 0471:0815 (use --detach-kernel" "$W/probe.log" ||
+	fail "no clear refusal without detach"
+"$BUILD/tests/usb_source_probe" usb:mceusb 0 5 rx detach >"$W/probe.log" 2>&1 ||
+	fail "no takeover with detach"
+grep -q "^OPEN usb:mceusb" "$W/probe.log" || fail "takeover did not open"
+i=0
+until mceusb_bound; do
+	i=$((i + 1)); [ $i -gt 50 ] && fail "mceusb did not get the device back"; sleep 0.1
+done
+cleanup
+rmmod mceusb || fail "cannot unload mceusb"
+echo "guest-usb: kernel driver: refused without detach, taken over with it, given back"
 mce_phase 10
 echo "guest-usb: without udevd: $mce"
 [ -x "$UDEVROOT/bin/udevadm" ] || fail "no udev in $UDEVROOT (tests/vm/build.sh fetches it)"

@@ -10,10 +10,11 @@
  * "EXPECT-TX <hex>" (the carrier command and the TX builder's packets for
  * those timings) and "SENT", and exits 0.  Exits 1 after TIMEOUT seconds.
  *
- * With "rx" as a fourth argument it exits 0 as soon as it has FRAMES
- * frames (no replug, no transmit: an iMON receiver).
+ * Flags: "rx": exit 0 as soon as FRAMES frames came (no replug, no
+ * transmit: an iMON receiver; FRAMES 0: just open); "detach": open with
+ * detach_kernel (irjack's --detach-kernel).
  *
- * Usage: usb_source_probe SPEC FRAMES TIMEOUT [rx]
+ * Usage: usb_source_probe SPEC FRAMES TIMEOUT [rx] [detach]
  */
 #include <errno.h>
 #include <poll.h>
@@ -101,15 +102,26 @@ int main(int argc, char **argv)
 	long n;
 	int r;
 
-	if (argc != 4 && !(argc == 5 && strcmp(argv[4], "rx") == 0)) {
-		fprintf(stderr, "usage: usb_source_probe SPEC FRAMES TIMEOUT [rx]\n");
+	struct ir_source_options opt;
+	bool rx_only = false;
+
+	ir_source_options_init(&opt);
+	for (int i = 4; i < argc; i++) {
+		if (strcmp(argv[i], "rx") == 0)
+			rx_only = true;
+		else if (strcmp(argv[i], "detach") == 0)
+			opt.detach_kernel = true;
+		else
+			argc = 0;
+	}
+	if (argc < 4) {
+		fprintf(stderr, "usage: usb_source_probe SPEC FRAMES TIMEOUT [rx] [detach]\n");
 		return 2;
 	}
-	bool rx_only = argc == 5;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	want = (unsigned)atoi(argv[2]);
 	deadline = time(NULL) + atoi(argv[3]);
-	r = ir_source_open(argv[1], NULL, &cb, &src, err, sizeof(err));
+	r = ir_source_open(argv[1], &opt, &cb, &src, err, sizeof(err));
 	if (r < 0) {
 		printf("OPEN-FAILED %s\n", err);
 		return 1;
