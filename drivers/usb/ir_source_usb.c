@@ -648,7 +648,8 @@ static void *event_thread(void *arg)
 
 	while (!atomic_load(&us->stop)) {
 		if (us->handle) {
-			struct timeval tv = { 0, EVENT_WAIT_MS * 1000 };
+			/* nothing is in flight while a resubmission waits: wake for it */
+			struct timeval tv = { 0, (us->retry_pending ? IO_RETRY_MS : EVENT_WAIT_MS) * 1000 };
 
 			libusb_handle_events_timeout_completed(us->ctx, &tv, NULL);
 			if (us->retry_pending && !us->lost && now_ms() >= us->retry_at_ms) {
