@@ -79,8 +79,10 @@ mce_phase() {
 	PP=$!
 	waitfor "$W/probe.log" "^FRAME" 10 || fail "no frame from the first connection"
 	grep -q "^FRAME nec 0x408$" "$W/probe.log" || fail "first frame is not nec 0x408"
+	tg=$(cut -d' ' -f1 /proc/uptime)
 	echo "" >UDC
 	waitfor "$W/probe.log" "^EVENT GONE" 10 || fail "unplug not reported"
+	gone=$(echo "$tg $(cut -d' ' -f1 /proc/uptime)" | awk '{printf "%.1f", $2 - $1}')
 	tb=$(cut -d' ' -f1 /proc/uptime)
 	echo dummy_udc.0 >UDC || fail "cannot rebind"
 	waitfor "$W/probe.log" "^EVENT BACK" "$1" || fail "replug not reported within $1 s"
@@ -101,7 +103,7 @@ mce_phase() {
 	case "$stream" in *"$tx") ;; *) fail "transmitted bytes differ from the builder's";; esac
 	long=$(sed -n 's/^OUT //p' "$W/out.log" | awk 'length($0) > 256' | wc -l)
 	[ "$long" = 0 ] || fail "$long OUT writes over 128 bytes"
-	mce="nec 0x408, GONE, BACK ${back} s after the rebind, nec 0x1020, init and $(( ${#tx} / 2 )) TX bytes byte-exact in $(grep -c . "$W/out.log") OUT writes; $(grep '^STATS' "$W/probe.log")"
+	mce="nec 0x408, GONE ${gone} s after the unbind, BACK ${back} s after the rebind, nec 0x1020, init and $(( ${#tx} / 2 )) TX bytes byte-exact in $(grep -c . "$W/out.log") OUT writes; $(grep '^STATS' "$W/probe.log")"
 	cleanup
 }
 # mceusb_bound: true while the kernel's mceusb driver has the gadget
