@@ -345,6 +345,18 @@ int ir_source_dispatch(struct ir_source *src, char *err, size_t err_size)
 	return ret;
 }
 
+int ir_source_transmit(struct ir_source *src, const struct ir_edge *edges, size_t n,
+		       uint32_t carrier_hz, unsigned ports, char *err, size_t err_size)
+{
+	if (err_size)
+		err[0] = '\0';
+	if (!src->backend->transmit) {
+		snprintf(err, err_size, "%s sources cannot transmit", src->backend->name);
+		return -ENOTSUP;
+	}
+	return src->backend->transmit(src->impl, edges, n, carrier_hz, ports, err, err_size);
+}
+
 void ir_source_stats(const struct ir_source *src, struct ir_source_stats *st)
 {
 	memset(st, 0, sizeof(*st));

@@ -114,6 +114,11 @@ struct ir_source_backend {
 	/* Optional: prints the devices it can open, one per line
 	 * ("SPEC<TAB>description"); returns how many, or a negative errno. */
 	int (*list)(FILE *out, bool capture, bool playback);
+	/* Optional, transceivers: plays `edges` (pulses and spaces) with
+	 * `carrier_hz` (0 = unmodulated) on emitters `ports` (bit 0 = the
+	 * first; 0 = all).  Called from the user's thread. */
+	int (*transmit)(void *impl, const struct ir_edge *edges, size_t n, uint32_t carrier_hz,
+			unsigned ports, char *err, size_t err_size);
 };
 
 /* What a backend pushes into (from dispatch() only). */
@@ -156,6 +161,12 @@ int ir_source_fd(const struct ir_source *src);
  * a finite source has ended (after flushing its decoders), or another
  * negative errno on a fatal error (`err` filled). */
 int ir_source_dispatch(struct ir_source *src, char *err, size_t err_size);
+
+/* Transceivers (usb:mceusb): transmits through the device the source
+ * reads from.  Returns 0, -ENOTSUP (the backend or device cannot send),
+ * -ENODEV (unplugged just now), -EINVAL, or an I/O error, with `err` filled. */
+int ir_source_transmit(struct ir_source *src, const struct ir_edge *edges, size_t n,
+		       uint32_t carrier_hz, unsigned ports, char *err, size_t err_size);
 
 /* Figures for `irjack monitor` / `irjack status`. */
 void ir_source_stats(const struct ir_source *src, struct ir_source_stats *st);

@@ -2,6 +2,7 @@
 #include "ir_mceusb.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 /* Lead bytes: 0x9F is a command to/from the IR port, 0xFF to the system;
@@ -29,6 +30,10 @@ struct ir_mceusb_rx {
 	int run_kind;        /* -1: no pending run */
 	uint32_t run_us;
 	uint32_t timeout_us;
+	uint32_t tx_carrier_hz;
+	bool undercount;     /* add one cycle per pulse to carrier counts */
+	uint32_t pulse_units; /* pulse time of this burst, 50 µs units */
+	uint32_t pulse_count; /* pulses of this burst */
 };
 
 int ir_mceusb_rx_new(struct ir_mceusb_rx **out)
@@ -52,20 +57,42 @@ uint32_t ir_mceusb_rx_timeout_us(const struct ir_mceusb_rx *rx)
 	return rx->timeout_us;
 }
 
+uint32_t ir_mceusb_rx_tx_carrier_hz(const struct ir_mceusb_rx *rx)
+{
+	return rx->tx_carrier_hz;
+}
+
+void ir_mceusb_rx_set_undercount(struct ir_mceusb_rx *rx, bool undercount)
+{
+	rx->undercount = undercount;
+}
+
 /* Argument bytes of a response, by port and command (documented set;
  * unknown commands are assumed to carry none, which resynchronises on the
  * next lead byte). */
 static unsigned cmd_arg_len(uint8_t port, uint8_t cmd)
 {
-	if (port == MCE_CMD_PORT_SYS)
-		return cmd == 0x22 ? 1 : 0; /* FF 22 v: version */
+	if (port == MCE_CMD_PORT_SYS) {
+		switch (cmd) {
+		case 0x11: return 5; /* tx port status */
+		case 0x0B: return 4; /* hardware/software revision */
+		case 0x18: return 4; /* wake pattern: protocol, payload, address, version */
+		case 0x17:           /* wake source */
+		case 0x20:           /* wake support */
+		case 0x21:           /* device details */
+		case 0x22: return 1; /* emulator interface version */
+		default: return 0;   /* AA resume, FE illegal command, ... */
+		}
+	}
 	switch (cmd) {
-	case 0x06: return 2; /* carrier: prescaler, divisor */
+	case 0x04: return 2; /* answer to 9F 05 */
+	case 0x06: return 2; /* TX carrier: prescaler, divisor */
 	case 0x0C: return 2; /* timeout hi lo, 50 µs units */
+	case 0x15: return 2; /* carrier cycle count hi lo */
+	case 0x16: return 2; /* tx, rx port counts */
+	case 0x01: return 1; /* end of signal */
 	case 0x08: return 1; /* TX port mask */
 	case 0x14: return 1; /* long/short receiver */
-	case 0x15: return 2; /* carrier cycle count */
-	case 0x16: return 2; /* tx, rx port counts */
 	default: return 0;   /* FE illegal command, 81 TX underrun, ... */
 	}
 }
@@ -83,6 +110,10 @@ static int flush_run(struct ir_mceusb_rx *rx, struct ir_edge_buf *out, int as_ti
 	}
 	rx->run_kind = -1;
 	rx->run_us = 0;
+	if (as_timeout) {
+		rx->pulse_units = 0;
+		rx->pulse_count = 0;
+	}
 	return r;
 }
 
@@ -94,6 +125,10 @@ static int sample(struct ir_mceusb_rx *rx, uint8_t b, struct ir_edge_buf *out)
 
 	if (!us)
 		return 0;
+	if (kind == IR_PULSE) {
+		rx->pulse_units += b & 0x7F;
+		rx->pulse_count++;
+	}
 	if (kind != rx->run_kind || rx->run_us + us > IR_DURATION_MAX)
 		r = flush_run(rx, out, 0);
 	rx->run_kind = kind;
@@ -108,10 +143,22 @@ static int command_done(struct ir_mceusb_rx *rx, struct ir_edge_buf *out)
 	if (rx->cmd == 0x0C) {
 		rx->timeout_us = ((uint32_t)rx->args[0] << 8 | rx->args[1]) * MCE_UNIT_US;
 	} else if (rx->cmd == 0x06) {
-		uint32_t hz = ir_mceusb_carrier_hz(rx->args[0], rx->args[1]);
+		/* the transmitter's carrier, not a measurement of what came in */
+		rx->tx_carrier_hz = ir_mceusb_carrier_hz(rx->args[0], rx->args[1]);
+	} else if (rx->cmd == 0x15) {
+		/* Carrier cycles counted by the learning receiver over this
+		 * burst's pulses (the long-range receiver always says 0):
+		 * f = cycles / pulse time = 20000 * cycles / pulse units. */
+		uint32_t cycles = (uint32_t)rx->args[0] << 8 | rx->args[1];
 
-		if (hz) {
-			struct ir_edge e = { .duration = hz, .kind = IR_CARRIER };
+		if (cycles && rx->pulse_units) {
+			uint64_t hz;
+			struct ir_edge e = { .kind = IR_CARRIER };
+
+			if (rx->undercount)
+				cycles += rx->pulse_count;
+			hz = (uint64_t)(1000000u / MCE_UNIT_US) * cycles / rx->pulse_units;
+			e.duration = hz > IR_DURATION_MAX ? IR_DURATION_MAX : (uint32_t)hz;
 			return ir_edge_buf_push(out, e);
 		}
 	}
@@ -257,4 +304,38 @@ long ir_mceusb_tx_build(const struct ir_edge *edges, size_t n, uint8_t mask, uin
 		return -ENOSPC;
 	out[w.len++] = MCE_DATA_HEADER;
 	return (long)w.len;
+}
+
+long ir_mceusb_tx_split(const uint8_t *stream, size_t len, size_t max_write, size_t *ends,
+			size_t max_ends)
+{
+	size_t n = 0, pos = 3, start;
+
+	if (len < 4 || stream[0] != MCE_CMD_PORT_IR || stream[1] != 0x08 ||
+	    max_write < 1 + MCE_PACKET_MAX_SAMPLES + 1)
+		return -EINVAL;
+	if (max_ends < 1)
+		return -ENOSPC;
+	ends[n++] = 3;
+	start = pos;
+	while (pos < len) {
+		size_t plen;
+
+		if ((stream[pos] & 0xE0) != MCE_DATA_HEADER)
+			return -EINVAL;
+		plen = 1 + (stream[pos] & MCE_DATA_LEN_MASK);
+		if (pos + plen > len)
+			return -EINVAL;
+		if (pos + plen - start > max_write) {
+			if (n >= max_ends)
+				return -ENOSPC;
+			ends[n++] = pos;
+			start = pos;
+		}
+		pos += plen;
+	}
+	if (n >= max_ends)
+		return -ENOSPC;
+	ends[n++] = len;
+	return (long)n;
 }

@@ -10,6 +10,7 @@
 #ifndef IRJACK_IR_MCEUSB_H
 #define IRJACK_IR_MCEUSB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,15 +31,24 @@ void ir_mceusb_rx_free(struct ir_mceusb_rx *rx);
 /* Parses `len` bytes of one USB transfer; packets may span transfers.  Edges
  * whose run is complete are appended to `out` (consecutive samples of one
  * level are merged; the last run is held back until the level changes or a
- * timeout packet ends the burst).  Command responses are skipped; a carrier
- * report (9F 06) becomes an IR_CARRIER edge, a timeout report (9F 0C) is
- * remembered (ir_mceusb_rx_timeout_us()).  Returns 0 or -ENOMEM; garbage
+ * timeout packet ends the burst).  Command responses are skipped (each by
+ * its documented length); a carrier cycle count from the learning receiver
+ * (9F 15) becomes an IR_CARRIER edge, a timeout report (9F 0C) and the
+ * transmit carrier (9F 06) are remembered (ir_mceusb_rx_timeout_us(),
+ * ir_mceusb_rx_tx_carrier_hz()).  Returns 0 or -ENOMEM; garbage
  * never fails, it is skipped. */
 int ir_mceusb_rx_feed(struct ir_mceusb_rx *rx, const uint8_t *data, size_t len,
 		      struct ir_edge_buf *out);
 
 /* Last timeout the device reported, µs (0 = none seen). */
 uint32_t ir_mceusb_rx_timeout_us(const struct ir_mceusb_rx *rx);
+
+/* Last transmit carrier the device reported (9F 06), Hz (0 = none seen). */
+uint32_t ir_mceusb_rx_tx_carrier_hz(const struct ir_mceusb_rx *rx);
+
+/* Devices whose learning receiver misses one carrier cycle per pulse
+ * (most of them: MCE_QUIRK_RX2_UNDERCOUNT) get that cycle added back. */
+void ir_mceusb_rx_set_undercount(struct ir_mceusb_rx *rx, bool undercount);
 
 /* Appends the TX packets for `edges` (pulses and spaces; other kinds are
  * ignored) to `out` (caller-allocated, `cap` bytes): the 9F 08 mask header,
@@ -47,6 +57,20 @@ uint32_t ir_mceusb_rx_timeout_us(const struct ir_mceusb_rx *rx);
  * written, or -ENOSPC, -EINVAL (a duration over IR_DURATION_MAX). */
 long ir_mceusb_tx_build(const struct ir_edge *edges, size_t n, uint8_t mask, uint8_t *out,
 			size_t cap);
+
+/* The device takes at most this many bytes per OUT write. */
+#define MCE_TX_WRITE_MAX 128u
+
+/*
+ * Cuts a stream from ir_mceusb_tx_build() into USB writes: the 3-byte mask
+ * command alone, then as many whole data packets as fit in `max_write`
+ * bytes each (a packet is never split, so the device never sees half a
+ * header), the trailing 0x80 riding with the last one.  Stores the end
+ * offset of each write in `ends` (at most `max_ends`).  Returns the number
+ * of writes, -EINVAL for a stream that is not the builder's, or -ENOSPC.
+ */
+long ir_mceusb_tx_split(const uint8_t *stream, size_t len, size_t max_write, size_t *ends,
+			size_t max_ends);
 
 /* Writes the 4-byte carrier command (9F 06 prescaler divisor) for `hz`
  * (0 = unmodulated).  Returns 4, or -EINVAL for a carrier out of range. */

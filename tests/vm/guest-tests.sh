@@ -18,6 +18,7 @@ run() {
 ls /dev/uinput >/dev/null 2>&1 || { echo "no /dev/uinput in the VM"; exit 1; }
 run "$BUILD/tests/test_out_uinput"
 run sh "$SRC/tests/vm/guest-lirc.sh" "$BUILD"
+run sh "$SRC/tests/vm/guest-usb.sh" "$BUILD"
 if [ -x "$SRC/tests/vm/guest-irjackd.sh" ]; then
 	run sh "$SRC/tests/vm/guest-irjackd.sh" "$BUILD" "$SRC"
 fi
