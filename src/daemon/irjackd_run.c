@@ -11,7 +11,7 @@
  * job: it stops once every file is replayed.  Live audio and USB sources
  * join as their modules land.
  *
- * Transmitters so far: `file` (the timings of every SEND_* request, as
+ * Transmitters so far: `file` (the timings of every SEND_* or MQTT request, as
  * mode2 text appended to the file).
  */
 #include <errno.h>
@@ -34,6 +34,7 @@
 #include "ir_timing_io.h"
 #include "irjackd_config.h"
 #include "out_lircd.h"
+#include "out_mqtt.h"
 #include "out_uinput.h"
 
 int irjackd_run(const struct irjackd_config *cfg, struct ir_keymap *km);
@@ -58,6 +59,7 @@ struct service {
 	FILE *json;
 	struct ir_lircd *lircd;
 	struct ir_uinput *uinput;
+	struct ir_mqtt *mqtt;
 	uint64_t start_us; /* monotonic time of source time 0 */
 	bool stop;
 };
@@ -160,6 +162,15 @@ static void print_json(struct service *sv, const struct source *s, const struct 
 	fflush(sv->json);
 }
 
+static void publish_mqtt(struct service *sv, const struct source *s, const struct ir_frame *f)
+{
+	struct ir_key_binding key;
+
+	if (sv->mqtt)
+		ir_mqtt_frame(sv->mqtt, s->cfg->name, f,
+			      ir_keymap_lookup(sv->km, f, &key) ? &key : NULL);
+}
+
 static void on_key(void *userdata, const struct ir_key_event *ev)
 {
 	struct service *sv = userdata;
@@ -170,53 +181,118 @@ static void on_key(void *userdata, const struct ir_key_event *ev)
 		fprintf(stderr, "irjackd: uinput: cannot write an event\n");
 }
 
+/* The transmitter named `name`, or else the first that serves `remote`
+ * (NULL: any remote), or NULL. */
+static const struct irjackd_transmitter *find_transmitter(const struct service *sv,
+							  const char *name, const char *remote)
+{
+	for (unsigned i = 0; i < sv->cfg->transmitter_count; i++) {
+		const struct irjackd_transmitter *t = &sv->cfg->transmitters[i];
+		char list[IRJACKD_PATH_MAX], *save = NULL;
+
+		if (name && name[0]) {
+			if (!strcmp(t->name, name))
+				return t;
+			continue;
+		}
+		if (!t->remotes[0] || !remote)
+			return t;
+		snprintf(list, sizeof(list), "%s", t->remotes);
+		for (char *r = strtok_r(list, ",", &save); r; r = strtok_r(NULL, ",", &save))
+			if (!strcasecmp(r, remote))
+				return t;
+	}
+	return NULL;
+}
+
+static int transmit(const struct irjackd_transmitter *tx, const struct ir_edge_buf *edges,
+		    char *error, size_t error_size)
+{
+	FILE *f;
+	int ret;
+
+	if (tx->type != IRJACKD_TX_FILE) {
+		snprintf(error, error_size, "transmitter %s: type %s not supported by this build yet",
+			 tx->name, irjackd_tx_type_name(tx->type));
+		return -ENOTSUP;
+	}
+	f = fopen(tx->device, "a");
+	if (!f) {
+		ret = -errno;
+		snprintf(error, error_size, "%s: %s", tx->device, strerror(errno));
+		return ret;
+	}
+	ret = ir_timing_write_mode2(f, edges->edges, edges->len);
+	if (fclose(f) != 0 && ret == 0)
+		ret = -errno;
+	return ret;
+}
+
 /* SEND_* from lircd clients, to the first transmitter that serves the
  * remote. */
 static int on_send(void *userdata, enum ir_lircd_send kind, const char *remote, const char *key,
 		   unsigned repeats, char *error, size_t error_size)
 {
 	struct service *sv = userdata;
-	const struct irjackd_transmitter *tx = NULL;
+	const struct irjackd_transmitter *tx = find_transmitter(sv, NULL, remote);
 	struct ir_edge_buf edges = { 0 };
-	FILE *f;
 	int ret;
 
-	for (unsigned i = 0; i < sv->cfg->transmitter_count && !tx; i++) {
-		const struct irjackd_transmitter *t = &sv->cfg->transmitters[i];
-		char list[IRJACKD_PATH_MAX], *save = NULL;
-
-		if (!t->remotes[0]) {
-			tx = t;
-			break;
-		}
-		snprintf(list, sizeof(list), "%s", t->remotes);
-		for (char *r = strtok_r(list, ",", &save); r; r = strtok_r(NULL, ",", &save))
-			if (!strcasecmp(r, remote))
-				tx = t;
-	}
 	if (!tx) {
 		snprintf(error, error_size, "no transmitter for remote \"%s\"", remote);
 		return -ENODEV;
 	}
 	if (kind == IR_LIRCD_SEND_STOP)
 		return 0;
-	if (tx->type != IRJACKD_TX_FILE) {
-		snprintf(error, error_size, "transmitter %s: type %s not supported by this build yet",
-			 tx->name, irjackd_tx_type_name(tx->type));
-		return -ENOTSUP;
-	}
 	ret = ir_keymap_encode(sv->km, remote, key, kind == IR_LIRCD_SEND_START ? 0 : repeats,
 			       &edges);
-	if (ret == 0) {
-		f = fopen(tx->device, "a");
-		if (!f) {
-			ret = -errno;
-			snprintf(error, error_size, "%s: %s", tx->device, strerror(errno));
-		} else {
-			ret = ir_timing_write_mode2(f, edges.edges, edges.len);
-			fclose(f);
-		}
+	if (ret == 0)
+		ret = transmit(tx, &edges, error, error_size);
+	ir_edge_buf_free(&edges);
+	return ret;
+}
+
+/* Transmit requests from MQTT (already parsed and bounded, see
+ * send_request.h), on this thread. */
+static int on_mqtt_send(void *userdata, const struct irjackd_send_request *req, char *error,
+			size_t error_size)
+{
+	struct service *sv = userdata;
+	const char *remote = req->kind == IRJACKD_SEND_KEY ? req->remote : NULL;
+	const struct irjackd_transmitter *tx = find_transmitter(sv, req->transmitter, remote);
+	struct ir_encode_opts opts = { .repeats = req->repeats };
+	struct ir_edge_buf edges = { 0 };
+	int ret = 0;
+
+	if (!tx) {
+		if (req->transmitter[0])
+			snprintf(error, error_size, "no transmitter named \"%s\"", req->transmitter);
+		else if (remote)
+			snprintf(error, error_size, "no transmitter for remote \"%s\"", remote);
+		else
+			snprintf(error, error_size, "no transmitter configured");
+		return -ENODEV;
 	}
+	switch (req->kind) {
+	case IRJACKD_SEND_KEY:
+		ret = ir_keymap_encode(sv->km, req->remote, req->key, req->repeats, &edges);
+		if (ret == -ENOENT)
+			snprintf(error, error_size, "unknown remote or key: %s %s", req->remote,
+				 req->key);
+		break;
+	case IRJACKD_SEND_SCANCODE:
+		ret = ir_encode(req->protocol, req->scancode, &opts, &edges);
+		break;
+	case IRJACKD_SEND_RAW:
+		for (size_t i = 0; i < req->raw_count && ret == 0; i++)
+			ret = ir_edge_buf_push(&edges, i % 2 ? ir_space(req->raw[i])
+							     : ir_pulse(req->raw[i]));
+		break;
+	}
+	if (ret == 0)
+		ret = transmit(tx, &edges, error, error_size);
+	else if (!error[0])
+		snprintf(error, error_size, "cannot encode: %s", strerror(-ret));
 	ir_edge_buf_free(&edges);
 	return ret;
 }
@@ -248,6 +324,7 @@ static uint64_t replay_due(struct service *sv)
 		}
 		while (s->next < s->count && s->frames[s->next].end_us <= now) {
 			print_json(sv, s, &s->frames[s->next]);
+			publish_mqtt(sv, s, &s->frames[s->next]);
 			ir_keypress_frame(s->keys, &s->frames[s->next]);
 			s->next++;
 		}
@@ -272,16 +349,18 @@ static bool all_replayed(const struct service *sv)
 
 static int loop(struct service *sv, int sigfd)
 {
-	struct pollfd fds[IR_LIRCD_MAX_CLIENTS + 2];
+	struct pollfd fds[IR_LIRCD_MAX_CLIENTS + 3];
 
 	while (!sv->stop) {
 		uint64_t next = replay_due(sv), now;
 		size_t n = 0;
 		int timeout = -1;
 
-		if (!sv->lircd && !sv->uinput && all_replayed(sv))
+		if (!sv->lircd && !sv->uinput && !sv->mqtt && all_replayed(sv))
 			break;
 		fds[n++] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
+		if (sv->mqtt)
+			fds[n++] = (struct pollfd){ .fd = ir_mqtt_fd(sv->mqtt), .events = POLLIN };
 		if (sv->lircd)
 			n += ir_lircd_fds(sv->lircd, fds + n, sizeof(fds) / sizeof(fds[0]) - n);
 		now = now_source_us(sv);
@@ -300,6 +379,8 @@ static int loop(struct service *sv, int sigfd)
 					sv->stop = true;
 			}
 		}
+		if (sv->mqtt && (fds[1].revents & POLLIN))
+			ir_mqtt_process(sv->mqtt);
 		if (sv->lircd)
 			ir_lircd_process(sv->lircd);
 	}
@@ -384,11 +465,32 @@ int irjackd_run(const struct irjackd_config *cfg, struct ir_keymap *km)
 		}
 		fprintf(stderr, "irjackd: uinput device %s\n", ir_uinput_devnode(sv.uinput));
 	}
+	if (cfg->mqtt) {
+		static const char *names[IRJACKD_MAX_SOURCES];
+		struct ir_mqtt_config mc = {
+			.settings = &cfg->mqtt_cfg,
+			.keymap = km,
+			.source_names = names,
+			.source_count = sv.source_count,
+			.send = on_mqtt_send,
+			.userdata = &sv,
+		};
+		char error[256];
+
+		for (unsigned i = 0; i < sv.source_count; i++)
+			names[i] = sv.sources[i].cfg->name;
+		ret = ir_mqtt_new(&mc, &sv.mqtt, error, sizeof(error));
+		if (ret < 0) {
+			fprintf(stderr, "irjackd: mqtt: %s\n", error);
+			goto out;
+		}
+	}
 	sv.start_us = monotonic_us();
 	ret = loop(&sv, sigfd);
 	for (unsigned i = 0; i < sv.source_count; i++)
 		ir_keypress_release(sv.sources[i].keys, now_source_us(&sv));
 out:
+	ir_mqtt_free(sv.mqtt);
 	ir_lircd_free(sv.lircd);
 	ir_uinput_free(sv.uinput);
 	for (unsigned i = 0; i < sv.source_count; i++) {
