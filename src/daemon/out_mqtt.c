@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -95,6 +96,22 @@ static void deadline_after_ms(struct timespec *ts, unsigned ms)
 		ts->tv_sec++;
 		ts->tv_nsec -= 1000000000L;
 	}
+}
+
+/* snprintf at buf+*pos that never writes past size; *pos advances by the
+ * full length (as ir_json_append_string()), so *pos >= size means cut. */
+static void appendf(char *buf, size_t size, size_t *pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void appendf(char *buf, size_t size, size_t *pos, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(*pos < size ? buf + *pos : NULL, *pos < size ? size - *pos : 0, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*pos += (size_t)n;
 }
 
 /* ---- publishing (lock held) ---- */
@@ -179,8 +196,7 @@ static void answer(struct ir_mqtt *m, const char *reply, const char *error, cons
 		n = request_len < sizeof(excerpt) - 1 ? request_len : sizeof(excerpt) - 1;
 		memcpy(excerpt, request, n);
 		excerpt[n] = '\0';
-		pos += (size_t)snprintf(payload + pos, pos < sizeof(payload) ? sizeof(payload) - pos : 0,
-					",\"request\":");
+		appendf(payload, sizeof(payload), &pos, ",\"request\":");
 		ir_json_append_string(payload, sizeof(payload), &pos, excerpt);
 	}
 	if (pos + 2 > sizeof(payload))
@@ -215,46 +231,54 @@ static void publish_discovery_locked(struct ir_mqtt *m)
 			const struct ir_keymap_key *key = ir_keymap_key_at(m->km, k);
 			const char *remote = ir_keymap_remote_name(m->km, key->remote);
 			char topic[TOPIC_MAX], payload[2048], text[512];
+			bool seen = false;
 			size_t pos;
+
+			/* a button bound to several scancodes is one trigger */
+			for (size_t j = 0; j < k && !seen; j++) {
+				const struct ir_keymap_key *other = ir_keymap_key_at(m->km, j);
+
+				seen = other->remote == key->remote && !strcmp(other->key, key->key);
+			}
+			if (seen)
+				continue;
 
 			pos = (size_t)snprintf(topic, sizeof(topic), "%s/device_automation/irjack_",
 					       m->s->discovery_prefix);
 			object_id_append(topic, sizeof(topic), &pos, m->host_id);
-			object_id_append(topic, sizeof(topic), &pos, "/");
-			topic[pos - 1] = '/';
+			appendf(topic, sizeof(topic), &pos, "/");
 			object_id_append(topic, sizeof(topic), &pos, m->source_names[si]);
 			object_id_append(topic, sizeof(topic), &pos, "_");
 			object_id_append(topic, sizeof(topic), &pos, remote);
 			object_id_append(topic, sizeof(topic), &pos, "_");
 			object_id_append(topic, sizeof(topic), &pos, key->key);
-			if (pos + sizeof("/config") > sizeof(topic))
+			appendf(topic, sizeof(topic), &pos, "/config");
+			if (pos >= sizeof(topic))
 				continue;
-			strcat(topic, "/config");
 
 			pos = (size_t)snprintf(payload, sizeof(payload),
 					       "{\"automation_type\":\"trigger\",\"topic\":");
 			snprintf(text, sizeof(text), "%s/%s/event", m->prefix, m->source_names[si]);
 			ir_json_append_string(payload, sizeof(payload), &pos, text);
-			pos += (size_t)snprintf(payload + pos, sizeof(payload) - pos,
+			appendf(payload, sizeof(payload), &pos,
 						",\"type\":\"button_short_press\",\"subtype\":");
 			snprintf(text, sizeof(text), "%s %s (%s)", remote, key->key,
 				 m->source_names[si]);
 			ir_json_append_string(payload, sizeof(payload), &pos, text);
-			pos += (size_t)snprintf(payload + pos, sizeof(payload) - pos, ",\"payload\":");
+			appendf(payload, sizeof(payload), &pos, ",\"payload\":");
 			snprintf(text, sizeof(text), "%s/%s", remote, key->key);
 			ir_json_append_string(payload, sizeof(payload), &pos, text);
 			/* repeats of a held key are not new presses */
-			pos += (size_t)snprintf(
-				payload + pos, sizeof(payload) - pos,
+			appendf(payload, sizeof(payload), &pos,
 				",\"value_template\":\"{{ '' if value_json.repeat else "
 				"value_json.remote ~ '/' ~ value_json.key }}\",\"device\":{"
-				"\"identifiers\":");
+				"\"identifiers\":[");
 			snprintf(text, sizeof(text), "irjack_%s", m->host_id);
 			ir_json_append_string(payload, sizeof(payload), &pos, text);
-			pos += (size_t)snprintf(payload + pos, sizeof(payload) - pos, ",\"name\":");
+			appendf(payload, sizeof(payload), &pos, "],\"name\":");
 			snprintf(text, sizeof(text), "irjack %s", m->host_id);
 			ir_json_append_string(payload, sizeof(payload), &pos, text);
-			pos += (size_t)snprintf(payload + pos, sizeof(payload) - pos,
+			appendf(payload, sizeof(payload), &pos,
 						",\"manufacturer\":\"irjack\",\"model\":\"irjackd\"}}");
 			if (pos >= sizeof(payload))
 				continue; /* absurdly long names: no trigger rather than bad JSON */
@@ -646,20 +670,20 @@ void ir_mqtt_frame(struct ir_mqtt *m, const char *source, const struct ir_frame 
 	snprintf(topic, sizeof(topic), "%s/%s/event", m->prefix, source);
 	pos = (size_t)snprintf(payload, sizeof(payload), "{\"source\":");
 	ir_json_append_string(payload, sizeof(payload), &pos, source);
-	pos += (size_t)snprintf(payload + pos, sizeof(payload) - pos, ",\"protocol\":");
+	appendf(payload, sizeof(payload), &pos, ",\"protocol\":");
 	ir_json_append_string(payload, sizeof(payload), &pos, info ? info->name : "unknown");
-	pos += (size_t)snprintf(payload + pos, sizeof(payload) - pos, ",\"scancode\":%" PRIu64 ",\"key\":",
+	appendf(payload, sizeof(payload), &pos, ",\"scancode\":%" PRIu64 ",\"key\":",
 				frame->scancode);
 	if (key && key->key)
 		ir_json_append_string(payload, sizeof(payload), &pos, key->key);
 	else
-		pos += (size_t)snprintf(payload + pos, sizeof(payload) - pos, "null");
-	pos += (size_t)snprintf(payload + pos, sizeof(payload) - pos, ",\"remote\":");
+		appendf(payload, sizeof(payload), &pos, "null");
+	appendf(payload, sizeof(payload), &pos, ",\"remote\":");
 	if (key && key->remote)
 		ir_json_append_string(payload, sizeof(payload), &pos, key->remote);
 	else
-		pos += (size_t)snprintf(payload + pos, sizeof(payload) - pos, "null");
-	pos += (size_t)snprintf(payload + pos, sizeof(payload) - pos,
+		appendf(payload, sizeof(payload), &pos, "null");
+	appendf(payload, sizeof(payload), &pos,
 				",\"repeat\":%s,\"toggle\":%s,\"timestamp\":%lld.%03ld}",
 				frame->flags & IR_FRAME_REPEAT ? "true" : "false",
 				frame->flags & IR_FRAME_TOGGLE ? "true" : "false",
