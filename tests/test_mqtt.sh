@@ -38,6 +38,9 @@ listener $PORT 127.0.0.1
 allow_anonymous true
 persistence true
 persistence_location $TMP/
+# mosquitto started as root drops to the user 'mosquitto', which cannot
+# write the persistence file in our private temporary folder
+user $(id -un)
 CONF
 
 start_broker() {
@@ -280,8 +283,49 @@ sys.exit(1 if missing or extra or dups > 20 else 0)
 PY
 echo "restart: broker down $(python3 -c "print('%.2f' % ($up_at - $down_at))") s; irjackd reconnected $(python3 -c "print('%.2f' % ($reconnected_at - $up_at))") s after the broker came back"
 grep 'reconnected' "$TMP/daemon.err"
+python3 -c "import sys; sys.exit(0 if $reconnected_at - $up_at < 5 else 1)" ||
+	fail "reconnect took more than 5 s after the broker came back (back-off 1, 2 s)"
 queued=$(sed -n 's/.*, \([0-9]*\) queued event.*/\1/p' "$TMP/daemon.err" | head -1)
 [ "${queued:-0}" -ge 1 ] || fail "no event was queued while the broker was down: $(cat "$TMP/daemon.err")"
+stop_daemon
+
+# ---- offline from the start: the queue keeps the newest queue_max events ----
+# 12 frames 60 ms apart while no broker runs; queue_max 5 keeps the last 5.
+for i in $(seq 0 11); do
+	"$IRJACK" encode "$(printf 'nec:0x%04x' $((0x0200 + i)))"
+	echo "space 60000"
+done >"$TMP/burst.mode2"
+cat >"$TMP/burst.conf" <<CONF
+[source burst]
+type = file
+device = $TMP/burst.mode2
+[output mqtt]
+host = 127.0.0.1
+port = $PORT
+topic_prefix = $PREFIX
+queue_max = 5
+[transmitter out]
+type = file
+device = $TMP/sent3.mode2
+CONF
+# register a persistent session, so the broker keeps what arrives for it
+$SUB -c -i irjack-test-burst -q 1 -t "$PREFIX/burst/event" -W 1 >/dev/null 2>&1
+stop_broker
+: >"$TMP/daemon.err"
+start_daemon "$TMP/burst.conf"
+sleep 2
+kill -0 "$daemon" 2>/dev/null || fail "irjackd gave up without a broker: $(cat "$TMP/daemon.err")"
+grep -q "cannot connect" "$TMP/daemon.err" || fail "no word about the missing broker: $(cat "$TMP/daemon.err")"
+start_broker
+for i in $(seq 50); do grep -q "connected to" "$TMP/daemon.err" && break; sleep 0.1; done
+$SUB -c -i irjack-test-burst -q 1 -t "$PREFIX/burst/event" -W 2 >"$TMP/burst.json" 2>/dev/null
+python3 - "$TMP/burst.json" <<'PY' || fail "drop-oldest queue: $(cat "$TMP/daemon.err")"
+import json, sys
+got = [json.loads(l)["scancode"] for l in open(sys.argv[1])]
+print("offline queue: %d events kept of 12 (queue_max 5): %s" % (len(got), [hex(g) for g in got]))
+sys.exit(0 if got == list(range(0x207, 0x20c)) else 1)
+PY
+grep -q "7 dropped so far" "$TMP/daemon.err" || fail "7 drops counted: $(cat "$TMP/daemon.err")"
 stop_daemon
 
 if [ "$failures" -gt 0 ]; then

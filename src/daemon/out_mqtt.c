@@ -293,7 +293,9 @@ static void on_connect(struct mosquitto *mosq, void *obj, int rc)
 {
 	struct ir_mqtt *m = obj;
 	uint64_t offline_us;
+	char line[600];
 	size_t sent;
+	int n;
 
 	(void)mosq;
 	if (rc != 0) {
@@ -313,14 +315,18 @@ static void on_connect(struct mosquitto *mosq, void *obj, int rc)
 	if (m->s->discovery)
 		publish_discovery_locked(m);
 	sent = flush_queue_locked(m);
+	/* one fprintf: the daemon's thread may be writing too */
 	if (m->stats.connects == 1)
-		fprintf(stderr, "irjackd: mqtt: connected to %s:%u, topics under %s/\n", m->s->host,
-			m->s->port, m->prefix);
+		n = snprintf(line, sizeof(line), "connected to %s:%u, topics under %s/", m->s->host,
+			     m->s->port, m->prefix);
 	else
-		fprintf(stderr, "irjackd: mqtt: reconnected to %s:%u after %.2f s, %zu queued "
-				"event%s sent, %" PRIu64 " dropped so far\n",
-			m->s->host, m->s->port, (double)offline_us / 1e6, sent, sent == 1 ? "" : "s",
-			m->stats.dropped);
+		n = snprintf(line, sizeof(line), "reconnected to %s:%u after %.2f s", m->s->host,
+			     m->s->port, (double)offline_us / 1e6);
+	if (n > 0 && (size_t)n < sizeof(line) && (sent || m->stats.dropped))
+		snprintf(line + n, sizeof(line) - (size_t)n,
+			 ", %zu queued event%s sent, %" PRIu64 " dropped so far", sent,
+			 sent == 1 ? "" : "s", m->stats.dropped);
+	fprintf(stderr, "irjackd: mqtt: %s\n", line);
 	pthread_mutex_unlock(&m->lock);
 }
 
