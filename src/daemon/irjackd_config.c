@@ -26,6 +26,7 @@ struct parse {
 	bool failed;
 	bool section_header; /* a [section] line was read since the last key */
 	unsigned header_line; /* the line of the last [section] */
+	char header_name[128]; /* its name, to enter it even if no key follows */
 	char last_section[128];
 	char seen[MAX_SECTIONS][128];
 	unsigned seen_count;
@@ -34,6 +35,24 @@ struct parse {
 	struct irjackd_transmitter *tx;
 	bool source_has_type, tx_has_type;
 };
+
+static bool enter_section(struct parse *p, const char *section);
+
+/* A [section] with no key under it never reaches the handler (inih calls
+ * it per key), yet "[output mqtt]" alone means "publish with the
+ * defaults": enter it when the next header or the end shows it empty. */
+static void enter_empty_section(struct parse *p)
+{
+	unsigned line = p->line;
+
+	if (!p->section_header || p->failed)
+		return;
+	p->section_header = false;
+	p->line = p->header_line;
+	snprintf(p->last_section, sizeof(p->last_section), "%s", p->header_name);
+	enter_section(p, p->header_name);
+	p->line = line;
+}
 
 static char *counting_reader(char *str, int num, void *stream)
 {
@@ -49,8 +68,15 @@ static char *counting_reader(char *str, int num, void *stream)
 		/* a section header, even one repeating the last name (inih
 		 * would merge the two) */
 		if (*c == '[') {
+			size_t len = strcspn(c + 1, "]\r\n");
+
+			enter_empty_section(p);
 			p->section_header = true;
 			p->header_line = p->line;
+			/* the name as inih reads it: up to ']', trailing blanks cut */
+			while (len && (c[len] == ' ' || c[len] == '\t'))
+				len--;
+			snprintf(p->header_name, sizeof(p->header_name), "%.*s", (int)len, c + 1);
 		}
 	}
 	return s;
@@ -660,6 +686,8 @@ int irjackd_config_load_stream(FILE *f, const char *name, struct irjackd_config 
 	memset(err, 0, sizeof(*err));
 	snprintf(cfg->path, sizeof(cfg->path), "%s", name);
 	ret = ini_parse_stream(counting_reader, &p, handler, &p);
+	if (ret == 0)
+		enter_empty_section(&p);
 	if (p.failed)
 		return -EINVAL;
 	if (ret != 0) {
