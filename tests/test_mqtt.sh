@@ -13,17 +13,18 @@ TMP=$(mktemp -d)
 failures=0
 broker=
 daemon=
+tls_broker=
 cleanup() {
-	for p in $daemon $broker; do kill "$p" 2>/dev/null; done
+	for p in $daemon $broker $tls_broker; do kill "$p" 2>/dev/null; done
 	[ -n "${KEEP_TMP:-}" ] && echo "kept $TMP" || rm -rf "$TMP"
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 now() { date +%s.%N; }
 
-for tool in mosquitto mosquitto_sub mosquitto_pub python3; do
+for tool in mosquitto mosquitto_sub mosquitto_pub mosquitto_passwd openssl python3; do
 	command -v $tool >/dev/null || [ -x /usr/sbin/$tool ] || {
-		echo "FAIL: $tool missing: install mosquitto, mosquitto-clients and python3"
+		echo "FAIL: $tool missing: install mosquitto, mosquitto-clients, openssl and python3"
 		exit 1
 	}
 done
@@ -327,6 +328,74 @@ sys.exit(0 if got == list(range(0x207, 0x20c)) else 1)
 PY
 grep -q "7 dropped so far" "$TMP/daemon.err" || fail "7 drops counted: $(cat "$TMP/daemon.err")"
 stop_daemon
+
+# ---- TLS and a password: a second broker that wants both ----
+TLSPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+(
+	cd "$TMP" &&
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj /CN=irjack-test-ca &&
+	openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=localhost &&
+	printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' >san.ext &&
+	openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem \
+		-days 2 -extfile san.ext
+) >"$TMP/openssl.log" 2>&1 || fail "openssl could not make test certificates: $(tail -3 "$TMP/openssl.log")"
+mosquitto_passwd -b -c "$TMP/passwd" irjack s3cret 2>/dev/null || fail "mosquitto_passwd"
+cat >"$TMP/tls-broker.conf" <<CONF
+listener $TLSPORT 127.0.0.1
+cafile $TMP/ca.pem
+certfile $TMP/server.pem
+keyfile $TMP/server.key
+allow_anonymous false
+password_file $TMP/passwd
+user $(id -un)
+CONF
+"$MOSQUITTO" -c "$TMP/tls-broker.conf" >"$TMP/tls-broker.log" 2>&1 &
+tls_broker=$!
+TLSSUB="mosquitto_sub -h 127.0.0.1 -p $TLSPORT --cafile $TMP/ca.pem -u irjack -P s3cret"
+for i in $(seq 50); do $TLSSUB -t probe -W 1 -C 1 -E >/dev/null 2>&1 && break; sleep 0.1; done
+printf 's3cret\n' >"$TMP/pw"
+tls_conf() {
+	cat <<CONF
+[output mqtt]
+host = 127.0.0.1
+port = $TLSPORT
+topic_prefix = irjack/tls
+tls = yes
+cafile = $TMP/ca.pem
+username = irjack
+$1
+[transmitter out]
+type = file
+device = $TMP/sent-tls.mode2
+CONF
+}
+tls_conf "password_file = $TMP/pw" >"$TMP/tls.conf"
+: >"$TMP/daemon.err"
+start_daemon "$TMP/tls.conf"
+for i in $(seq 30); do
+	[ "$($TLSSUB -t irjack/tls/status -C 1 -W 1 2>/dev/null)" = online ] && break
+	sleep 0.1
+done
+[ "$($TLSSUB -t irjack/tls/status -C 1 -W 2 2>/dev/null)" = online ] ||
+	fail "no 'online' over TLS with a password: $(cat "$TMP/daemon.err")"
+mosquitto_pub -h 127.0.0.1 -p $TLSPORT --cafile "$TMP/ca.pem" -u irjack -P s3cret -q 1 \
+	-t irjack/tls/send -m 'rc5:0x1e01'
+for i in $(seq 30); do [ -s "$TMP/sent-tls.mode2" ] && break; sleep 0.1; done
+"$IRJACK" decode "$TMP/sent-tls.mode2" 2>&1 | grep -q 'rc5 *0x1e01' ||
+	fail "request over TLS not transmitted: $(cat "$TMP/daemon.err")"
+stop_daemon
+# a wrong password: refused by the broker, retried, and a clean stop meanwhile
+tls_conf "password = wrong" >"$TMP/tls-bad.conf"
+: >"$TMP/daemon.err"
+start_daemon "$TMP/tls-bad.conf"
+for i in $(seq 30); do grep -q "refused the connection" "$TMP/daemon.err" && break; sleep 0.1; done
+grep -q "refused the connection: Connection Refused: not authorised" "$TMP/daemon.err" ||
+	fail "a refused password is not reported: $(cat "$TMP/daemon.err")"
+t0=$(now)
+stop_daemon
+python3 -c "import sys; sys.exit(0 if $(now) - $t0 < 3 else 1)" || fail "SIGTERM while retrying took 3 s or more"
+kill $tls_broker
+wait $tls_broker 2>/dev/null
 
 if [ "$failures" -gt 0 ]; then
 	echo "$failures failure(s)"

@@ -299,8 +299,13 @@ static void on_connect(struct mosquitto *mosq, void *obj, int rc)
 
 	(void)mosq;
 	if (rc != 0) {
-		fprintf(stderr, "irjackd: mqtt: %s:%u refused the connection: %s\n", m->s->host,
-			m->s->port, mosquitto_connack_string(rc));
+		/* retried with back-off like any failure; said once per outage */
+		pthread_mutex_lock(&m->lock);
+		if (!m->connect_failure_logged)
+			fprintf(stderr, "irjackd: mqtt: %s:%u refused the connection: %s\n",
+				m->s->host, m->s->port, mosquitto_connack_string(rc));
+		m->connect_failure_logged = true;
+		pthread_mutex_unlock(&m->lock);
 		return;
 	}
 	pthread_mutex_lock(&m->lock);
