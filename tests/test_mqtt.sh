@@ -214,6 +214,9 @@ for i in $(seq 30); do [ "$(grep -c '^pulse 9000' "$TMP/sent.mode2")" -gt "$befo
 
 # ---- (5b) SIGTERM: "offline" published by the daemon (a clean disconnect drops the will) ----
 stop_daemon
+# 5 requests carried out (4 in (2), 1 after the malformed ones), 7 refused
+grep -q "mqtt: 6 events, 6 published, 0 dropped, 0 never sent; 1 connections; 5 requests carried out, 7 refused" \
+	"$TMP/daemon.err" || fail "counters: $(tail -1 "$TMP/daemon.err")"
 $SUB -t "$PREFIX/status" -C 1 -W 3 >"$TMP/status" 2>&1
 [ "$(cat "$TMP/status")" = offline ] || fail "status after SIGTERM is '$(cat "$TMP/status")'"
 
@@ -289,6 +292,9 @@ python3 -c "import sys; sys.exit(0 if $reconnected_at - $up_at < 5 else 1)" ||
 queued=$(sed -n 's/.*, \([0-9]*\) queued event.*/\1/p' "$TMP/daemon.err" | head -1)
 [ "${queued:-0}" -ge 1 ] || fail "no event was queued while the broker was down: $(cat "$TMP/daemon.err")"
 stop_daemon
+grep "mqtt: $N events" "$TMP/daemon.err"
+grep -q "mqtt: $N events, $N published, 0 dropped, 0 never sent; 2 connections" "$TMP/daemon.err" ||
+	fail "counters after the restart: $(tail -1 "$TMP/daemon.err")"
 
 # ---- offline from the start: the queue keeps the newest queue_max events ----
 # 12 frames 60 ms apart while no broker runs; queue_max 5 keeps the last 5.
@@ -328,6 +334,8 @@ sys.exit(0 if got == list(range(0x207, 0x20c)) else 1)
 PY
 grep -q "7 dropped so far" "$TMP/daemon.err" || fail "7 drops counted: $(cat "$TMP/daemon.err")"
 stop_daemon
+grep -q "mqtt: 12 events, 5 published, 7 dropped, 0 never sent; 1 connections" "$TMP/daemon.err" ||
+	fail "counters after the burst: $(tail -1 "$TMP/daemon.err")"
 
 # ---- TLS and a password: a second broker that wants both ----
 TLSPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')

@@ -653,9 +653,11 @@ void ir_mqtt_free(struct ir_mqtt *m)
 		pthread_cond_broadcast(&m->cond);
 		pthread_mutex_unlock(&m->lock);
 		pthread_join(m->thread, NULL);
-		if (m->queue_count)
-			fprintf(stderr, "irjackd: mqtt: %zu queued event%s never sent\n", m->queue_count,
-				m->queue_count == 1 ? "" : "s");
+		fprintf(stderr, "irjackd: mqtt: %" PRIu64 " events, %" PRIu64 " published, %" PRIu64
+				" dropped, %zu never sent; %" PRIu64 " connections; %" PRIu64
+				" requests carried out, %" PRIu64 " refused\n",
+			m->stats.events, m->stats.published, m->stats.dropped, m->queue_count,
+			m->stats.connects, m->stats.requests, m->stats.rejected);
 	}
 	mosquitto_destroy(m->mosq);
 	mosquitto_lib_cleanup();
