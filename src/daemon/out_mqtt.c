@@ -626,6 +626,7 @@ static void wait_locked(struct ir_mqtt *m, const bool *done, unsigned ms)
 
 void ir_mqtt_free(struct ir_mqtt *m)
 {
+	struct timespec deadline;
 	bool disconnected;
 
 	if (!m)
@@ -642,8 +643,6 @@ void ir_mqtt_free(struct ir_mqtt *m)
 		disconnected = !m->connected;
 		if (!disconnected) {
 			/* wait_locked() wants a flag that turns true */
-			struct timespec deadline;
-
 			deadline_after_ms(&deadline, 1000);
 			while (m->connected &&
 			       pthread_cond_timedwait(&m->cond, &m->lock, &deadline) != ETIMEDOUT)
@@ -652,7 +651,18 @@ void ir_mqtt_free(struct ir_mqtt *m)
 		m->stop = true;
 		pthread_cond_broadcast(&m->cond);
 		pthread_mutex_unlock(&m->lock);
-		pthread_join(m->thread, NULL);
+		clock_gettime(CLOCK_REALTIME, &deadline); /* pthread_timedjoin_np's clock */
+		deadline.tv_sec += 3;
+		if (pthread_timedjoin_np(m->thread, NULL, &deadline) != 0) {
+			/* stuck in a blocking connect() to an unreachable broker
+			 * (TCP gives up after minutes): connect() is a
+			 * cancellation point.  libmosquitto's state is then
+			 * unknown, so the handle is left to the exiting process. */
+			fprintf(stderr, "irjackd: mqtt: the network thread did not stop; cancelled\n");
+			pthread_cancel(m->thread);
+			pthread_join(m->thread, NULL);
+			m->mosq = NULL;
+		}
 		fprintf(stderr, "irjackd: mqtt: %" PRIu64 " events, %" PRIu64 " published, %" PRIu64
 				" dropped, %zu never sent; %" PRIu64 " connections; %" PRIu64
 				" requests carried out, %" PRIu64 " refused\n",
