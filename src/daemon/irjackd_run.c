@@ -11,8 +11,8 @@
  * job: it stops once every file is replayed.  Live audio and USB sources
  * join as their modules land.
  *
- * Transmitters so far: `file` (the timings of every SEND_* or MQTT request, as
- * mode2 text appended to the file).
+ * Transmitters so far: `file` (the timings of every SEND_* or MQTT
+ * request, as mode2 text appended to the file).
  */
 #include <errno.h>
 #include <poll.h>
@@ -162,12 +162,13 @@ static void print_json(struct service *sv, const struct source *s, const struct 
 	fflush(sv->json);
 }
 
-static void publish_mqtt(struct service *sv, const struct source *s, const struct ir_frame *f)
+/* MQTT: every frame, next to print_json(). */
+static void publish_mqtt(struct service *sv, const char *source, const struct ir_frame *f)
 {
 	struct ir_key_binding key;
 
 	if (sv->mqtt)
-		ir_mqtt_frame(sv->mqtt, s->cfg->name, f,
+		ir_mqtt_frame(sv->mqtt, source, f,
 			      ir_keymap_lookup(sv->km, f, &key) ? &key : NULL);
 }
 
@@ -324,7 +325,7 @@ static uint64_t replay_due(struct service *sv)
 		}
 		while (s->next < s->count && s->frames[s->next].end_us <= now) {
 			print_json(sv, s, &s->frames[s->next]);
-			publish_mqtt(sv, s, &s->frames[s->next]);
+			publish_mqtt(sv, s->cfg->name, &s->frames[s->next]);
 			ir_keypress_frame(s->keys, &s->frames[s->next]);
 			s->next++;
 		}
