@@ -221,11 +221,23 @@ $SUB -t "$PREFIX/status" -C 1 -W 3 >"$TMP/status" 2>&1
 [ "$(cat "$TMP/status")" = offline ] || fail "status after SIGTERM is '$(cat "$TMP/status")'"
 
 # ---- (5c) SIGKILL: "offline" from the broker's last will ----
+# ... and a request left retained on the broker meanwhile is not replayed
+# to the transmitter when the daemon subscribes
+$PUB -r -t "$PREFIX/send" -m 'nec:0x0001'
+sent_before=$(grep -c '^pulse 9000' "$TMP/sent.mode2")
+$SUB -t "$PREFIX/send/error" -C 1 -W 5 >"$TMP/retained.err" 2>&1 &
+errs=$!
+sleep 0.3
 start_daemon "$TMP/d.conf"
 for i in $(seq 30); do
 	[ "$($SUB -t "$PREFIX/status" -C 1 -W 1 2>/dev/null)" = online ] && break
 	sleep 0.1
 done
+wait $errs
+grep -q 'retained requests are ignored' "$TMP/retained.err" || fail "retained request: $(cat "$TMP/retained.err")"
+$PUB -r -n -t "$PREFIX/send" # clears it
+sleep 0.3
+[ "$(grep -c '^pulse 9000' "$TMP/sent.mode2")" = "$sent_before" ] || fail "a retained request was transmitted"
 kill -9 "$daemon"
 wait "$daemon" 2>/dev/null
 daemon=
