@@ -203,8 +203,10 @@ static void answer(struct ir_mqtt *m, const char *reply, const char *error, cons
 		return; /* cannot happen with these sizes */
 	payload[pos++] = '}';
 	payload[pos] = '\0';
-	mosquitto_publish(m->mosq, NULL, reply && *reply ? reply : m->error_topic, (int)pos, payload,
-			  (int)m->s->qos, false);
+	/* a reply topic from a request refused half-way may be no topic */
+	if (!reply || !*reply || mosquitto_pub_topic_check(reply) != MOSQ_ERR_SUCCESS)
+		reply = m->error_topic;
+	mosquitto_publish(m->mosq, NULL, reply, (int)pos, payload, (int)m->s->qos, false);
 }
 
 /* ---- Home Assistant discovery ---- */
@@ -430,12 +432,14 @@ static void *network_thread(void *arg)
 				have_socket = true;
 				first = false;
 			} else {
+				int err = errno;
+
 				pthread_mutex_lock(&m->lock);
 				if (!m->connect_failure_logged && !m->stop)
 					fprintf(stderr, "irjackd: mqtt: cannot connect to %s:%u: %s; "
 							"retrying\n",
 						m->s->host, m->s->port,
-						rc == MOSQ_ERR_ERRNO ? strerror(errno)
+						rc == MOSQ_ERR_ERRNO ? strerror(err)
 								     : mosquitto_strerror(rc));
 				m->connect_failure_logged = true;
 				pthread_mutex_unlock(&m->lock);
