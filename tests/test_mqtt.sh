@@ -190,7 +190,7 @@ awk '{ print $2, $3 }' "$TMP/sent.txt" >"$TMP/sent.got"
 cmp -s "$TMP/sent.want" "$TMP/sent.got" || fail "transmitted frames: $(cat "$TMP/sent.txt")"
 
 # ---- (4) malformed requests: an error each, no crash, still serving ----
-$SUB -t "$PREFIX/send/error" -t "$PREFIX/myreply" -v -C 7 -W 10 >"$TMP/errors" 2>&1 &
+$SUB -t "$PREFIX/send/error" -t "$PREFIX/myreply" -v -C 8 -W 10 >"$TMP/errors" 2>&1 &
 errs=$!
 sleep 0.3
 $PUB -t "$PREFIX/send" -m 'complete garbage with too many words'
@@ -199,10 +199,12 @@ $PUB -t "$PREFIX/send" -m 'floppy:0x12'
 $PUB -t "$PREFIX/send" -m '{"protocol":"nec","scancode":'
 $PUB -t "$PREFIX/send" -m '{"protocol":"nec","scancode":"0x04fb","volume":11}'
 $PUB -t "$PREFIX/send" -m '{"raw":[9000,-4500]}'
+$PUB -t "$PREFIX/send" -m '{"reply":"x/#","remote":"tv","key":"KEY_UP"}'
 $PUB -t "$PREFIX/send" -m "{\"remote\":\"tv\",\"key\":\"KEY_NOPE\",\"reply\":\"$PREFIX/myreply\"}"
 wait $errs
 for want in 'expected PROTOCOL:SCANCODE' 'request of 5000 bytes' "unknown protocol 'floppy'" \
 	'unterminated\|expected a non-negative integer' 'unknown key \\"volume\\"' 'raw: expected a non-negative' \
+	'send/error {"ok":false,"error":"reply: not a topic' \
 	'myreply {"ok":false,"error":"unknown remote or key: tv KEY_NOPE"'; do
 	grep -q "$want" "$TMP/errors" || fail "no error message '$want': $(cat "$TMP/errors")"
 done
@@ -214,8 +216,8 @@ for i in $(seq 30); do [ "$(grep -c '^pulse 9000' "$TMP/sent.mode2")" -gt "$befo
 
 # ---- (5b) SIGTERM: "offline" published by the daemon (a clean disconnect drops the will) ----
 stop_daemon
-# 5 requests carried out (4 in (2), 1 after the malformed ones), 7 refused
-grep -q "mqtt: 6 events, 6 published, 0 dropped, 0 never sent; 1 connections; 5 requests carried out, 7 refused" \
+# 5 requests carried out (4 in (2), 1 after the malformed ones), 8 refused
+grep -q "mqtt: 6 events, 6 published, 0 dropped, 0 never sent; 1 connections; 5 requests carried out, 8 refused" \
 	"$TMP/daemon.err" || fail "counters: $(tail -1 "$TMP/daemon.err")"
 $SUB -t "$PREFIX/status" -C 1 -W 3 >"$TMP/status" 2>&1
 [ "$(cat "$TMP/status")" = offline ] || fail "status after SIGTERM is '$(cat "$TMP/status")'"
