@@ -120,6 +120,11 @@ type = file
 device = $TMP/sent.mode2
 CONF
 
+"$IRJACKD" --check-config --config "$TMP/d.conf" >"$TMP/check" 2>&1 ||
+	fail "--check-config: $(cat "$TMP/check")"
+grep -q "output mqtt: 127.0.0.1:$PORT, qos 1, queue 1000, discovery" "$TMP/check" ||
+	fail "--check-config summary: $(cat "$TMP/check")"
+
 # ---- (1) frames from a WAV source arrive as JSON, as irjack decode reads them ----
 "$IRJACK" decode --json --keymap "$TMP/tv.toml" "$SRC/samples/nec-mic-jack-44k.wav" >"$TMP/decode.json" ||
 	fail "irjack decode of the sample"
