@@ -162,6 +162,108 @@ static void test_errors_name_the_line(void **state)
 		snprintf(text, sizeof(text), "[transmitter t]\ntype = file\ndevice = /%0250d\n", 0);
 		expect_error(text, 3, "line longer than 197 characters");
 	}
+	/* a section with no key is still read: an empty source has no type,
+	 * an unknown one is unknown */
+	expect_error("[source a]\ntype = alsa\n[source b]\n[output json]\n", 3, "no type");
+	expect_error("[source a]\ntype = alsa\n[sauce]\n", 3, "unknown section");
+}
+
+static void test_mqtt_values(void **state)
+{
+	static struct irjackd_config cfg;
+	struct irjackd_config_error err;
+
+	(void)state;
+	/* defaults */
+	/* a section alone, every value its default */
+	assert_int_equal(load("[transmitter t]\ntype = alsa\n[output mqtt]\n", &cfg, &err), 0);
+	assert_true(cfg.mqtt);
+	assert_string_equal(cfg.mqtt_cfg.host, "localhost");
+	assert_int_equal(cfg.mqtt_cfg.port, 1883);
+	assert_int_equal(cfg.mqtt_cfg.qos, 1);
+	assert_int_equal(cfg.mqtt_cfg.keepalive, 60);
+	assert_int_equal(cfg.mqtt_cfg.queue_max, 1000);
+	assert_false(cfg.mqtt_cfg.discovery);
+	assert_string_equal(cfg.mqtt_cfg.topic_prefix, ""); /* irjack/<hostname> at run time */
+	assert_string_equal(cfg.mqtt_cfg.discovery_prefix, "homeassistant");
+	unlink(path);
+
+	assert_int_equal(load("[transmitter t]\ntype = alsa\n"
+			      "[output mqtt]\n"
+			      "host = 192.0.2.1\n"
+			      "client_id = irjack-kitchen\n"
+			      "topic_prefix = home/ir/kitchen\n"
+			      "username = ir\n"
+			      "password_file = /etc/irjack/pw\n"
+			      "tls = yes\n"
+			      "cafile = /etc/ssl/ca.pem\n"
+			      "certfile = /etc/irjack/c.pem\n"
+			      "keyfile = /etc/irjack/c.key\n"
+			      "qos = 2\n"
+			      "keepalive = 30\n"
+			      "queue_max = 0\n"
+			      "discovery = yes\n"
+			      "discovery_prefix = ha\n",
+			      &cfg, &err),
+			 0);
+	assert_int_equal(cfg.mqtt_cfg.port, 8883); /* TLS default */
+	assert_string_equal(cfg.mqtt_cfg.client_id, "irjack-kitchen");
+	assert_string_equal(cfg.mqtt_cfg.topic_prefix, "home/ir/kitchen");
+	assert_string_equal(cfg.mqtt_cfg.password_file, "/etc/irjack/pw");
+	assert_true(cfg.mqtt_cfg.tls);
+	assert_string_equal(cfg.mqtt_cfg.keyfile, "/etc/irjack/c.key");
+	assert_int_equal(cfg.mqtt_cfg.qos, 2);
+	assert_int_equal(cfg.mqtt_cfg.keepalive, 30);
+	assert_int_equal(cfg.mqtt_cfg.queue_max, 0);
+	assert_true(cfg.mqtt_cfg.discovery);
+	assert_string_equal(cfg.mqtt_cfg.discovery_prefix, "ha");
+	unlink(path);
+}
+
+static void test_mqtt_errors_name_the_line(void **state)
+{
+	const char *tx = "[transmitter t]\ntype = alsa\n[output mqtt]\n"; /* section on line 3 */
+
+	(void)state;
+	static const struct {
+		const char *keys;
+		unsigned line;
+		const char *words;
+	} cases[] = {
+		{ "port = 0\n", 4, "port" },
+		{ "port = 65536\n", 4, "port" },
+		{ "port = http\n", 4, "port" },
+		{ "qos = 3\n", 4, "qos" },
+		{ "qos = -1\n", 4, "qos" },
+		{ "keepalive = 1\n", 4, "keepalive" },
+		{ "queue_max = 100001\n", 4, "queue_max" },
+		{ "queue_max = lots\n", 4, "queue_max" },
+		{ "discovery = maybe\n", 4, "discovery" },
+		{ "tls = sometimes\n", 4, "tls" },
+		{ "host = a b\n", 4, "host" },
+		{ "client_id = a b\n", 4, "client_id" },
+		{ "topic_prefix = irjack/#\n", 4, "topic_prefix" },
+		{ "topic_prefix = irjack/+/x\n", 4, "topic_prefix" },
+		{ "topic_prefix = /irjack\n", 4, "topic_prefix" },
+		{ "topic_prefix = irjack/\n", 4, "topic_prefix" },
+		{ "topic_prefix = irjack//x\n", 4, "topic_prefix" },
+		{ "discovery_prefix = ha/#\n", 4, "discovery_prefix" },
+		{ "host = h\nusername = u\npassword = p\npassword_file = /f\n", 7, "one or the other" },
+		{ "host = h\nusername = u\npassword_file = /f\npassword = p\n", 7, "one or the other" },
+		{ "host = h\nbroker = x\n", 5, "unknown key 'broker'" },
+		{ "password = secret\n", 3, "needs a username" },
+		{ "cafile = /ca.pem\n", 3, "need tls = yes" },
+		{ "tls = yes\n", 3, "needs cafile" },
+		{ "tls = yes\ncafile = /ca\ncertfile = /c\n", 3, "go together" },
+		{ "host = h\n[output mqtt]\nport = 1\n", 6, "appears twice" },
+		{ "[output mqtt]\n", 4, "appears twice" }, /* empty sections count too */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[512];
+
+		snprintf(text, sizeof(text), "%s%s", tx, cases[i].keys);
+		expect_error(text, cases[i].line, cases[i].words);
+	}
 }
 
 static void test_missing_file(void **state)
@@ -180,6 +282,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid),
 		cmocka_unit_test(test_errors_name_the_line),
+		cmocka_unit_test(test_mqtt_values),
+		cmocka_unit_test(test_mqtt_errors_name_the_line),
 		cmocka_unit_test(test_missing_file),
 	};
 

@@ -26,7 +26,8 @@ static void usage(FILE *out)
 		"microphone input, /dev/lircN, USB receivers), decodes every common\n"
 		"protocol, names the buttons with the configured keymaps (rc_keymaps TOML,\n"
 		"lircd.conf) and hands key presses to the configured outputs (a uinput\n"
-		"input device, a lircd-compatible socket for irw/irexec/Kodi, JSON lines).\n"
+		"input device, a lircd-compatible socket for irw/irexec/Kodi, JSON lines,\n"
+		"MQTT).\n"
 		"\n"
 		"Options:\n"
 		"  -c, --config FILE    configuration file (default " DEFAULT_CONFIG ")\n"
@@ -46,6 +47,10 @@ static void usage(FILE *out)
 		"  [output uinput]      name, vendor, product\n"
 		"  [output lircd]       path, mode, simulate = yes|no\n"
 		"  [output json]        path ('-': standard output)\n"
+		"  [output mqtt]        host, port, client_id, topic_prefix, username,\n"
+		"                       password|password_file, tls, cafile, certfile,\n"
+		"                       keyfile, qos, keepalive, queue_max,\n"
+		"                       discovery = yes|no, discovery_prefix\n"
 		"  [transmitter NAME]   type = alsa|file|lirc|mceusb, device, mode, volume,\n"
 		"                       remotes\n"
 		"See config/irjackd.conf for an example.\n"
@@ -85,6 +90,10 @@ static void print_summary(const struct irjackd_config *cfg, const struct ir_keym
 		printf("  output lircd: %s (mode %03o)\n", cfg->lircd_path, cfg->lircd_mode);
 	if (cfg->json)
 		printf("  output json: %s\n", cfg->json_path);
+	if (cfg->mqtt)
+		printf("  output mqtt: %s:%u%s, qos %u, queue %u%s\n", cfg->mqtt_cfg.host,
+		       cfg->mqtt_cfg.port, cfg->mqtt_cfg.tls ? " (TLS)" : "", cfg->mqtt_cfg.qos,
+		       cfg->mqtt_cfg.queue_max, cfg->mqtt_cfg.discovery ? ", discovery" : "");
 	printf("  keymaps: %zu remote%s, %zu button%s\n", ir_keymap_remote_count(km),
 	       ir_keymap_remote_count(km) == 1 ? "" : "s", ir_keymap_key_count(km),
 	       ir_keymap_key_count(km) == 1 ? "" : "s");

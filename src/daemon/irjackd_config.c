@@ -26,6 +26,7 @@ struct parse {
 	bool failed;
 	bool section_header; /* a [section] line was read since the last key */
 	unsigned header_line; /* the line of the last [section] */
+	char header_name[128]; /* its name, to enter it even if no key follows */
 	char last_section[128];
 	char seen[MAX_SECTIONS][128];
 	unsigned seen_count;
@@ -39,6 +40,24 @@ static int fail(struct parse *p, const char *fmt, ...) __attribute__((format(pri
 
 /* The longest [section] libinih keeps whole (ini.c's MAX_SECTION - 1). */
 #define INIH_SECTION_MAX 49
+
+static bool enter_section(struct parse *p, const char *section);
+
+/* A [section] with no key under it never reaches the handler (inih calls
+ * it per key), yet "[output mqtt]" alone means "publish with the
+ * defaults": enter it when the next header or the end shows it empty. */
+static void enter_empty_section(struct parse *p)
+{
+	unsigned line = p->line;
+
+	if (!p->section_header || p->failed)
+		return;
+	p->section_header = false;
+	p->line = p->header_line;
+	snprintf(p->last_section, sizeof(p->last_section), "%s", p->header_name);
+	enter_section(p, p->header_name);
+	p->line = line;
+}
 
 static char *counting_reader(char *str, int num, void *stream)
 {
@@ -63,15 +82,22 @@ static char *counting_reader(char *str, int num, void *stream)
 		/* a section header, even one repeating the last name (inih
 		 * would merge the two) */
 		if (*c == '[') {
+			size_t name_len = strcspn(c + 1, "]\r\n");
+
+			enter_empty_section(p);
 			p->section_header = true;
 			p->header_line = p->line;
 			/* inih cuts section names at 49 characters (its
 			 * MAX_SECTION, 50): two long names could meet, or a
 			 * name be silently shortened */
-			if (strcspn(c + 1, "]\r\n") > INIH_SECTION_MAX) {
+			if (name_len > INIH_SECTION_MAX) {
 				fail(p, "section name longer than %d characters", INIH_SECTION_MAX);
 				return NULL;
 			}
+			/* the name as inih reads it: up to ']', trailing blanks cut */
+			while (name_len && (c[name_len] == ' ' || c[name_len] == '\t'))
+				name_len--;
+			snprintf(p->header_name, sizeof(p->header_name), "%.*s", (int)name_len, c + 1);
 		}
 	}
 	return s;
@@ -102,6 +128,12 @@ void irjackd_config_defaults(struct irjackd_config *cfg)
 	snprintf(cfg->lircd_path, sizeof(cfg->lircd_path), "/run/irjack/lircd");
 	cfg->lircd_mode = 0660;
 	snprintf(cfg->json_path, sizeof(cfg->json_path), "-");
+	snprintf(cfg->mqtt_cfg.host, sizeof(cfg->mqtt_cfg.host), "localhost");
+	cfg->mqtt_cfg.qos = 1;
+	cfg->mqtt_cfg.keepalive = 60;
+	cfg->mqtt_cfg.queue_max = 1000;
+	snprintf(cfg->mqtt_cfg.discovery_prefix, sizeof(cfg->mqtt_cfg.discovery_prefix),
+		 "homeassistant");
 }
 
 static const char *const source_types[] = { "alsa", "portaudio", "file", "lirc", "mceusb", "imon" };
@@ -223,8 +255,12 @@ static bool enter_section(struct parse *p, const char *section)
 	p->source = NULL;
 	p->tx = NULL;
 	if (!strcmp(section, "daemon") || !strcmp(section, "output uinput") ||
-	    !strcmp(section, "output lircd") || !strcmp(section, "output json")) {
-		if (!strcmp(section, "output uinput"))
+	    !strcmp(section, "output lircd") || !strcmp(section, "output json") ||
+	    !strcmp(section, "output mqtt")) {
+		if (!strcmp(section, "output mqtt")) {
+			cfg->mqtt = true;
+			cfg->mqtt_cfg.line = p->header_line;
+		} else if (!strcmp(section, "output uinput"))
 			cfg->uinput = true;
 		else if (!strcmp(section, "output lircd"))
 			cfg->lircd = true;
@@ -263,7 +299,7 @@ static bool enter_section(struct parse *p, const char *section)
 		p->tx_has_type = false;
 		return true;
 	}
-	fail(p, "unknown section [%s] (daemon, source NAME, output uinput|lircd|json, "
+	fail(p, "unknown section [%s] (daemon, source NAME, output uinput|lircd|json|mqtt, "
 		"transmitter NAME)",
 	     section);
 	return false;
@@ -407,6 +443,110 @@ static void tx_key(struct parse *p, const char *name, const char *v)
 	}
 }
 
+/* An MQTT topic level path we publish under: no wildcards, no empty
+ * levels, no leading or trailing '/'. */
+static bool valid_topic_prefix(const char *v)
+{
+	size_t len = strlen(v);
+
+	if (!len || v[0] == '/' || v[len - 1] == '/' || strstr(v, "//"))
+		return false;
+	for (const char *c = v; *c; c++)
+		if (*c == '+' || *c == '#' || (unsigned char)*c < 0x20)
+			return false;
+	return true;
+}
+
+static bool has_space_or_control(const char *v)
+{
+	for (const char *c = v; *c; c++)
+		if ((unsigned char)*c <= 0x20)
+			return true;
+	return false;
+}
+
+static void mqtt_key(struct parse *p, const char *name, const char *v)
+{
+	struct irjackd_mqtt *m = &p->cfg->mqtt_cfg;
+	unsigned long n;
+
+	if (!strcmp(name, "host")) {
+		if (has_space_or_control(v))
+			fail(p, "host: expected a host name or address, got '%s'", v);
+		else
+			copy_value(p, m->host, sizeof(m->host), name, v);
+	} else if (!strcmp(name, "port")) {
+		if (!parse_uint(v, 1, 65535, 10, &n))
+			fail(p, "port: expected a TCP port from 1 to 65535, got '%s'", v);
+		else
+			m->port = (unsigned)n;
+	} else if (!strcmp(name, "client_id")) {
+		/* MQTT 3.1.1 only promises 23 characters; brokers take more,
+		 * but no spaces or control characters in a log-friendly id */
+		if (has_space_or_control(v))
+			fail(p, "client_id: no spaces or control characters, got '%s'", v);
+		else
+			copy_value(p, m->client_id, sizeof(m->client_id), name, v);
+	} else if (!strcmp(name, "topic_prefix")) {
+		if (!valid_topic_prefix(v))
+			fail(p, "topic_prefix: expected topic levels such as irjack/livingroom (no '+', "
+				"'#', empty levels or leading/trailing '/'), got '%s'",
+			     v);
+		else
+			copy_value(p, m->topic_prefix, sizeof(m->topic_prefix), name, v);
+	} else if (!strcmp(name, "discovery_prefix")) {
+		if (!valid_topic_prefix(v))
+			fail(p, "discovery_prefix: expected topic levels such as homeassistant, got '%s'",
+			     v);
+		else
+			copy_value(p, m->discovery_prefix, sizeof(m->discovery_prefix), name, v);
+	} else if (!strcmp(name, "username")) {
+		copy_value(p, m->username, sizeof(m->username), name, v);
+	} else if (!strcmp(name, "password")) {
+		if (m->password_file[0])
+			fail(p, "password: password_file is already set (one or the other)");
+		else
+			copy_value(p, m->password, sizeof(m->password), name, v);
+	} else if (!strcmp(name, "password_file")) {
+		if (m->password[0])
+			fail(p, "password_file: password is already set (one or the other)");
+		else
+			copy_value(p, m->password_file, sizeof(m->password_file), name, v);
+	} else if (!strcmp(name, "tls")) {
+		if (!parse_bool(v, &m->tls))
+			fail(p, "tls: expected yes or no, got '%s'", v);
+	} else if (!strcmp(name, "cafile")) {
+		copy_value(p, m->cafile, sizeof(m->cafile), name, v);
+	} else if (!strcmp(name, "certfile")) {
+		copy_value(p, m->certfile, sizeof(m->certfile), name, v);
+	} else if (!strcmp(name, "keyfile")) {
+		copy_value(p, m->keyfile, sizeof(m->keyfile), name, v);
+	} else if (!strcmp(name, "qos")) {
+		if (!parse_uint(v, 0, 2, 10, &n))
+			fail(p, "qos: expected 0, 1 or 2, got '%s'", v);
+		else
+			m->qos = (unsigned)n;
+	} else if (!strcmp(name, "keepalive")) {
+		if (!parse_uint(v, 5, 3600, 10, &n))
+			fail(p, "keepalive: expected seconds from 5 to 3600, got '%s'", v);
+		else
+			m->keepalive = (unsigned)n;
+	} else if (!strcmp(name, "queue_max")) {
+		if (!parse_uint(v, 0, 100000, 10, &n))
+			fail(p, "queue_max: expected a number of events from 0 to 100000, got '%s'", v);
+		else
+			m->queue_max = (unsigned)n;
+	} else if (!strcmp(name, "discovery")) {
+		if (!parse_bool(v, &m->discovery))
+			fail(p, "discovery: expected yes or no, got '%s'", v);
+	} else {
+		fail(p, "[output mqtt]: unknown key '%s' (host, port, client_id, topic_prefix, "
+			"username, password, password_file, tls, cafile, certfile, keyfile, qos, "
+			"keepalive, queue_max, discovery, discovery_prefix)",
+		     name);
+	}
+}
+
 static void output_key(struct parse *p, const char *section, const char *name, const char *v)
 {
 	struct irjackd_config *cfg = p->cfg;
@@ -437,6 +577,8 @@ static void output_key(struct parse *p, const char *section, const char *name, c
 				fail(p, "simulate: expected yes or no, got '%s'", v);
 		} else
 			fail(p, "[output lircd]: unknown key '%s' (path, mode, simulate)", name);
+	} else if (!strcmp(section, "output mqtt")) {
+		mqtt_key(p, name, v);
 	} else {
 		if (!strcmp(name, "path"))
 			copy_value(p, cfg->json_path, sizeof(cfg->json_path), name, v);
@@ -505,6 +647,30 @@ static int check_complete(struct parse *p)
 		if (!t->device[0] && t->type == IRJACKD_TX_ALSA)
 			snprintf(t->device, sizeof(t->device), "default");
 	}
+	if (cfg->mqtt) {
+		struct irjackd_mqtt *m = &cfg->mqtt_cfg;
+
+		p->line = m->line;
+		if ((m->password[0] || m->password_file[0]) && !m->username[0]) {
+			fail(p, "[output mqtt]: a password needs a username");
+			return -EINVAL;
+		}
+		if (!m->tls && (m->cafile[0] || m->certfile[0] || m->keyfile[0])) {
+			fail(p, "[output mqtt]: cafile, certfile and keyfile need tls = yes");
+			return -EINVAL;
+		}
+		if (m->tls && !m->cafile[0]) {
+			fail(p, "[output mqtt]: tls = yes needs cafile (the broker's CA certificate)");
+			return -EINVAL;
+		}
+		if (!m->certfile[0] != !m->keyfile[0]) {
+			fail(p, "[output mqtt]: certfile and keyfile go together (a client certificate "
+				"and its key)");
+			return -EINVAL;
+		}
+		if (!m->port)
+			m->port = m->tls ? 8883 : 1883;
+	}
 	if (!cfg->source_count && !cfg->transmitter_count) {
 		p->line = 0;
 		fail(p, "no [source NAME] and no [transmitter NAME]: nothing to do");
@@ -540,6 +706,8 @@ int irjackd_config_load_stream(FILE *f, const char *name, struct irjackd_config 
 	memset(err, 0, sizeof(*err));
 	snprintf(cfg->path, sizeof(cfg->path), "%s", name);
 	ret = ini_parse_stream(counting_reader, &p, handler, &p);
+	if (ret == 0)
+		enter_empty_section(&p);
 	if (p.failed)
 		return -EINVAL;
 	if (ret != 0) {

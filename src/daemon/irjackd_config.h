@@ -12,6 +12,10 @@
  *   [output uinput]       name, vendor, product (0x....)
  *   [output lircd]        path, mode (octal), simulate = yes|no
  *   [output json]         path (- for standard output)
+ *   [output mqtt]         host, port, client_id, topic_prefix, username,
+ *                         password | password_file, tls = yes|no, cafile,
+ *                         certfile, keyfile, qos = 0|1|2, keepalive (s),
+ *                         queue_max, discovery = yes|no, discovery_prefix
  *   [transmitter NAME]    type = alsa|file|lirc|mceusb, device, mode,
  *                         volume (0..1), remotes = NAME,... (which remotes it
  *                         sends for; empty: all)
@@ -74,6 +78,27 @@ struct irjackd_transmitter {
 	unsigned line;
 };
 
+/* [output mqtt]: see out_mqtt.h for what is published where. */
+struct irjackd_mqtt {
+	char host[IRJACKD_PATH_MAX];         /* default localhost */
+	unsigned port;                       /* 0: 1883, or 8883 with tls */
+	char client_id[IRJACKD_NAME_MAX];    /* empty: irjack-<hostname> */
+	char topic_prefix[IRJACKD_PATH_MAX]; /* empty: irjack/<hostname> */
+	char username[IRJACKD_NAME_MAX];
+	char password[IRJACKD_NAME_MAX];
+	char password_file[IRJACKD_PATH_MAX]; /* read when the output starts */
+	bool tls;
+	char cafile[IRJACKD_PATH_MAX];
+	char certfile[IRJACKD_PATH_MAX];
+	char keyfile[IRJACKD_PATH_MAX];
+	unsigned qos;        /* events and replies; default 1 */
+	unsigned keepalive;  /* seconds; default 60 */
+	unsigned queue_max;  /* events held while offline; default 1000 */
+	bool discovery;      /* Home Assistant device triggers */
+	char discovery_prefix[IRJACKD_NAME_MAX]; /* default homeassistant */
+	unsigned line;       /* where the section starts */
+};
+
 struct irjackd_config {
 	char path[IRJACKD_PATH_MAX];
 	char keymaps[IRJACKD_MAX_KEYMAPS][IRJACKD_PATH_MAX];
@@ -95,6 +120,8 @@ struct irjackd_config {
 	bool lircd_simulate;
 	bool json;
 	char json_path[IRJACKD_PATH_MAX];
+	bool mqtt;
+	struct irjackd_mqtt mqtt_cfg;
 };
 
 struct irjackd_config_error {

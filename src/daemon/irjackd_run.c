@@ -16,7 +16,12 @@
  * sources are reopened with the new settings, the lircd socket (clients
  * stay connected) and the uinput device are kept when their settings did
  * not change (uinput is recreated only if it lacks a key the new keymaps
- * bind).
+ * bind); the MQTT output is made anew (it announces the new keys).
+ *
+ * Transmitters: `alsa` (carrier synthesized on a headphone output), `lirc`
+ * (/dev/lircN), `mceusb` (through the running mceusb source: a USB device
+ * has one owner) and `file` (mode2 text appended, for tests).  Requests
+ * come from the lircd socket (SEND_ONCE, SET_TRANSMITTERS) and MQTT.
  */
 #include "irjackd.h"
 
@@ -44,7 +49,11 @@
 #include "ir_synth.h"
 #include "ir_timing_io.h"
 #include "out_lircd.h"
+#include "out_mqtt.h"
 #include "out_uinput.h"
+#ifdef IRJACK_HAVE_LIRC_DEV
+#include "ir_lirc_tx.h"
+#endif
 
 /* Sources without a pollable descriptor are dispatched this often. */
 #define POLL_TICK_MS 5
@@ -148,6 +157,9 @@ struct service {
 	char json_path[IRJACKD_PATH_MAX];
 	struct ir_lircd *lircd;
 	struct ir_uinput *uinput;
+	struct ir_mqtt *mqtt;
+	const char *mqtt_names[IRJACKD_MAX_SOURCES]; /* the sources' names, for discovery */
+	unsigned tx_mask;    /* SET_TRANSMITTERS; 0: chosen per remote */
 	uint64_t start_us;   /* monotonic time of service time 0 */
 	uint64_t reloads, reload_failures;
 	bool stop;
@@ -212,6 +224,9 @@ static void on_frame(void *userdata, const struct ir_frame *frame)
 	f.start_us = (uint64_t)((int64_t)f.start_us + s->offset_us);
 	f.end_us = (uint64_t)((int64_t)f.end_us + s->offset_us);
 	print_json(sv, s, frame);
+	if (sv->mqtt)
+		ir_mqtt_frame(sv->mqtt, s->cfg->name, frame,
+			      ir_keymap_lookup(sv->gen->km, frame, &key) ? &key : NULL);
 	ir_keypress_frame(s->keys, &f);
 	ir_frame_format_text(frame,
 			     &(struct ir_frame_labels){
@@ -248,8 +263,15 @@ static void on_source_event(void *userdata, enum ir_source_event event, const ch
 
 /* ---- transmit ---- */
 
+/* The carrier a transmission is meant for; 0 fields: the transmitter's
+ * defaults (38 kHz, its own duty cycle). */
+struct tx_carrier {
+	uint32_t hz;
+	unsigned duty_pct;
+};
+
 static int transmit_audio(const struct irjackd_transmitter *tx, const struct ir_edge_buf *edges,
-			  char *error, size_t error_size)
+			  const struct tx_carrier *carrier, char *error, size_t error_size)
 {
 	struct ir_synth_config sc;
 	struct ir_alsa_out *o;
@@ -260,7 +282,9 @@ static int transmit_audio(const struct irjackd_transmitter *tx, const struct ir_
 
 	ir_synth_config_default(&sc);
 	sc.sample_rate = 48000;
-	sc.carrier_hz = 38000;
+	sc.carrier_hz = carrier->hz ? carrier->hz : 38000;
+	if (carrier->duty_pct)
+		sc.duty_pct = carrier->duty_pct;
 	sc.amplitude = (float)tx->volume;
 	if (tx->mode[0] && ir_synth_mode_from_name(tx->mode, &sc.mode) < 0) {
 		snprintf(error, error_size, "transmitter %s: unknown mode %s", tx->name, tx->mode);
@@ -292,65 +316,264 @@ static int transmit_audio(const struct irjackd_transmitter *tx, const struct ir_
 	return ret < 0 ? ret : 0;
 }
 
-static const struct irjackd_transmitter *transmitter_for(const struct irjackd_config *cfg,
-							 const char *remote)
+static int transmit_lirc(const struct irjackd_transmitter *tx, const struct ir_edge_buf *edges,
+			 const struct tx_carrier *carrier, char *error, size_t error_size)
 {
-	for (unsigned i = 0; i < cfg->transmitter_count; i++) {
-		const struct irjackd_transmitter *t = &cfg->transmitters[i];
-		char list[IRJACKD_PATH_MAX], *save = NULL;
+#ifdef IRJACK_HAVE_LIRC_DEV
+	const char *path = tx->device[0] ? tx->device : "/dev/lirc0";
+	struct ir_lirc_tx *lt;
+	int ret;
 
-		if (!t->remotes[0])
-			return t;
-		snprintf(list, sizeof(list), "%s", t->remotes);
-		for (char *r = strtok_r(list, ",", &save); r; r = strtok_r(NULL, ",", &save))
-			if (!strcasecmp(r, remote))
-				return t;
+	if (!strncmp(path, "lirc:", 5))
+		path += 5;
+	ret = ir_lirc_tx_open(path, &lt);
+	if (ret < 0) {
+		snprintf(error, error_size, "transmitter %s: %s: %s", tx->name, path, strerror(-ret));
+		return ret;
 	}
-	return NULL;
+	/* a device without carrier or duty control sends anyway, as lircd */
+	ret = ir_lirc_tx_set_carrier(lt, carrier->hz ? carrier->hz : 38000);
+	if (ret == 0 && carrier->duty_pct)
+		ret = ir_lirc_tx_set_duty_cycle(lt, carrier->duty_pct);
+	if (ret < 0 && ret != -ENOTSUP && ret != -ENOTTY)
+		irjackd_log(LOG_WARNING, "transmitter %s: carrier not set: %s", tx->name,
+			    strerror(-ret));
+	ret = ir_lirc_tx_send_edges(lt, edges->edges, edges->len);
+	if (ret < 0)
+		snprintf(error, error_size, "transmitter %s: %s: %s", tx->name, path, strerror(-ret));
+	ir_lirc_tx_free(lt);
+	return ret;
+#else
+	(void)edges;
+	(void)carrier;
+	snprintf(error, error_size, "transmitter %s: LIRC devices are not supported by this build",
+		 tx->name);
+	return -ENOTSUP;
+#endif
 }
 
-/* SEND_* from lircd clients, to the first transmitter that serves the
- * remote.  Audio transmitters play synchronously (a frame is ~100 ms):
+/* An MCE transceiver sends through the source that holds it: a USB device
+ * has one owner. */
+static int transmit_usb(struct service *sv, const struct irjackd_transmitter *tx,
+			const struct ir_edge_buf *edges, const struct tx_carrier *carrier,
+			char *error, size_t error_size)
+{
+	struct generation *g = sv->gen;
+
+	for (unsigned i = 0; i < g->source_count; i++) {
+		const struct source *s = &g->sources[i];
+
+		if (s->cfg->type != IRJACKD_SOURCE_MCEUSB || s->ended)
+			continue;
+		if (tx->device[0] && strcmp(tx->device, s->cfg->device))
+			continue;
+		return ir_source_transmit(s->src, edges->edges, edges->len,
+					  carrier->hz ? carrier->hz : 38000, 0, error, error_size);
+	}
+	snprintf(error, error_size,
+		 "transmitter %s: no running [source] of type mceusb%s%s to send through", tx->name,
+		 tx->device[0] ? " with device " : "", tx->device);
+	return -ENODEV;
+}
+
+static int transmit_file(const struct irjackd_transmitter *tx, const struct ir_edge_buf *edges,
+			 char *error, size_t error_size)
+{
+	FILE *f = fopen(tx->device, "a");
+	int ret;
+
+	if (!f) {
+		ret = -errno;
+		snprintf(error, error_size, "%s: %s", tx->device, strerror(errno));
+		return ret;
+	}
+	ret = ir_timing_write_mode2(f, edges->edges, edges->len);
+	if (fclose(f) != 0 && ret == 0)
+		ret = -EIO;
+	if (ret < 0)
+		snprintf(error, error_size, "%s: %s", tx->device, strerror(-ret));
+	return ret;
+}
+
+/* Audio and LIRC transmitters play synchronously (a frame is ~100 ms):
  * the loop waits, the capture threads do not. */
+static int transmit(struct service *sv, const struct irjackd_transmitter *tx,
+		    const struct ir_edge_buf *edges, const struct tx_carrier *carrier, char *error,
+		    size_t error_size)
+{
+	switch (tx->type) {
+	case IRJACKD_TX_ALSA:
+		return transmit_audio(tx, edges, carrier, error, error_size);
+	case IRJACKD_TX_FILE:
+		return transmit_file(tx, edges, error, error_size);
+	case IRJACKD_TX_LIRC:
+		return transmit_lirc(tx, edges, carrier, error, error_size);
+	case IRJACKD_TX_MCEUSB:
+		return transmit_usb(sv, tx, edges, carrier, error, error_size);
+	}
+	snprintf(error, error_size, "transmitter %s: unknown type", tx->name);
+	return -EINVAL;
+}
+
+static bool serves_remote(const struct irjackd_transmitter *t, const char *remote)
+{
+	char list[IRJACKD_PATH_MAX], *save = NULL;
+
+	if (!t->remotes[0] || !remote)
+		return true;
+	snprintf(list, sizeof(list), "%s", t->remotes);
+	for (char *r = strtok_r(list, ",", &save); r; r = strtok_r(NULL, ",", &save))
+		if (!strcasecmp(r, remote))
+			return true;
+	return false;
+}
+
+/*
+ * Where a request goes, as a mask over the configured transmitters (bit n
+ * for the n-th): the one named `name`; else those SET_TRANSMITTERS chose;
+ * else the first that serves `remote` (NULL: any).  0: none.
+ */
+static unsigned transmitters_for(const struct service *sv, const char *name, const char *remote)
+{
+	const struct irjackd_config *cfg = sv->gen->cfg;
+
+	if (name && name[0]) {
+		for (unsigned i = 0; i < cfg->transmitter_count; i++)
+			if (!strcmp(cfg->transmitters[i].name, name))
+				return 1u << i;
+		return 0;
+	}
+	if (sv->tx_mask)
+		return sv->tx_mask & ((1u << cfg->transmitter_count) - 1);
+	for (unsigned i = 0; i < cfg->transmitter_count; i++)
+		if (serves_remote(&cfg->transmitters[i], remote))
+			return 1u << i;
+	return 0;
+}
+
+/* Sends `edges` through every transmitter in `mask`; the first error is
+ * the one reported. */
+static int transmit_mask(struct service *sv, unsigned mask, const struct ir_edge_buf *edges,
+			 const struct tx_carrier *carrier, char *error, size_t error_size)
+{
+	const struct irjackd_config *cfg = sv->gen->cfg;
+	int first = 0;
+
+	for (unsigned i = 0; i < cfg->transmitter_count; i++) {
+		char err[256] = "";
+		int ret;
+
+		if (!(mask & (1u << i)))
+			continue;
+		ret = transmit(sv, &cfg->transmitters[i], edges, carrier, err, sizeof(err));
+		if (ret < 0) {
+			irjackd_log(LOG_WARNING, "%s", err);
+			if (!first) {
+				first = ret;
+				snprintf(error, error_size, "%s", err);
+			}
+		}
+	}
+	return first;
+}
+
+/* SEND_* from lircd clients.  SEND_START sends the button once: irjackd
+ * does not repeat until SEND_STOP (a documented difference from lircd). */
 static int on_send(void *userdata, enum ir_lircd_send kind, const char *remote, const char *key,
 		   unsigned repeats, char *error, size_t error_size)
 {
 	struct service *sv = userdata;
-	const struct irjackd_transmitter *tx = transmitter_for(sv->gen->cfg, remote);
+	unsigned mask = transmitters_for(sv, NULL, remote);
 	struct ir_edge_buf edges = { 0 };
-	FILE *f;
+	struct tx_carrier carrier = { 0 };
 	int ret;
 
-	if (!tx) {
+	if (!mask) {
 		snprintf(error, error_size, "no transmitter for remote \"%s\"", remote);
 		return -ENODEV;
 	}
 	if (kind == IR_LIRCD_SEND_STOP)
 		return 0;
-	if (tx->type != IRJACKD_TX_FILE && tx->type != IRJACKD_TX_ALSA) {
-		snprintf(error, error_size, "transmitter %s: type %s not supported by this build yet",
-			 tx->name, irjackd_tx_type_name(tx->type));
-		return -ENOTSUP;
-	}
 	ret = ir_keymap_encode(sv->gen->km, remote, key, kind == IR_LIRCD_SEND_START ? 0 : repeats,
 			       &edges);
 	if (ret < 0) {
 		snprintf(error, error_size, "cannot encode %s %s: %s", remote, key, strerror(-ret));
-	} else if (tx->type == IRJACKD_TX_ALSA) {
-		ret = transmit_audio(tx, &edges, error, error_size);
 	} else {
-		f = fopen(tx->device, "a");
-		if (!f) {
-			ret = -errno;
-			snprintf(error, error_size, "%s: %s", tx->device, strerror(errno));
-		} else {
-			ret = ir_timing_write_mode2(f, edges.edges, edges.len);
-			if (fclose(f) != 0 && ret == 0)
-				ret = -EIO;
-		}
+		ir_keymap_carrier(sv->gen->km, remote, key, &carrier.hz, &carrier.duty_pct);
+		ret = transmit_mask(sv, mask, &edges, &carrier, error, error_size);
 	}
 	if (ret < 0)
 		irjackd_log(LOG_WARNING, "send %s %s: %s", remote, key, error);
+	ir_edge_buf_free(&edges);
+	return ret;
+}
+
+/* SET_TRANSMITTERS: bit n-1 for the n-th [transmitter] of the config. */
+static int on_set_transmitters(void *userdata, unsigned mask, char *error, size_t error_size)
+{
+	struct service *sv = userdata;
+	unsigned count = sv->gen->cfg->transmitter_count;
+
+	if (count < 32 && (mask >> count)) {
+		snprintf(error, error_size, "cannot set transmitters: %u configured", count);
+		return -EINVAL;
+	}
+	sv->tx_mask = mask;
+	irjackd_log(LOG_INFO, "transmitters set to mask 0x%x", mask);
+	return 0;
+}
+
+/* Transmit requests from MQTT (already parsed and bounded, see
+ * send_request.h), on this thread. */
+static int on_mqtt_send(void *userdata, const struct irjackd_send_request *req, char *error,
+			size_t error_size)
+{
+	struct service *sv = userdata;
+	const char *remote = req->kind == IRJACKD_SEND_KEY ? req->remote : NULL;
+	unsigned mask = transmitters_for(sv, req->transmitter, remote);
+	struct ir_encode_opts opts = { .repeats = req->repeats };
+	struct ir_edge_buf edges = { 0 };
+	struct tx_carrier carrier = { 0 };
+	const struct ir_protocol_info *info;
+	int ret = 0;
+
+	if (!mask) {
+		if (req->transmitter[0])
+			snprintf(error, error_size, "no transmitter named \"%s\"", req->transmitter);
+		else if (remote)
+			snprintf(error, error_size, "no transmitter for remote \"%s\"", remote);
+		else
+			snprintf(error, error_size, "no transmitter configured");
+		return -ENODEV;
+	}
+	switch (req->kind) {
+	case IRJACKD_SEND_KEY:
+		ret = ir_keymap_encode(sv->gen->km, req->remote, req->key, req->repeats, &edges);
+		if (ret == -ENOENT)
+			snprintf(error, error_size, "unknown remote or key: %s %s", req->remote,
+				 req->key);
+		else if (ret == 0)
+			ir_keymap_carrier(sv->gen->km, req->remote, req->key, &carrier.hz,
+					  &carrier.duty_pct);
+		break;
+	case IRJACKD_SEND_SCANCODE:
+		ret = ir_encode(req->protocol, req->scancode, &opts, &edges);
+		info = ir_protocol_get(req->protocol);
+		if (info) {
+			carrier.hz = info->carrier_hz;
+			carrier.duty_pct = info->duty_cycle;
+		}
+		break;
+	case IRJACKD_SEND_RAW:
+		for (size_t i = 0; i < req->raw_count && ret == 0; i++)
+			ret = ir_edge_buf_push(&edges, i % 2 ? ir_space(req->raw[i])
+							     : ir_pulse(req->raw[i]));
+		break;
+	}
+	if (ret == 0)
+		ret = transmit_mask(sv, mask, &edges, &carrier, error, error_size);
+	else if (!error[0])
+		snprintf(error, error_size, "cannot encode: %s", strerror(-ret));
 	ir_edge_buf_free(&edges);
 	return ret;
 }
@@ -411,6 +634,16 @@ static unsigned status_lines(void *userdata, char *buf, size_t size)
 		ADD("output uinput %s\n", ir_uinput_devnode(sv->uinput));
 	if (sv->json)
 		ADD("output json %s\n", sv->json_path);
+	if (sv->mqtt) {
+		struct ir_mqtt_stats ms;
+
+		ir_mqtt_get_stats(sv->mqtt, &ms);
+		ADD("output mqtt %s:%u, events %" PRIu64 ", published %" PRIu64 ", queued %" PRIu64
+		    ", dropped %" PRIu64 ", connects %" PRIu64 ", requests %" PRIu64
+		    " (%" PRIu64 " rejected)\n",
+		    sv->gen->cfg->mqtt_cfg.host, sv->gen->cfg->mqtt_cfg.port, ms.events, ms.published,
+		    ms.queued, ms.dropped, ms.connects, ms.requests, ms.rejected);
+	}
 #undef ADD
 	return lines;
 }
@@ -548,6 +781,7 @@ static int open_lircd(struct service *sv, const struct irjackd_config *cfg,
 		.allow_simulate = cfg->lircd_simulate,
 		.keymap = km,
 		.send = on_send,
+		.set_transmitters = on_set_transmitters,
 		.status = status_lines,
 		.log = log_lircd,
 		.userdata = sv,
@@ -582,6 +816,31 @@ static int open_uinput(struct service *sv, const struct irjackd_config *cfg,
 	}
 	irjackd_log(LOG_INFO, "uinput device %s", ir_uinput_devnode(sv->uinput));
 	return 0;
+}
+
+/* The MQTT output keeps pointers into the configuration and keymaps it
+ * was made with: it is made anew with each generation. */
+static int open_mqtt(struct service *sv, const struct generation *g)
+{
+	struct ir_mqtt_config mc = {
+		.settings = &g->cfg->mqtt_cfg,
+		.keymap = g->km,
+		.source_names = sv->mqtt_names,
+		.source_count = g->cfg->source_count,
+		.send = on_mqtt_send,
+		.userdata = sv,
+	};
+	char error[256];
+	int ret;
+
+	if (!g->cfg->mqtt)
+		return 0;
+	for (unsigned i = 0; i < g->cfg->source_count; i++)
+		sv->mqtt_names[i] = g->cfg->sources[i].name;
+	ret = ir_mqtt_new(&mc, &sv->mqtt, error, sizeof(error));
+	if (ret < 0)
+		irjackd_log(LOG_ERR, "mqtt: %s", error);
+	return ret;
 }
 
 /* ---- reload ---- */
@@ -658,6 +917,10 @@ static void reload(struct service *sv)
 	}
 	if (g->cfg->json != old->cfg->json || strcmp(g->cfg->json_path, old->cfg->json_path))
 		open_json(sv, g->cfg);
+	ir_mqtt_free(sv->mqtt);
+	sv->mqtt = NULL;
+	open_mqtt(sv, g);
+	sv->tx_mask = 0; /* transmitters are numbered anew */
 	generation_free(sv, old);
 	sv->reloads++;
 	irjackd_log(LOG_INFO, "reloaded: %u source%s, %zu remote%s, %zu button%s",
@@ -677,7 +940,7 @@ static bool finished(const struct service *sv)
 {
 	const struct generation *g = sv->gen;
 
-	if (sv->lircd || sv->uinput)
+	if (sv->lircd || sv->uinput || sv->mqtt)
 		return false;
 	for (unsigned i = 0; i < g->source_count; i++)
 		if (!g->sources[i].ended || ir_keypress_keyup_due(g->sources[i].keys))
@@ -704,7 +967,7 @@ static void dispatch_source(struct source *s)
 
 static int loop(struct service *sv, int sigfd)
 {
-	struct pollfd fds[1 + IRJACKD_MAX_SOURCES + IR_LIRCD_MAX_CLIENTS + 1];
+	struct pollfd fds[2 + IRJACKD_MAX_SOURCES + IR_LIRCD_MAX_CLIENTS + 1];
 	int src_slot[IRJACKD_MAX_SOURCES];
 
 	while (!sv->stop) {
@@ -725,6 +988,8 @@ static int loop(struct service *sv, int sigfd)
 		if (finished(sv))
 			break;
 		fds[n++] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
+		if (sv->mqtt)
+			fds[n++] = (struct pollfd){ .fd = ir_mqtt_fd(sv->mqtt), .events = POLLIN };
 		for (unsigned i = 0; i < g->source_count; i++) {
 			struct source *s = &g->sources[i];
 			int fd = s->ended ? -1 : ir_source_fd(s->src);
@@ -766,6 +1031,8 @@ static int loop(struct service *sv, int sigfd)
 					     : (!s->ended && tick))
 				dispatch_source(s);
 		}
+		if (sv->mqtt && (fds[1].revents & POLLIN))
+			ir_mqtt_process(sv->mqtt);
 		if (sv->lircd)
 			ir_lircd_process(sv->lircd);
 	}
@@ -803,12 +1070,14 @@ int irjackd_run(const char *config_path, struct irjackd_config *cfg, struct ir_k
 	}
 	sv.start_us = monotonic_us();
 	if ((ret = open_json(&sv, cfg)) < 0 || (ret = open_sources(&sv, sv.gen)) < 0 ||
-	    (ret = open_lircd(&sv, cfg, km)) < 0 || (ret = open_uinput(&sv, cfg, km)) < 0)
+	    (ret = open_lircd(&sv, cfg, km)) < 0 || (ret = open_uinput(&sv, cfg, km)) < 0 ||
+	    (ret = open_mqtt(&sv, sv.gen)) < 0)
 		goto out;
 	notify("READY=1");
 	ret = loop(&sv, sigfd);
 	notify("STOPPING=1");
 out:
+	ir_mqtt_free(sv.mqtt); /* "offline" while the sources still exist */
 	generation_free(&sv, sv.gen); /* releases held keys first */
 	ir_lircd_free(sv.lircd);
 	ir_uinput_free(sv.uinput);

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * out_mqtt.h - irjackd's MQTT output and transmit requests, through any
+ * MQTT broker (libmosquitto).
+ *
+ * Topics, with PREFIX = topic_prefix (default irjack/<hostname>):
+ *   PREFIX/<source>/event   each decoded frame, JSON:
+ *       {"source":"mic","protocol":"nec","scancode":1275,"key":"KEY_UP",
+ *        "remote":"tv","repeat":false,"toggle":false,"timestamp":1733270000.123}
+ *     key and remote are null when no keymap names the frame; timestamp is
+ *     the wall-clock time (Unix seconds) when the daemon decoded the frame,
+ *     so an event delivered late (after a reconnect) still says when it
+ *     happened.  Published with the configured qos, not retained.
+ *   PREFIX/status           "online" (retained) once connected; "offline"
+ *     (retained) on a clean stop, and by the broker (last will) when the
+ *     daemon dies or the connection drops.
+ *   PREFIX/send             transmit requests (see send_request.h), read
+ *     with qos 1.  Payloads over 4 KiB or malformed are refused.
+ *   PREFIX/send/error       {"ok":false,"error":"...","request":"..."}
+ *     for every refused or failed request without a "reply" topic; with
+ *     one, the answer ({"ok":true} or the error) goes there instead.
+ *   DISCOVERY/device_automation/irjack_<host>/<source>_<remote>_<key>/config
+ *     with discovery = yes: one Home Assistant device trigger per source
+ *     and keymap button (retained), firing on that button's presses (not
+ *     its repeats).
+ *
+ * Delivery: a private thread runs libmosquitto's network loop and
+ * reconnects with back-off (1 s doubling to 30 s, back to 1 s once
+ * connected).  While disconnected, events wait in a queue of queue_max
+ * entries; when it is full the OLDEST event is dropped (a fresh key press
+ * matters more than an old one) and counted.  On reconnect the queue is
+ * sent in order.  Events already handed to the broker connection with qos
+ * 1 or 2 when it drops are resent by libmosquitto (qos 1: a subscriber may
+ * see such an event twice, as MQTT's at-least-once allows); with qos 0 they
+ * may be lost.
+ *
+ * Threads: transmit requests are parsed on the network thread and handed
+ * to the caller's thread through a bounded queue (IR_MQTT_REQUEST_QUEUE)
+ * and an eventfd: the send callback only ever runs inside
+ * ir_mqtt_process(), on the thread that calls it.
+ */
+#ifndef IRJACK_OUT_MQTT_H
+#define IRJACK_OUT_MQTT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ir_decoder.h"
+#include "ir_keymap.h"
+#include "irjackd_config.h"
+#include "send_request.h"
+
+/* Requests waiting for the main loop; more are refused as busy. */
+#define IR_MQTT_REQUEST_QUEUE 16
+
+/* Carries out a transmit request.  Returns 0, or a negative errno with a
+ * one-line reason in `error`. */
+typedef int (*ir_mqtt_send_fn)(void *userdata, const struct irjackd_send_request *req,
+			       char *error, size_t error_size);
+
+struct ir_mqtt_config {
+	const struct irjackd_mqtt *settings;
+	const struct ir_keymap *keymap;     /* for discovery; may be NULL */
+	const char *const *source_names;    /* for discovery */
+	size_t source_count;
+	ir_mqtt_send_fn send;               /* NULL: requests are refused */
+	void *userdata;
+};
+
+struct ir_mqtt;
+
+struct ir_mqtt_stats {
+	uint64_t events;          /* frames given to ir_mqtt_frame() */
+	uint64_t published;       /* events handed to the broker connection */
+	uint64_t dropped;         /* events dropped from the full offline queue */
+	uint64_t queued;          /* events waiting now */
+	uint64_t connects;        /* successful connections (the first included) */
+	uint64_t requests;        /* transmit requests carried out */
+	uint64_t rejected;        /* transmit requests refused or failed */
+};
+
+/*
+ * Starts the output: reads password_file, sets the last will, and starts
+ * connecting in the background (a broker that is down is retried, not an
+ * error).  Returns 0 and sets *out, or a negative errno with a reason in
+ * `error` (an unreadable password file, TLS files libmosquitto refuses,
+ * no memory).  Free with ir_mqtt_free().  The settings and keymap must
+ * outlive the output.
+ */
+int ir_mqtt_new(const struct ir_mqtt_config *cfg, struct ir_mqtt **out, char *error,
+		size_t error_size);
+
+/*
+ * Stops cleanly: publishes "offline" (waiting up to 2 s for the broker to
+ * take it), disconnects, joins the network thread.  Events still queued
+ * are dropped.  NULL is allowed.
+ */
+void ir_mqtt_free(struct ir_mqtt *m);
+
+/* Publishes one decoded frame of source `source` (or queues it while
+ * offline).  `key` is the keymap's binding, or NULL. */
+void ir_mqtt_frame(struct ir_mqtt *m, const char *source, const struct ir_frame *frame,
+		   const struct ir_key_binding *key);
+
+/* Readable (POLLIN) when transmit requests wait for ir_mqtt_process(). */
+int ir_mqtt_fd(const struct ir_mqtt *m);
+
+/* Carries out every waiting request through the send callback and
+ * publishes the answers. */
+void ir_mqtt_process(struct ir_mqtt *m);
+
+void ir_mqtt_get_stats(struct ir_mqtt *m, struct ir_mqtt_stats *out);
+
+#endif

@@ -1,0 +1,432 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# irjackd's MQTT output through a real Mosquitto broker started here on a
+# free loopback port (no system service): decoded frames as JSON events,
+# transmit requests, broker restart with the offline queue, malformed
+# requests, availability (retained status, last will).
+# Usage: test_mqtt.sh IRJACKD_BINARY IRJACK_BINARY SOURCE_DIR
+set -u
+IRJACKD=$1
+IRJACK=$2
+SRC=$3
+TMP=$(mktemp -d)
+failures=0
+broker=
+daemon=
+tls_broker=
+cleanup() {
+	for p in $daemon $broker $tls_broker; do kill "$p" 2>/dev/null; done
+	[ -n "${KEEP_TMP:-}" ] && echo "kept $TMP" || rm -rf "$TMP"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+now() { date +%s.%N; }
+
+for tool in mosquitto mosquitto_sub mosquitto_pub mosquitto_passwd openssl python3; do
+	command -v $tool >/dev/null || [ -x /usr/sbin/$tool ] || {
+		echo "FAIL: $tool missing: install mosquitto, mosquitto-clients, openssl and python3"
+		exit 1
+	}
+done
+MOSQUITTO=$(command -v mosquitto || echo /usr/sbin/mosquitto)
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PREFIX=irjack/test
+SUB="mosquitto_sub -h 127.0.0.1 -p $PORT"
+PUB="mosquitto_pub -h 127.0.0.1 -p $PORT -q 1"
+
+cat >"$TMP/broker.conf" <<CONF
+listener $PORT 127.0.0.1
+allow_anonymous true
+persistence true
+persistence_location $TMP/
+# mosquitto started as root drops to the user 'mosquitto', which cannot
+# write the persistence file in our private temporary folder
+user $(id -un)
+CONF
+
+start_broker() {
+	"$MOSQUITTO" -c "$TMP/broker.conf" >>"$TMP/broker.log" 2>&1 &
+	broker=$!
+	for i in $(seq 50); do
+		$SUB -t probe -W 1 -C 1 -E >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	fail "mosquitto did not start: $(tail -5 "$TMP/broker.log")"
+	exit 1
+}
+stop_broker() {
+	kill "$broker"
+	wait "$broker" 2>/dev/null
+	broker=
+}
+# wait_lines FILE N SECONDS: until FILE has N lines
+wait_lines() {
+	for i in $(seq $(($3 * 10))); do
+		[ "$(wc -l <"$1")" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+start_daemon() {
+	"$IRJACKD" --config "$1" 2>>"$TMP/daemon.err" &
+	daemon=$!
+}
+stop_daemon() {
+	kill "$daemon"
+	wait "$daemon"
+	rc=$?
+	daemon=
+	[ "$rc" = 0 ] || fail "irjackd exited $rc on SIGTERM: $(tail -5 "$TMP/daemon.err")"
+}
+
+start_broker
+
+# ---- configuration errors name the line ----
+cat >"$TMP/bad.conf" <<CONF
+[transmitter out]
+type = file
+device = $TMP/x
+[output mqtt]
+port = 1883
+qos = 3
+CONF
+"$IRJACKD" --check-config --config "$TMP/bad.conf" >/dev/null 2>"$TMP/err"
+grep -q "bad.conf:6: qos" "$TMP/err" || fail "bad qos named with its line: $(cat "$TMP/err")"
+
+# A keymap naming two of the sample's buttons (the third stays unnamed).
+cat >"$TMP/tv.toml" <<TOML
+[[protocols]]
+name = "tv"
+protocol = "nec"
+[protocols.scancodes]
+0x04fb = "KEY_POWER"
+0x0408 = "KEY_UP"
+TOML
+cat >"$TMP/d.conf" <<CONF
+[daemon]
+keymap = $TMP/tv.toml
+[source rec]
+type = file
+device = $SRC/samples/nec-mic-jack-44k.wav
+replay_delay_ms = 1500
+[output mqtt]
+host = 127.0.0.1
+port = $PORT
+topic_prefix = $PREFIX
+client_id = irjackd-test
+discovery = yes
+[transmitter out]
+type = file
+device = $TMP/sent.mode2
+CONF
+
+"$IRJACKD" --check-config --config "$TMP/d.conf" >"$TMP/check" 2>&1 ||
+	fail "--check-config: $(cat "$TMP/check")"
+grep -q "output mqtt: 127.0.0.1:$PORT, qos 1, queue 1000, discovery" "$TMP/check" ||
+	fail "--check-config summary: $(cat "$TMP/check")"
+
+# ---- (1) frames from a WAV source arrive as JSON, as irjack decode reads them ----
+"$IRJACK" decode --json --keymap "$TMP/tv.toml" "$SRC/samples/nec-mic-jack-44k.wav" >"$TMP/decode.json" ||
+	fail "irjack decode of the sample"
+frames=$(wc -l <"$TMP/decode.json")
+[ "$frames" -ge 6 ] || fail "the sample decodes to $frames frames, expected at least 6"
+$SUB -t "$PREFIX/rec/event" -C "$frames" -W 15 >"$TMP/events.json" 2>"$TMP/sub.err" &
+sub=$!
+$SUB -t 'homeassistant/#' -v -W 5 >"$TMP/discovery.txt" 2>/dev/null &
+disc=$!
+sleep 0.5
+start_daemon "$TMP/d.conf"
+wait $sub || fail "mosquitto_sub got fewer than $frames events: $(cat "$TMP/events.json" "$TMP/sub.err")"
+python3 - "$TMP/decode.json" "$TMP/events.json" <<'PY' || fail "events differ from irjack decode"
+import json, sys
+want = [json.loads(l) for l in open(sys.argv[1])]
+got = [json.loads(l) for l in open(sys.argv[2])]
+bad = 0
+for w, g in zip(want, got):
+    for field in ("protocol", "scancode", "repeat", "toggle"):
+        if w[field] != g[field]:
+            print("frame %s: %s %r != %r" % (w, field, g[field], w[field])); bad += 1
+    if g["source"] != "rec" or g.get("key") != w.get("key") or g.get("remote") != w.get("remote"):
+        print("labels: got %r, decode says %r" % (g, w)); bad += 1
+    if not isinstance(g["timestamp"], float) or abs(g["timestamp"] - __import__("time").time()) > 60:
+        print("timestamp: %r" % g); bad += 1
+if len(got) != len(want):
+    bad += 1
+named = sum(1 for g in got if g["key"])
+if named != 4 or got[0]["key"] != "KEY_POWER" or got[0]["remote"] != "tv" or got[-1]["key"] is not None:
+    print("key names: %r" % got); bad += 1
+print("events: %d received, %d expected, %d named by the keymap" % (len(got), len(want), named))
+sys.exit(1 if bad else 0)
+PY
+
+# ---- (5a) availability: retained "online" ----
+$SUB -t "$PREFIX/status" -C 1 -W 3 >"$TMP/status" 2>&1
+[ "$(cat "$TMP/status")" = online ] || fail "retained status is '$(cat "$TMP/status")', expected online"
+
+# discovery: one retained device trigger per button
+wait $disc
+[ "$(grep -c '^homeassistant/device_automation/irjack_[^/]*/rec_tv_KEY_[A-Z]*/config ' "$TMP/discovery.txt")" = 2 ] ||
+	fail "2 discovery messages expected: $(cat "$TMP/discovery.txt")"
+grep 'rec_tv_KEY_POWER/config' "$TMP/discovery.txt" | cut -d' ' -f2- | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["automation_type"] == "trigger" and d["topic"] == "irjack/test/rec/event", d
+assert d["payload"] == "tv/KEY_POWER" and d["type"] == "button_short_press", d
+assert d["device"]["identifiers"], d
+' || fail "discovery payload: $(cat "$TMP/discovery.txt")"
+
+# ---- (2) transmit requests: the file transmitter gets what irjack decode reads back ----
+$SUB -t "$PREFIX/reply" -C 3 -W 10 >"$TMP/replies" 2>&1 &
+replies=$!
+sleep 0.3
+raw=$("$IRJACK" encode nec:0x0402 | awk '/^pulse|^space/ { printf "%s%s", sep, $2; sep = "," }')
+$PUB -t "$PREFIX/send" -m 'nec:0x04fb'
+sleep 0.3
+$PUB -t "$PREFIX/send" -m "{\"remote\":\"tv\",\"key\":\"KEY_UP\",\"reply\":\"$PREFIX/reply\"}"
+sleep 0.3
+$PUB -t "$PREFIX/send" -m "{\"protocol\":\"necx\",\"scancode\":\"0x123456\",\"reply\":\"$PREFIX/reply\"}"
+sleep 0.3
+$PUB -t "$PREFIX/send" -m "{\"raw\":[$raw],\"reply\":\"$PREFIX/reply\"}"
+wait $replies
+[ "$(grep -c '{"ok":true}' "$TMP/replies")" = 3 ] || fail "3 ok replies expected: $(cat "$TMP/replies")"
+"$IRJACK" decode "$TMP/sent.mode2" >"$TMP/sent.txt" 2>&1
+printf 'nec 0x04fb\nnec 0x0408\nnecx 0x123456\nnec 0x0402\n' >"$TMP/sent.want"
+awk '{ print $2, $3 }' "$TMP/sent.txt" >"$TMP/sent.got"
+cmp -s "$TMP/sent.want" "$TMP/sent.got" || fail "transmitted frames: $(cat "$TMP/sent.txt")"
+
+# ---- (4) malformed requests: an error each, no crash, still serving ----
+$SUB -t "$PREFIX/send/error" -t "$PREFIX/myreply" -v -C 8 -W 10 >"$TMP/errors" 2>&1 &
+errs=$!
+sleep 0.3
+$PUB -t "$PREFIX/send" -m 'complete garbage with too many words'
+$PUB -t "$PREFIX/send" -m "$(head -c 5000 /dev/zero | tr '\0' x)"
+$PUB -t "$PREFIX/send" -m 'floppy:0x12'
+$PUB -t "$PREFIX/send" -m '{"protocol":"nec","scancode":'
+$PUB -t "$PREFIX/send" -m '{"protocol":"nec","scancode":"0x04fb","volume":11}'
+$PUB -t "$PREFIX/send" -m '{"raw":[9000,-4500]}'
+$PUB -t "$PREFIX/send" -m '{"reply":"x/#","remote":"tv","key":"KEY_UP"}'
+$PUB -t "$PREFIX/send" -m "{\"remote\":\"tv\",\"key\":\"KEY_NOPE\",\"reply\":\"$PREFIX/myreply\"}"
+wait $errs
+for want in 'expected PROTOCOL:SCANCODE' 'request of 5000 bytes' "unknown protocol 'floppy'" \
+	'unterminated\|expected a non-negative integer' 'unknown key \\"volume\\"' 'raw: expected a non-negative' \
+	'send/error {"ok":false,"error":"reply: not a topic' \
+	'myreply {"ok":false,"error":"unknown remote or key: tv KEY_NOPE"'; do
+	grep -q "$want" "$TMP/errors" || fail "no error message '$want': $(cat "$TMP/errors")"
+done
+kill -0 "$daemon" 2>/dev/null || fail "irjackd died on malformed requests"
+before=$(grep -c '^pulse 9000' "$TMP/sent.mode2")
+$PUB -t "$PREFIX/send" -m 'tv KEY_POWER'
+for i in $(seq 30); do [ "$(grep -c '^pulse 9000' "$TMP/sent.mode2")" -gt "$before" ] && break; sleep 0.1; done
+[ "$(grep -c '^pulse 9000' "$TMP/sent.mode2")" = $((before + 1)) ] || fail "valid request after malformed ones not sent"
+
+# ---- (5b) SIGTERM: "offline" published by the daemon (a clean disconnect drops the will) ----
+stop_daemon
+# 5 requests carried out (4 in (2), 1 after the malformed ones), 8 refused
+grep -q "mqtt: 6 events, 6 published, 0 dropped, 0 never sent; 1 connections; 5 requests carried out, 8 refused" \
+	"$TMP/daemon.err" || fail "counters: $(tail -1 "$TMP/daemon.err")"
+$SUB -t "$PREFIX/status" -C 1 -W 3 >"$TMP/status" 2>&1
+[ "$(cat "$TMP/status")" = offline ] || fail "status after SIGTERM is '$(cat "$TMP/status")'"
+
+# ---- (5c) SIGKILL: "offline" from the broker's last will ----
+# ... and a request left retained on the broker meanwhile is not replayed
+# to the transmitter when the daemon subscribes
+$PUB -r -t "$PREFIX/send" -m 'nec:0x0001'
+sent_before=$(grep -c '^pulse 9000' "$TMP/sent.mode2")
+$SUB -t "$PREFIX/send/error" -C 1 -W 5 >"$TMP/retained.err" 2>&1 &
+errs=$!
+sleep 0.3
+start_daemon "$TMP/d.conf"
+for i in $(seq 30); do
+	[ "$($SUB -t "$PREFIX/status" -C 1 -W 1 2>/dev/null)" = online ] && break
+	sleep 0.1
+done
+wait $errs
+grep -q 'retained requests are ignored' "$TMP/retained.err" || fail "retained request: $(cat "$TMP/retained.err")"
+$PUB -r -n -t "$PREFIX/send" # clears it
+sleep 0.3
+[ "$(grep -c '^pulse 9000' "$TMP/sent.mode2")" = "$sent_before" ] || fail "a retained request was transmitted"
+kill -9 "$daemon"
+wait "$daemon" 2>/dev/null
+daemon=
+$SUB -t "$PREFIX/status" -C 1 -W 3 >"$TMP/status" 2>&1
+[ "$(cat "$TMP/status")" = offline ] || fail "status after SIGKILL is '$(cat "$TMP/status")' (last will)"
+
+# ---- (3) broker restart mid-stream: reconnect, queued events delivered ----
+# 30 NEC frames, distinct scancodes, one every 250 ms (7.5 s).
+N=30
+for i in $(seq 0 $((N - 1))); do
+	"$IRJACK" encode "$(printf 'nec:0x%04x' $((0x0100 + i)))"
+	echo "space 250000"
+done >"$TMP/paced.mode2"
+cat >"$TMP/paced.conf" <<CONF
+[source paced]
+type = file
+device = $TMP/paced.mode2
+replay_delay_ms = 1000
+[output mqtt]
+host = 127.0.0.1
+port = $PORT
+topic_prefix = $PREFIX
+qos = 1
+[transmitter out]
+type = file
+device = $TMP/sent2.mode2
+CONF
+# a persistent session (-c, qos 1): the broker keeps the subscription and
+# what arrives for it across its own restart (persistence on)
+$SUB -c -i irjack-test-sub -q 1 -t "$PREFIX/paced/event" >"$TMP/paced.json" 2>"$TMP/paced.err" &
+sub=$!
+sleep 0.5
+: >"$TMP/daemon.err"
+start_daemon "$TMP/paced.conf"
+wait_lines "$TMP/paced.json" 8 10 || fail "no events before the broker restart"
+stop_broker
+down_at=$(now)
+sleep 1.5
+start_broker
+up_at=$(now)
+for i in $(seq 100); do grep -q reconnected "$TMP/daemon.err" && break; sleep 0.1; done
+reconnected_at=$(now)
+grep -q reconnected "$TMP/daemon.err" || fail "irjackd did not reconnect: $(cat "$TMP/daemon.err")"
+wait_lines "$TMP/paced.json" $N 20 || fail "only $(wc -l <"$TMP/paced.json") of $N events after the restart"
+sleep 1 # duplicates, if any, arrive now
+kill $sub
+python3 - "$TMP/paced.json" $N <<'PY' || fail "events across the restart"
+import json, sys
+n = int(sys.argv[2])
+got = [json.loads(l)["scancode"] for l in open(sys.argv[1])]
+want = list(range(0x100, 0x100 + n))
+missing = sorted(set(want) - set(got))
+extra = sorted(set(got) - set(want))
+dups = len(got) - len(set(got))
+print("restart: %d events received, %d distinct of %d, %d duplicates (qos 1)" % (len(got), len(set(got)), n, dups))
+# qos 1 may resend what was in flight when the broker went away: at most
+# libmosquitto's 20 in-flight messages, never more
+sys.exit(1 if missing or extra or dups > 20 else 0)
+PY
+echo "restart: broker down $(python3 -c "print('%.2f' % ($up_at - $down_at))") s; irjackd reconnected $(python3 -c "print('%.2f' % ($reconnected_at - $up_at))") s after the broker came back"
+grep 'reconnected' "$TMP/daemon.err"
+# back-off 1, 2, 4 s: the third try at the latest, even on a slow machine
+python3 -c "import sys; sys.exit(0 if $reconnected_at - $up_at < 8 else 1)" ||
+	fail "reconnect took 8 s or more after the broker came back"
+queued=$(sed -n 's/.*, \([0-9]*\) queued event.*/\1/p' "$TMP/daemon.err" | head -1)
+[ "${queued:-0}" -ge 1 ] || fail "no event was queued while the broker was down: $(cat "$TMP/daemon.err")"
+stop_daemon
+grep "mqtt: $N events" "$TMP/daemon.err"
+grep -q "mqtt: $N events, $N published, 0 dropped, 0 never sent; 2 connections" "$TMP/daemon.err" ||
+	fail "counters after the restart: $(tail -1 "$TMP/daemon.err")"
+
+# ---- offline from the start: the queue keeps the newest queue_max events ----
+# 12 frames 60 ms apart while no broker runs; queue_max 5 keeps the last 5.
+for i in $(seq 0 11); do
+	"$IRJACK" encode "$(printf 'nec:0x%04x' $((0x0200 + i)))"
+	echo "space 60000"
+done >"$TMP/burst.mode2"
+cat >"$TMP/burst.conf" <<CONF
+[source burst]
+type = file
+device = $TMP/burst.mode2
+[output mqtt]
+host = 127.0.0.1
+port = $PORT
+topic_prefix = $PREFIX
+queue_max = 5
+[transmitter out]
+type = file
+device = $TMP/sent3.mode2
+CONF
+# register a persistent session, so the broker keeps what arrives for it
+$SUB -c -i irjack-test-burst -q 1 -t "$PREFIX/burst/event" -W 1 >/dev/null 2>&1
+stop_broker
+: >"$TMP/daemon.err"
+start_daemon "$TMP/burst.conf"
+sleep 2
+kill -0 "$daemon" 2>/dev/null || fail "irjackd gave up without a broker: $(cat "$TMP/daemon.err")"
+grep -q "cannot connect" "$TMP/daemon.err" || fail "no word about the missing broker: $(cat "$TMP/daemon.err")"
+start_broker
+for i in $(seq 50); do grep -q "connected to" "$TMP/daemon.err" && break; sleep 0.1; done
+$SUB -c -i irjack-test-burst -q 1 -t "$PREFIX/burst/event" -W 2 >"$TMP/burst.json" 2>/dev/null
+python3 - "$TMP/burst.json" <<'PY' || fail "drop-oldest queue: $(cat "$TMP/daemon.err")"
+import json, sys
+got = [json.loads(l)["scancode"] for l in open(sys.argv[1])]
+print("offline queue: %d events kept of 12 (queue_max 5): %s" % (len(got), [hex(g) for g in got]))
+sys.exit(0 if got == list(range(0x207, 0x20c)) else 1)
+PY
+grep -q "7 dropped so far" "$TMP/daemon.err" || fail "7 drops counted: $(cat "$TMP/daemon.err")"
+stop_daemon
+grep -q "mqtt: 12 events, 5 published, 7 dropped, 0 never sent; 1 connections" "$TMP/daemon.err" ||
+	fail "counters after the burst: $(tail -1 "$TMP/daemon.err")"
+
+# ---- TLS and a password: a second broker that wants both ----
+TLSPORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+(
+	cd "$TMP" &&
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 2 -subj /CN=irjack-test-ca &&
+	openssl req -newkey rsa:2048 -nodes -keyout server.key -out server.csr -subj /CN=localhost &&
+	printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' >san.ext &&
+	openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem \
+		-days 2 -extfile san.ext
+) >"$TMP/openssl.log" 2>&1 || fail "openssl could not make test certificates: $(tail -3 "$TMP/openssl.log")"
+mosquitto_passwd -b -c "$TMP/passwd" irjack s3cret 2>/dev/null || fail "mosquitto_passwd"
+cat >"$TMP/tls-broker.conf" <<CONF
+listener $TLSPORT 127.0.0.1
+cafile $TMP/ca.pem
+certfile $TMP/server.pem
+keyfile $TMP/server.key
+allow_anonymous false
+password_file $TMP/passwd
+user $(id -un)
+CONF
+"$MOSQUITTO" -c "$TMP/tls-broker.conf" >"$TMP/tls-broker.log" 2>&1 &
+tls_broker=$!
+TLSSUB="mosquitto_sub -h 127.0.0.1 -p $TLSPORT --cafile $TMP/ca.pem -u irjack -P s3cret"
+for i in $(seq 50); do $TLSSUB -t probe -W 1 -C 1 -E >/dev/null 2>&1 && break; sleep 0.1; done
+printf 's3cret\n' >"$TMP/pw"
+tls_conf() {
+	cat <<CONF
+[output mqtt]
+host = 127.0.0.1
+port = $TLSPORT
+topic_prefix = irjack/tls
+tls = yes
+cafile = $TMP/ca.pem
+username = irjack
+$1
+[transmitter out]
+type = file
+device = $TMP/sent-tls.mode2
+CONF
+}
+tls_conf "password_file = $TMP/pw" >"$TMP/tls.conf"
+: >"$TMP/daemon.err"
+start_daemon "$TMP/tls.conf"
+for i in $(seq 30); do
+	[ "$($TLSSUB -t irjack/tls/status -C 1 -W 1 2>/dev/null)" = online ] && break
+	sleep 0.1
+done
+[ "$($TLSSUB -t irjack/tls/status -C 1 -W 2 2>/dev/null)" = online ] ||
+	fail "no 'online' over TLS with a password: $(cat "$TMP/daemon.err")"
+mosquitto_pub -h 127.0.0.1 -p $TLSPORT --cafile "$TMP/ca.pem" -u irjack -P s3cret -q 1 \
+	-t irjack/tls/send -m 'rc5:0x1e01'
+for i in $(seq 30); do [ -s "$TMP/sent-tls.mode2" ] && break; sleep 0.1; done
+"$IRJACK" decode "$TMP/sent-tls.mode2" 2>&1 | grep -q 'rc5 *0x1e01' ||
+	fail "request over TLS not transmitted: $(cat "$TMP/daemon.err")"
+stop_daemon
+# a wrong password: refused by the broker, retried, and a clean stop meanwhile
+tls_conf "password = wrong" >"$TMP/tls-bad.conf"
+: >"$TMP/daemon.err"
+start_daemon "$TMP/tls-bad.conf"
+for i in $(seq 30); do grep -q "refused the connection" "$TMP/daemon.err" && break; sleep 0.1; done
+grep -q "refused the connection: Connection Refused: not authorised" "$TMP/daemon.err" ||
+	fail "a refused password is not reported: $(cat "$TMP/daemon.err")"
+t0=$(now)
+stop_daemon
+python3 -c "import sys; sys.exit(0 if $(now) - $t0 < 3 else 1)" || fail "SIGTERM while retrying took 3 s or more"
+kill $tls_broker
+wait $tls_broker 2>/dev/null
+
+if [ "$failures" -gt 0 ]; then
+	echo "$failures failure(s)"
+	exit 1
+fi
+echo "mqtt tests passed"
