@@ -391,7 +391,7 @@ static void cmd_set_transmitters(struct ir_lircd *s, struct reply *r, const char
 /* SIMULATE "<16 hex> <2 hex> button remote": broadcast as if decoded. */
 static void cmd_status(struct ir_lircd *s, struct reply *r, const char *command, int argc)
 {
-	char text[4096];
+	char text[16384]; /* 16 sources of ~300 bytes, the outputs */
 	unsigned lines;
 
 	if (argc > 0) {

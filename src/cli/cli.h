@@ -29,6 +29,7 @@ int cmd_protocols(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
 int cmd_send(int argc, char **argv);
+int cmd_status(int argc, char **argv);
 
 /* Prints "irjack: <message>\n" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{ "send", cmd_send, "transmit codes as IR carrier audio (headphone out or WAV)" },
 	{ "devices", cmd_devices, "list the sound cards and receivers irjack can open" },
 	{ "monitor", cmd_monitor, "watch a live input's levels, SNR and frames (wiring, mixer)" },
+	{ "status", cmd_status, "ask a running irjackd for its per-source figures" },
 	{ "protocols", cmd_protocols, "list the protocols irjack decodes and encodes" },
 	{ "learn", cmd_learn, "learn a remote from recorded presses (rc_keymaps TOML)" },
 	{ "plot", cmd_plot, "draw audio or timings, edges and decoded frames as SVG" },

@@ -208,6 +208,19 @@ static void on_key(void *userdata, const struct ir_key_event *ev)
 		irjackd_log(LOG_WARNING, "uinput: cannot write an event");
 }
 
+/* A frame's text line for STATUS: without its time column and padding. */
+static void compact_frame_text(char *text)
+{
+	char *in = text + strspn(text, " ");
+	char *out = text;
+
+	in += strcspn(in, " "); /* the time */
+	for (in += strspn(in, " "); *in && *in != '\n'; in++)
+		if (*in != ' ' || (in[1] != ' ' && in[1] != '\n' && in[1]))
+			*out++ = *in;
+	*out = '\0';
+}
+
 static void on_frame(void *userdata, const struct ir_frame *frame)
 {
 	struct source *s = userdata;
@@ -233,7 +246,7 @@ static void on_frame(void *userdata, const struct ir_frame *frame)
 				     .key = ir_keymap_lookup(sv->gen->km, frame, &key) ? key.key : NULL,
 			     },
 			     s->last, sizeof(s->last));
-	s->last[strcspn(s->last, "\n")] = '\0';
+	compact_frame_text(s->last);
 	s->last_us = now;
 	irjackd_log(LOG_DEBUG, "source %s: %s", s->cfg->name, s->last);
 }

@@ -1,0 +1,142 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# irjackd operations: sd_notify readiness (a real NOTIFY_SOCKET), SIGHUP
+# reloading a new keymap (the key irw prints changes), SIGHUP with a broken
+# configuration (rejected with file:line, the running one kept), `irjack
+# status` over the socket, SET_TRANSMITTERS choosing transmitters, SIGTERM.
+# Usage: test_irjackd_ops.sh IRJACKD IRJACK SOURCE_DIR
+set -u
+IRJACKD=$1
+IRJACK=$2
+SRC=$3
+TMP=$(mktemp -d)
+daemon=
+trap '[ -n "$daemon" ] && kill $daemon 2>/dev/null; rm -rf "$TMP"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+for tool in irw irsend python3; do
+	command -v $tool >/dev/null || { echo "FAIL: $tool missing (Debian: lirc, python3)"; exit 1; }
+done
+sock=$TMP/lircd
+
+# Waits up to $2 s for file $1 to contain $3 (a grep pattern).
+wait_for() {
+	i=0
+	while ! grep -q -- "$3" "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -gt $(($2 * 10)) ] && return 1
+		sleep 0.1
+	done
+	return 0
+}
+
+# The systemd side of sd_notify: a datagram socket whose messages are
+# written one per line.
+python3 - "$TMP/notify" "$TMP/notify.log" <<'PY' &
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+s.settimeout(30)
+with open(sys.argv[2], "w", buffering=1) as log:
+    try:
+        while True:
+            for line in s.recv(4096).decode().splitlines():
+                log.write(line + "\n")
+    except socket.timeout:
+        pass
+PY
+listener=$!
+i=0; while [ ! -S "$TMP/notify" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+
+cp "$SRC/tests/data/irmp-nec.toml" "$TMP/keys.toml"
+sed -e 's/KEY_VOLUMEUP/KEY_PLAY/' -e 's/KEY_VOLUMEDOWN/KEY_STOP/' \
+	"$SRC/tests/data/irmp-nec.toml" >"$TMP/keys-new.toml"
+cat >"$TMP/d.conf" <<CONF
+[daemon]
+keymap = $TMP/keys.toml
+[source irmp]
+type = file
+device = $SRC/samples/nec-remote-irmp.mode2
+replay_delay_ms = 800
+[output lircd]
+path = $sock
+[transmitter one]
+type = file
+device = $TMP/one.mode2
+[transmitter two]
+type = file
+device = $TMP/two.mode2
+CONF
+cp "$TMP/d.conf" "$TMP/good.conf"
+
+NOTIFY_SOCKET=$TMP/notify "$IRJACKD" --config "$TMP/d.conf" 2>"$TMP/daemon.err" &
+daemon=$!
+wait_for "$TMP/notify.log" 5 '^READY=1$' || fail "no READY=1 on NOTIFY_SOCKET: $(cat "$TMP/notify.log")"
+[ -S "$sock" ] || fail "READY=1 came before the socket existed"
+irw "$sock" >"$TMP/irw.out" 2>&1 &
+irw=$!
+wait_for "$TMP/irw.out" 5 KEY_VOLUMEDOWN || fail "first keymap: no KEY_VOLUMEDOWN: $(cat "$TMP/irw.out")"
+
+# irjack status: the source's figures
+"$IRJACK" status -s "$sock" >"$TMP/status.out" 2>&1 || fail "irjack status exited $?: $(cat "$TMP/status.out")"
+grep -q '^source irmp file:.*frames 5,' "$TMP/status.out" || fail "status lacks 5 frames of irmp: $(cat "$TMP/status.out")"
+grep -q 'last nec 0x0*6 repeat KEY_VOLUMEDOWN [0-9.]* s ago$' "$TMP/status.out" || fail "status lacks the last frame: $(cat "$TMP/status.out")"
+grep -q '^output lircd .*, [12] clients\?$' "$TMP/status.out" || fail "status lacks the lircd output: $(cat "$TMP/status.out")"
+"$IRJACK" status -s "$TMP/nothing" >/dev/null 2>"$TMP/status.err"
+[ $? = 2 ] || fail "irjack status on a missing socket must exit 2"
+grep -q 'nothing: No such file' "$TMP/status.err" || fail "status error: $(cat "$TMP/status.err")"
+
+# SIGHUP, new keymap: the same frames now press other keys.
+cp "$TMP/keys-new.toml" "$TMP/keys.toml"
+kill -HUP $daemon
+wait_for "$TMP/notify.log" 5 '^RELOADING=1$' || fail "no RELOADING=1 on SIGHUP"
+wait_for "$TMP/irw.out" 5 KEY_STOP || fail "after SIGHUP: no KEY_STOP: $(cat "$TMP/irw.out")"
+grep -q KEY_PLAY "$TMP/irw.out" || fail "after SIGHUP: no KEY_PLAY"
+grep -q 'reloaded: 1 source, 1 remote, 6 buttons' "$TMP/daemon.err" || fail "reload not logged: $(cat "$TMP/daemon.err")"
+[ "$(grep -c '^READY=1$' "$TMP/notify.log")" = 2 ] || fail "READY=1 after the reload: $(cat "$TMP/notify.log")"
+
+# SIGHUP, broken configuration: rejected, named, and the service keeps
+# running with what it had (the new keymap's buttons, both transmitters).
+printf '[source irmp]\ntype = file\nthis line is broken\n' >"$TMP/d.conf"
+kill -HUP $daemon
+wait_for "$TMP/daemon.err" 5 'reload rejected' || fail "broken config not rejected: $(cat "$TMP/daemon.err")"
+grep -q "d.conf:3: " "$TMP/daemon.err" || fail "the broken line is not named: $(cat "$TMP/daemon.err")"
+kill -0 $daemon 2>/dev/null || fail "irjackd died on a broken configuration"
+timeout 3 irsend -d "$sock" LIST irmp_nec "" >"$TMP/list.out" 2>&1 || fail "LIST after the rejected reload"
+grep -q KEY_PLAY "$TMP/list.out" || fail "LIST after the rejected reload: $(cat "$TMP/list.out")"
+"$IRJACK" status -s "$sock" >"$TMP/status.out" 2>&1
+grep -q 'reloads 1 (1 rejected)' "$TMP/status.out" || fail "status counts reloads: $(head -1 "$TMP/status.out")"
+
+# A keymap that does not load is rejected the same way.
+cp "$TMP/good.conf" "$TMP/d.conf"
+printf '[[protocols]]\nname = "x"\nprotocol = "nec"\n[protocols.scancodes]\n0x1 = KEY_A\n' >"$TMP/keys.toml"
+kill -HUP $daemon
+wait_for "$TMP/daemon.err" 5 'keys.toml:5: ' || fail "broken keymap not named: $(cat "$TMP/daemon.err")"
+[ "$(grep -c 'reload rejected' "$TMP/daemon.err")" = 2 ] || fail "broken keymap reload not rejected"
+
+# SET_TRANSMITTERS: 2 → the second only; 1 2 → both; 3 → refused.
+timeout 3 irsend -d "$sock" SET_TRANSMITTERS 2 || fail "SET_TRANSMITTERS 2"
+timeout 3 irsend -d "$sock" SEND_ONCE irmp_nec KEY_PLAY || fail "SEND_ONCE to transmitter 2"
+[ -e "$TMP/one.mode2" ] && fail "transmitter 1 sent though only 2 was set"
+grep -q '^pulse 9000$' "$TMP/two.mode2" || fail "transmitter 2 sent nothing"
+timeout 3 irsend -d "$sock" SET_TRANSMITTERS 1 2 || fail "SET_TRANSMITTERS 1 2"
+timeout 3 irsend -d "$sock" SEND_ONCE irmp_nec KEY_STOP || fail "SEND_ONCE to both"
+grep -q '^pulse 9000$' "$TMP/one.mode2" 2>/dev/null || fail "transmitter 1 sent nothing after SET_TRANSMITTERS 1 2"
+[ "$(grep -c '^pulse 9000$' "$TMP/two.mode2")" = 2 ] || fail "transmitter 2 did not send twice"
+timeout 3 irsend -d "$sock" SET_TRANSMITTERS 3 >"$TMP/set.err" 2>&1 && fail "SET_TRANSMITTERS 3 of 2 accepted"
+
+kill $irw 2>/dev/null
+kill -TERM $daemon
+wait $daemon
+rc=$?
+daemon=
+[ "$rc" = 0 ] || fail "irjackd exit $rc on SIGTERM: $(tail -3 "$TMP/daemon.err")"
+wait_for "$TMP/notify.log" 2 '^STOPPING=1$' || fail "no STOPPING=1"
+[ -S "$sock" ] && fail "socket left behind"
+kill $listener 2>/dev/null
+
+if [ "$failures" -gt 0 ]; then
+	echo "$failures failure(s)"
+	exit 1
+fi
+echo "irjackd operations tests passed"
