@@ -473,7 +473,7 @@ static int transmit_mask(struct service *sv, unsigned mask, const struct ir_edge
 	int first = 0;
 
 	for (unsigned i = 0; i < cfg->transmitter_count; i++) {
-		char err[256] = "";
+		char err[1024] = "";
 		int ret;
 
 		if (!(mask & (1u << i)))
