@@ -8,8 +8,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
+#include "ir_decoder.h"
 #include "ir_imon.h"
 #include "ir_keymap.h"
 
@@ -184,6 +186,141 @@ static void imon_pad_keymap_names_parsed_keys(void **state)
 	ir_keymap_free(km);
 }
 
+/* ---- raw-sampling receivers (04e8:ff30) ---- */
+
+/* What the station would send for `edges`: 250 µs samples (0 = light), 40
+ * per packet, packets numbered 1..10, idle line (1s) before and after.
+ * Returns the packet count. */
+static size_t sample_packets(const struct ir_edge *edges, size_t n, unsigned lead_samples,
+			     uint8_t pkts[][8], size_t max_pkts)
+{
+	static uint8_t bits[4000];
+	size_t count = 0, total;
+	double t = 0;
+
+	memset(bits, 1, sizeof(bits));
+	for (size_t i = 0; i < n; i++) {
+		size_t from = lead_samples + (size_t)(t / IMON_RAW_SAMPLE_US + 0.5);
+		size_t to;
+
+		t += edges[i].duration;
+		to = lead_samples + (size_t)(t / IMON_RAW_SAMPLE_US + 0.5);
+		for (size_t s = from; s < to && s < sizeof(bits); s++)
+			bits[s] = edges[i].kind == IR_PULSE ? 0 : 1;
+	}
+	total = lead_samples + (size_t)(t / IMON_RAW_SAMPLE_US) + 40;
+	memset(pkts, 0, max_pkts * 8);
+	for (size_t p = 0; p * 40 < total && p < max_pkts; p++) {
+		for (unsigned b = 0; b < 40; b++)
+			if (bits[p * 40 + b])
+				pkts[p][b / 8] |= (uint8_t)(0x80u >> (b % 8));
+		pkts[p][7] = (uint8_t)(p % 10 + 1);
+		count = p + 1;
+	}
+	/* the burst ends with packet 10 */
+	while (count % 10) {
+		memset(pkts[count], 0xff, 5);
+		pkts[count][7] = (uint8_t)(count % 10 + 1);
+		count++;
+	}
+	return count;
+}
+
+struct raw_result {
+	struct ir_frame frames[8];
+	size_t count;
+};
+
+static void keep_frame(void *userdata, const struct ir_frame *f)
+{
+	struct raw_result *r = userdata;
+
+	if (r->count < 8)
+		r->frames[r->count++] = *f;
+}
+
+static void raw_samples_decode_as_the_remote_sent(void **state)
+{
+	static const struct {
+		enum ir_protocol protocol;
+		uint64_t scancode;
+	} cases[] = {
+		{ IR_PROTO_NEC, 0x04fb },
+		{ IR_PROTO_RC5, 0x1e0c },
+		{ IR_PROTO_SONY12, 0x10015 },
+		{ IR_PROTO_RC6_0, 0x0c },
+	};
+	static uint8_t pkts[40][8];
+
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct ir_edge_buf edges = { 0 };
+		struct ir_imon_raw raw;
+		struct raw_result res = { 0 };
+		struct ir_decoder *dec;
+		size_t npk, timeouts = 0;
+
+		assert_int_equal(ir_encode(cases[c].protocol, cases[c].scancode, NULL, &edges), 0);
+		/* 13 idle samples first: the frame starts mid-packet */
+		npk = sample_packets(edges.edges, edges.len, 13, pkts, 40);
+		assert_true(npk >= 10);
+		assert_int_equal(ir_decoder_new(NULL, keep_frame, &res, &dec), 0);
+		ir_imon_raw_init(&raw);
+		for (size_t p = 0; p < npk; p++) {
+			struct ir_edge out[IMON_RAW_MAX_EDGES];
+			int n = ir_imon_raw_feed(&raw, pkts[p], 8, out);
+
+			assert_true(n >= 0 && n <= IMON_RAW_MAX_EDGES);
+			for (int i = 0; i < n; i++) {
+				/* every run is whole samples, and a frame starts with a pulse */
+				assert_int_equal(out[i].duration % IMON_RAW_SAMPLE_US, 0);
+				timeouts += out[i].kind == IR_TIMEOUT;
+			}
+			ir_decoder_feed_many(dec, out, (size_t)n);
+		}
+		ir_decoder_flush(dec);
+		ir_decoder_free(dec);
+		assert_int_equal(timeouts, 1);
+		assert_true(res.count >= 1);
+		assert_int_equal(res.frames[0].protocol, cases[c].protocol);
+		assert_int_equal(res.frames[0].scancode, cases[c].scancode);
+		ir_edge_buf_free(&edges);
+	}
+}
+
+static void raw_runs_join_across_packets_and_junk_is_refused(void **state)
+{
+	/* 30 idle samples, then 20 of light across the packet boundary */
+	uint8_t a[8] = { 0xff, 0xff, 0xff, 0xfc, 0x00, 0, 0, 1 };
+	uint8_t b[8] = { 0x00, 0x3f, 0xff, 0xff, 0xff, 0, 0, 2 };
+	uint8_t none[8] = { 0, 0, 0, 0, 0, 0, 0, 0xff };
+	uint8_t end[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0, 0, 10 };
+	struct ir_edge out[IMON_RAW_MAX_EDGES];
+	struct ir_imon_raw raw;
+
+	(void)state;
+	ir_imon_raw_init(&raw);
+	assert_int_equal(ir_imon_raw_feed(&raw, a, 8, out), 0);
+	assert_int_equal(ir_imon_raw_feed(&raw, none, 8, out), 0);
+	assert_int_equal(ir_imon_raw_feed(&raw, b, 8, out), 1);
+	assert_int_equal(out[0].kind, IR_PULSE);
+	assert_int_equal(out[0].duration, (10 + 10) * IMON_RAW_SAMPLE_US);
+	assert_int_equal(ir_imon_raw_feed(&raw, end, 8, out), 1);
+	assert_int_equal(out[0].kind, IR_TIMEOUT);
+	assert_int_equal(out[0].duration, (30 + 40) * IMON_RAW_SAMPLE_US);
+	assert_int_equal(ir_imon_raw_feed(&raw, a, 7, out), -EINVAL);
+	assert_int_equal(ir_imon_raw_feed(&raw, a, 9, out), -EINVAL);
+	/* the worst packet: 40 alternating samples, then the burst's end */
+	{
+		uint8_t alt[8] = { 0x55, 0x55, 0x55, 0x55, 0x55, 0, 0, 10 };
+
+		ir_imon_raw_init(&raw);
+		assert_true(ir_imon_raw_feed(&raw, alt, 8, out) <= IMON_RAW_MAX_EDGES);
+	}
+	assert_true(ir_imon_raw_device_known(0x04e8, 0xff30));
+	assert_false(ir_imon_raw_device_known(0x15c2, 0xffdc));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +331,8 @@ int main(void)
 		cmocka_unit_test(mce_mode_gives_rc6_mce_layout),
 		cmocka_unit_test(panel_and_junk_and_bad_lengths),
 		cmocka_unit_test(imon_pad_keymap_names_parsed_keys),
+		cmocka_unit_test(raw_samples_decode_as_the_remote_sent),
+		cmocka_unit_test(raw_runs_join_across_packets_and_junk_is_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -160,3 +160,56 @@ int ir_imon_parse(struct ir_imon_parser *p, const uint8_t *pkt, size_t len,
 		report(p, key, IR_IMON_PRESS, IR_PROTO_IMON, code);
 	return 0;
 }
+
+/* ---- the raw-sampling receivers (04e8:ff30) ---- */
+
+bool ir_imon_raw_device_known(uint16_t vendor, uint16_t product)
+{
+	return vendor == IMON_RAW_VENDOR && product == IMON_RAW_PRODUCT;
+}
+
+void ir_imon_raw_init(struct ir_imon_raw *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+int ir_imon_raw_feed(struct ir_imon_raw *r, const uint8_t *pkt, size_t len, struct ir_edge *out)
+{
+	uint8_t packet_no;
+	int n = 0;
+
+	if (len != IMON_RAW_PACKET_LEN)
+		return -EINVAL;
+	packet_no = pkt[7];
+	if (packet_no == 0xff)
+		return 0;
+	for (unsigned bit = 0; bit < 40; bit++) {
+		bool pulse = !(pkt[bit / 8] & (0x80u >> (bit % 8)));
+
+		if (!r->in_frame) {
+			if (!pulse)
+				continue; /* idle line before the first pulse */
+			r->in_frame = true;
+			r->run_pulse = true;
+			r->run_us = 0;
+		}
+		if (pulse != r->run_pulse) {
+			out[n++] = r->run_pulse ? ir_pulse(r->run_us) : ir_space(r->run_us);
+			r->run_pulse = pulse;
+			r->run_us = 0;
+		}
+		r->run_us += IMON_RAW_SAMPLE_US;
+	}
+	if (packet_no == 10 && r->in_frame) {
+		/* the burst is over: a pulse still open ends here; a space
+		 * in progress is the start of the idle line */
+		if (r->run_pulse) {
+			out[n++] = ir_pulse(r->run_us);
+			r->run_us = 0;
+		}
+		out[n++] = (struct ir_edge){ .kind = IR_TIMEOUT, .duration = r->run_us };
+		r->in_frame = false;
+		r->run_us = 0;
+	}
+	return n;
+}

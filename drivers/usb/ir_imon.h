@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ir_edge.h"
 #include "ir_protocol.h"
 
 #define IMON_VENDOR 0x15c2
@@ -73,5 +74,44 @@ void ir_imon_parser_init(struct ir_imon_parser *p, uint16_t product, enum ir_pro
  */
 int ir_imon_parse(struct ir_imon_parser *p, const uint8_t *pkt, size_t len,
 		  struct ir_imon_key *key);
+
+/*
+ * The first iMON receivers (04e8:ff30, "iMON Station", the kernel's
+ * imon_raw driver) do not decode: they sample the receiver's output every
+ * 250 µs and send 8-byte interrupt packets.  Bytes 0..4 are 40 samples,
+ * most significant bit of byte 0 first, 0 = pulse (light), 1 = space; the
+ * last byte numbers the packet 1..10 within a burst (0xff: no data), and
+ * packet 10 ends the burst.  Samples of one level are one run even across
+ * packets.
+ */
+#define IMON_RAW_VENDOR 0x04e8
+#define IMON_RAW_PRODUCT 0xff30
+#define IMON_RAW_SAMPLE_US 250
+#define IMON_RAW_PACKET_LEN 8
+/* At most this many edges come out of one packet (40 runs, the open
+ * pulse, a timeout). */
+#define IMON_RAW_MAX_EDGES 42
+
+/* True for the ids of raw-sampling iMON receivers. */
+bool ir_imon_raw_device_known(uint16_t vendor, uint16_t product);
+
+struct ir_imon_raw {
+	bool in_frame;   /* a pulse was seen since the last burst end */
+	bool run_pulse;  /* the level of the run being measured */
+	uint32_t run_us; /* its length so far */
+};
+
+/* Prepares a parser: idle, waiting for the first pulse. */
+void ir_imon_raw_init(struct ir_imon_raw *r);
+
+/*
+ * Reads one IN packet.  Writes the runs it completes as edges to out[]
+ * (room for IMON_RAW_MAX_EDGES), starting with a pulse: spaces before the
+ * first pulse of a burst are idle line, not timing.  The burst's last
+ * packet (10) ends the frame: the run in progress is written, then an
+ * IR_TIMEOUT edge.  Returns the number of edges, or -EINVAL for a packet
+ * that is not 8 bytes long.
+ */
+int ir_imon_raw_feed(struct ir_imon_raw *r, const uint8_t *pkt, size_t len, struct ir_edge *out);
 
 #endif

@@ -87,6 +87,8 @@ struct usb_source {
 	struct ir_mceusb_rx *rx;
 	struct ir_edge_buf parsed;
 	struct ir_imon_parser imon;
+	bool imon_raw;            /* 04e8:ff30: samples, not keys */
+	struct ir_imon_raw imon_samples;
 	bool hotplug_registered, udev_live;
 	libusb_hotplug_callback_handle hotplug;
 	atomic_bool arrived;
@@ -137,7 +139,7 @@ static enum usb_kind kind_of(uint16_t vendor, uint16_t product)
 {
 	if (ir_mceusb_device_find(vendor, product))
 		return KIND_MCE;
-	if (ir_imon_device_known(vendor, product))
+	if (ir_imon_device_known(vendor, product) || ir_imon_raw_device_known(vendor, product))
 		return KIND_IMON;
 	return KIND_ANY;
 }
@@ -329,6 +331,12 @@ static void parse_in(struct usb_source *us, const uint8_t *data, size_t len)
 			us->overflow_pending = true;
 		for (size_t i = 0; i < us->parsed.len; i++)
 			push_edge(us, us->parsed.edges[i]);
+	} else if (us->imon_raw) {
+		struct ir_edge edges[IMON_RAW_MAX_EDGES];
+		int n = ir_imon_raw_feed(&us->imon_samples, data, len, edges);
+
+		for (int i = 0; i < n; i++)
+			push_edge(us, edges[i]);
 	} else {
 		struct ir_imon_key key;
 
@@ -491,8 +499,11 @@ static int open_device(struct usb_source *us, libusb_device *dev, enum usb_kind 
 			r = mce_init(us);
 		}
 	} else {
+		us->imon_raw = ir_imon_raw_device_known(d.idVendor, d.idProduct);
+		ir_imon_raw_init(&us->imon_samples);
 		ir_imon_parser_init(&us->imon, d.idProduct, us->imon_protocol);
-		r = imon_init(us);
+		/* the raw receivers take no commands */
+		r = us->imon_raw ? 0 : imon_init(us);
 	}
 	if (r < 0) {
 		snprintf(err, err_size, "cannot initialise %04x:%04x: %s", d.idVendor, d.idProduct,
@@ -951,9 +962,11 @@ static int usb_list(FILE *out, bool capture, bool playback)
 				libusb_get_bus_number(list[i]), libusb_get_device_address(list[i]),
 				mce->name, d.idVendor, d.idProduct);
 			count++;
-		} else if (capture && ir_imon_device_known(d.idVendor, d.idProduct)) {
-			fprintf(out, "usb:imon:%03u:%03u\tSoundGraph iMON receiver (%04x:%04x)\n",
+		} else if (capture && (ir_imon_device_known(d.idVendor, d.idProduct) ||
+				       ir_imon_raw_device_known(d.idVendor, d.idProduct))) {
+			fprintf(out, "usb:imon:%03u:%03u\tSoundGraph iMON receiver%s (%04x:%04x)\n",
 				libusb_get_bus_number(list[i]), libusb_get_device_address(list[i]),
+				ir_imon_raw_device_known(d.idVendor, d.idProduct) ? ", raw samples" : "",
 				d.idVendor, d.idProduct);
 			count++;
 		}

@@ -39,7 +39,8 @@ static void listen_usage(FILE *out)
 		"unplugged) is reopened when it comes back.\n"
 		"\n"
 		"Options:\n"
-		"  -d, --device SPEC      the source (see above; default alsa:default)\n"
+		"  -d, --device SPEC      the source (see above; default alsa:default);\n"
+		"      --source SPEC      the same\n"
 		"  -b, --backend NAME     alsa (default) or portaudio: what reads a bare PCM\n"
 		"                         name given to --device\n"
 		"  -r, --rate HZ          sample rate to ask the card for (default 48000;\n"
@@ -103,6 +104,7 @@ int cmd_listen(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "device", required_argument, NULL, 'd' },
+		{ "source", required_argument, NULL, 'd' },
 		{ "backend", required_argument, NULL, 'b' },
 		{ "rate", required_argument, NULL, 'r' },
 		{ "period-us", required_argument, NULL, 'U' },
