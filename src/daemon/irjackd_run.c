@@ -26,6 +26,7 @@
 #include "irjackd.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
@@ -54,6 +55,9 @@
 #ifdef IRJACK_HAVE_LIRC_DEV
 #include "ir_lirc_tx.h"
 #endif
+
+/* Unread JSON lines kept for a slow reader before newer ones are dropped. */
+#define JSON_BUF_MAX (64 * 1024)
 
 /* Sources without a pollable descriptor are dispatched this often. */
 #define POLL_TICK_MS 5
@@ -153,8 +157,12 @@ struct generation {
 struct service {
 	const char *config_path;
 	struct generation *gen;
-	FILE *json;
+	int json_fd;         /* -1: no JSON output */
 	char json_path[IRJACKD_PATH_MAX];
+	char *json_buf;      /* lines not yet taken by a slow reader (JSON_BUF_MAX) */
+	size_t json_len;
+	uint64_t json_dropped;
+	bool json_dropping;  /* in a run of dropped lines (warned once per run) */
 	struct ir_lircd *lircd;
 	struct ir_uinput *uinput;
 	struct ir_mqtt *mqtt;
@@ -180,21 +188,60 @@ static uint64_t now_us(const struct service *sv)
 
 /* ---- outputs ---- */
 
+/* Writes what the JSON reader takes now; never waits.  A reader that
+ * fails for good (EPIPE, disk full) loses the buffer, once logged. */
+static void json_flush(struct service *sv)
+{
+	while (sv->json_len > 0) {
+		ssize_t n = write(sv->json_fd, sv->json_buf, sv->json_len);
+
+		if (n > 0) {
+			memmove(sv->json_buf, sv->json_buf + n, sv->json_len - (size_t)n);
+			sv->json_len -= (size_t)n;
+		} else if (n < 0 && errno == EINTR) {
+			continue;
+		} else if (n < 0 && errno == EAGAIN) {
+			return;
+		} else {
+			irjackd_log(LOG_ERR, "json output %s: %s; %zu bytes lost", sv->json_path,
+				    n < 0 ? strerror(errno) : "nothing written", sv->json_len);
+			sv->json_dropped++;
+			sv->json_len = 0;
+		}
+	}
+}
+
 static void print_json(struct service *sv, const struct source *s, const struct ir_frame *f)
 {
 	struct ir_frame_labels labels = { .source = s->cfg->name };
 	struct ir_key_binding key;
 	char line[1024];
 
-	if (!sv->json)
+	size_t n;
+
+	if (sv->json_fd < 0)
 		return;
 	if (ir_keymap_lookup(sv->gen->km, f, &key)) {
 		labels.key = key.key;
 		labels.remote = key.remote;
 	}
 	ir_frame_format_json(f, &labels, line, sizeof(line));
-	fputs(line, sv->json);
-	fflush(sv->json);
+	n = strlen(line);
+	/* A reader that does not keep up (a stopped pipe) costs at most the
+	 * buffer: newer lines are dropped and counted, the service never
+	 * waits for it. */
+	if (sv->json_len + n > JSON_BUF_MAX) {
+		sv->json_dropped++;
+		if (!sv->json_dropping)
+			irjackd_log(LOG_WARNING, "json output %s: the reader is not keeping up; "
+						 "dropping lines", sv->json_path);
+		sv->json_dropping = true;
+	} else {
+		memcpy(sv->json_buf + sv->json_len, line, n);
+		sv->json_len += n;
+		sv->json_dropping = false;
+	}
+	json_flush(sv);
 }
 
 static void on_key(void *userdata, const struct ir_key_event *ev)
@@ -645,8 +692,9 @@ static unsigned status_lines(void *userdata, char *buf, size_t size)
 		    ir_lircd_client_count(sv->lircd), ir_lircd_client_count(sv->lircd) == 1 ? "" : "s");
 	if (sv->uinput)
 		ADD("output uinput %s\n", ir_uinput_devnode(sv->uinput));
-	if (sv->json)
-		ADD("output json %s\n", sv->json_path);
+	if (sv->json_fd >= 0)
+		ADD("output json %s, %zu bytes waiting, %" PRIu64 " lines dropped\n", sv->json_path,
+		    sv->json_len, sv->json_dropped);
 	if (sv->mqtt) {
 		struct ir_mqtt_stats ms;
 
@@ -768,18 +816,47 @@ static void generation_free(struct service *sv, struct generation *g)
 
 /* ---- outputs ---- */
 
+/* What is still buffered when the output closes gets a second to go. */
+static void close_json(struct service *sv)
+{
+	for (int waited = 0; sv->json_fd >= 0 && sv->json_len > 0 && waited < 1000; waited += 10) {
+		struct pollfd p = { .fd = sv->json_fd, .events = POLLOUT };
+
+		if (poll(&p, 1, 10) > 0)
+			json_flush(sv);
+	}
+	if (sv->json_len > 0)
+		irjackd_log(LOG_WARNING, "json output %s: %zu bytes not taken by the reader",
+			    sv->json_path, sv->json_len);
+	if (sv->json_fd > STDOUT_FILENO)
+		close(sv->json_fd);
+	sv->json_fd = -1;
+	sv->json_len = 0;
+	sv->json_path[0] = '\0';
+}
+
 static int open_json(struct service *sv, const struct irjackd_config *cfg)
 {
-	if (sv->json && sv->json != stdout)
-		fclose(sv->json);
-	sv->json = NULL;
-	sv->json_path[0] = '\0';
+	close_json(sv);
 	if (!cfg->json)
 		return 0;
-	sv->json = strcmp(cfg->json_path, "-") == 0 ? stdout : fopen(cfg->json_path, "a");
-	if (!sv->json) {
-		irjackd_log(LOG_ERR, "%s: %s", cfg->json_path, strerror(errno));
-		return -errno;
+	if (!sv->json_buf && !(sv->json_buf = malloc(JSON_BUF_MAX)))
+		return -ENOMEM;
+	if (strcmp(cfg->json_path, "-") == 0) {
+		int flags = fcntl(STDOUT_FILENO, F_GETFL);
+
+		sv->json_fd = STDOUT_FILENO;
+		if (flags >= 0)
+			fcntl(STDOUT_FILENO, F_SETFL, flags | O_NONBLOCK);
+	} else {
+		sv->json_fd = open(cfg->json_path,
+				   O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
+		if (sv->json_fd < 0) {
+			int err = errno;
+
+			irjackd_log(LOG_ERR, "%s: %s", cfg->json_path, strerror(err));
+			return -err;
+		}
 	}
 	snprintf(sv->json_path, sizeof(sv->json_path), "%s", cfg->json_path);
 	return 0;
@@ -980,7 +1057,7 @@ static void dispatch_source(struct source *s)
 
 static int loop(struct service *sv, int sigfd)
 {
-	struct pollfd fds[2 + IRJACKD_MAX_SOURCES + IR_LIRCD_MAX_CLIENTS + 1];
+	struct pollfd fds[3 + IRJACKD_MAX_SOURCES + IR_LIRCD_MAX_CLIENTS + 1];
 	int src_slot[IRJACKD_MAX_SOURCES];
 
 	while (!sv->stop) {
@@ -988,7 +1065,7 @@ static int loop(struct service *sv, int sigfd)
 		uint64_t now = now_us(sv), next = UINT64_MAX;
 		bool tick = false;
 		size_t n = 0;
-		int timeout = -1;
+		int timeout = -1, json_slot = -1;
 
 		for (unsigned i = 0; i < g->source_count; i++) {
 			uint64_t up;
@@ -1016,6 +1093,10 @@ static int loop(struct service *sv, int sigfd)
 			}
 			src_slot[i] = (int)n;
 			fds[n++] = (struct pollfd){ .fd = fd, .events = POLLIN };
+		}
+		if (sv->json_len > 0) {
+			json_slot = (int)n;
+			fds[n++] = (struct pollfd){ .fd = sv->json_fd, .events = POLLOUT };
 		}
 		if (sv->lircd)
 			n += ir_lircd_fds(sv->lircd, fds + n, sizeof(fds) / sizeof(fds[0]) - n);
@@ -1046,6 +1127,8 @@ static int loop(struct service *sv, int sigfd)
 		}
 		if (sv->mqtt && (fds[1].revents & POLLIN))
 			ir_mqtt_process(sv->mqtt);
+		if (json_slot >= 0 && fds[json_slot].revents)
+			json_flush(sv);
 		if (sv->lircd)
 			ir_lircd_process(sv->lircd);
 	}
@@ -1057,9 +1140,11 @@ int irjackd_run(const char *config_path, struct irjackd_config *cfg, struct ir_k
 	static struct service sv;
 	struct sigaction ignore = { .sa_handler = SIG_IGN };
 	sigset_t mask;
-	int sigfd, ret = 0;
+	int sigfd, ret = 0, stdout_flags;
 
 	memset(&sv, 0, sizeof(sv));
+	sv.json_fd = -1;
+	stdout_flags = fcntl(STDOUT_FILENO, F_GETFL); /* JSON to stdout makes it non-blocking */
 	sv.config_path = config_path;
 	sv.gen = calloc(1, sizeof(*sv.gen));
 	if (!sv.gen) {
@@ -1094,8 +1179,10 @@ out:
 	generation_free(&sv, sv.gen); /* releases held keys first */
 	ir_lircd_free(sv.lircd);
 	ir_uinput_free(sv.uinput);
-	if (sv.json && sv.json != stdout)
-		fclose(sv.json);
+	close_json(&sv);
+	free(sv.json_buf);
+	if (stdout_flags >= 0)
+		fcntl(STDOUT_FILENO, F_SETFL, stdout_flags);
 	if (sigfd >= 0)
 		close(sigfd);
 	return ret;

@@ -8,6 +8,7 @@
 #      fastest line (printed; bounded loosely: software emulation);
 #   3. a stopped process (SIGSTOP, 0.5 s) overruns; the overrun is
 #      recovered and counted, and the next playback decodes in full;
+#      the same after a storm of 10 stops;
 #   4. the card vanishing (its driver unbound, as a USB card unplugged) is
 #      reported, the card is reopened once it is back, and decodes in full.
 # Usage (in the guest): guest-listen.sh BUILD_DIR SOURCE_DIR
@@ -118,6 +119,26 @@ grep -q "overrun, 1 so far" "$TMP/err3" || fail "no overrun reported after SIGST
 awk '{ $1 = ""; print }' "$TMP/out3" > "$TMP/got3.txt"
 cmp -s "$TMP/want.txt" "$TMP/got3.txt" || fail "after the overrun: $(cat "$TMP/got3.txt")"
 echo "listen after SIGSTOP/SIGCONT: $(wc -l < "$TMP/got3.txt")/$want frames, $(grep -o '[0-9]* overruns' "$TMP/err3")"
+
+# 3b: an overrun storm: the consumer stopped 10 times for 0.3 s (longer
+# than the 80 ms buffer) within 5 s; every overrun is recovered and
+# counted, and the playback that follows decodes in full.
+listen --duration 10 > "$TMP/out3b" 2> "$TMP/err3b" &
+pid=$!
+wait_listening "$TMP/err3b"
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	kill -STOP "$pid"
+	sleep 0.3
+	kill -CONT "$pid"
+	sleep 0.2
+done
+aplay -q -D hw:Loopback,0,0 "$WAV" || fail "aplay after the overrun storm"
+wait "$pid" || fail "listen after the overrun storm exited $?"
+overruns=$(grep -c "overrun, [0-9]* so far" "$TMP/err3b")
+[ "$overruns" -ge 5 ] || fail "overrun storm: only $overruns overruns reported: $(cat "$TMP/err3b")"
+awk '{ $1 = ""; print }' "$TMP/out3b" > "$TMP/got3b.txt"
+cmp -s "$TMP/want.txt" "$TMP/got3b.txt" || fail "after the overrun storm: $(cat "$TMP/got3b.txt")"
+echo "listen after an overrun storm (10 stops of 0.3 s): $overruns overruns recovered, $(wc -l < "$TMP/got3b.txt")/$want frames after it"
 
 # 4: unbind/bind the card under it
 ALOOP=/sys/bus/platform/drivers/snd_aloop
