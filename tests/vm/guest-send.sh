@@ -87,9 +87,10 @@ assert m, "no period in send -v's line"
 period_ms, audio_ms, wall_ms = (float(g) for g in m.groups())
 got = [json.loads(l) for l in open(dec)]
 first = got[0] if got else {"protocol": "-", "scancode": -1}
-print("send %-15s decoded %s:0x%x (%d frame(s)); nominal %.3f ms, measured %.3f ms (%+.3f), period %.1f ms"
+print("send %-15s decoded %s:0x%x (%d frame(s)); nominal %.3f ms, measured %.3f ms (%+.3f), period %.1f ms; "
+      "send took %.1f ms for %.1f ms of audio"
       % (code, first["protocol"], first["scancode"], len(got), nominal, measured,
-         measured - nominal, period_ms))
+         measured - nominal, period_ms, wall_ms, audio_ms))
 assert len(got) == 1 and first["protocol"] == proto and first["scancode"] == int(sc, 0), got
 assert abs(measured - nominal) <= period_ms, "frame length off by more than a period"
 assert wall_ms >= audio_ms - period_ms, "send returned before its audio had played"
