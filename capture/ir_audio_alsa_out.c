@@ -131,6 +131,16 @@ int ir_alsa_out_drain(struct ir_alsa_out *o)
 	return err < 0 ? err : 0;
 }
 
+size_t ir_alsa_out_period(const struct ir_alsa_out *o)
+{
+	return o->period;
+}
+
+const char *ir_alsa_out_format(const struct ir_alsa_out *o)
+{
+	return o->s16 ? "S16_LE" : "FLOAT_LE";
+}
+
 unsigned ir_alsa_out_xruns(const struct ir_alsa_out *o)
 {
 	return o->xruns;

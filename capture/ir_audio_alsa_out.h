@@ -29,6 +29,13 @@ int ir_alsa_out_write(struct ir_alsa_out *o, const float *stereo, size_t frames)
  * caller's send ends when the light does.  Returns 0 or a negative errno. */
 int ir_alsa_out_drain(struct ir_alsa_out *o);
 
+/* The period the PCM granted, in frames: the granularity of a send's end
+ * (drain returns within about one period of the last sample's playing). */
+size_t ir_alsa_out_period(const struct ir_alsa_out *o);
+
+/* "FLOAT_LE" or "S16_LE": the sample format the PCM took (static string). */
+const char *ir_alsa_out_format(const struct ir_alsa_out *o);
+
 /* Underruns recovered so far. */
 unsigned ir_alsa_out_xruns(const struct ir_alsa_out *o);
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "ir_audio_alsa_out.h"
@@ -63,6 +64,8 @@ static void send_usage(FILE *out)
 		"      --scancode-mode     LIRC only: hand the scancode to the kernel's\n"
 		"                          encoder (LIRC_MODE_SCANCODE) instead of timings\n"
 		"      --transmitters LIST LIRC only: the outputs to use, 1-based (\"1,2\")\n"
+		"  -v, --verbose           after playing: the PCM's format, period,\n"
+		"                          frames played, wall time, underruns\n"
 		"  -h, --help              show this help\n"
 		"\n"
 		"Exit status: 0 sent; 1 bad arguments; 2 the device or file failed.\n"
@@ -256,6 +259,7 @@ int cmd_send(int argc, char **argv)
 		{ "keymap", required_argument, NULL, 'k' },
 		{ "scancode-mode", no_argument, NULL, OPT_SCANCODE_MODE },
 		{ "transmitters", required_argument, NULL, OPT_TRANSMITTERS },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -265,11 +269,11 @@ int cmd_send(int argc, char **argv)
 	struct ir_edge_buf edges = { 0 };
 	uint32_t proto_carrier = 0, proto_duty = 0;
 	struct lirc_send lirc = { 0 };
-	int c, ret = 1;
+	int c, ret = 1, verbose = 0;
 
 	optind = 1;
 	ir_synth_config_default(&cfg);
-	while ((c = getopt_long(argc, argv, "d:o:r:n:k:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:o:r:n:k:vh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			device = optarg;
@@ -321,6 +325,9 @@ int cmd_send(int argc, char **argv)
 			if (parse_transmitters(optarg, &lirc.mask) < 0)
 				return 1;
 			lirc.have_mask = true;
+			break;
+		case 'v':
+			verbose = 1;
 			break;
 		case 'h':
 			send_usage(stdout);
@@ -445,17 +452,32 @@ int cmd_send(int argc, char **argv)
 		}
 	} else {
 		struct ir_alsa_out *o;
+		struct timespec t0, t1;
+		size_t played = 0;
 
 		err = ir_alsa_out_new(device, (unsigned)rate, &o);
 		if (err < 0) {
 			cli_error("%s: %s", device, strerror(-err));
 			goto synth_out;
 		}
-		while ((n = ir_synth_generate(s, block, 1024)) > 0)
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		while ((n = ir_synth_generate(s, block, 1024)) > 0) {
 			if ((err = ir_alsa_out_write(o, block, n)) < 0)
 				break;
+			played += n;
+		}
 		if (err >= 0)
 			err = ir_alsa_out_drain(o);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		/* What a test of the real device's timing compares: the audio's
+		 * length against the wall time up to the end of drain. */
+		if (verbose)
+			fprintf(stderr, "%s: %llu Hz %s, period %zu frames (%.1f ms); played %zu frames (%.1f ms) in %.1f ms; %u underruns\n",
+				device, rate, ir_alsa_out_format(o), ir_alsa_out_period(o),
+				1e3 * (double)ir_alsa_out_period(o) / (double)rate, played,
+				1e3 * (double)played / (double)rate,
+				1e3 * (double)(t1.tv_sec - t0.tv_sec) + 1e-6 * (double)(t1.tv_nsec - t0.tv_nsec),
+				ir_alsa_out_xruns(o));
 		ir_alsa_out_free(o);
 		if (err < 0) {
 			cli_error("%s: playback failed: %s", device, strerror(-err));

@@ -23,5 +23,6 @@ if [ -x "$SRC/tests/vm/guest-irjackd.sh" ]; then
 	run sh "$SRC/tests/vm/guest-irjackd.sh" "$BUILD" "$SRC"
 fi
 run sh "$SRC/tests/vm/guest-listen.sh" "$BUILD" "$SRC"
+run sh "$SRC/tests/vm/guest-send.sh" "$BUILD" "$SRC"
 echo "VM tests: $failures failure(s)"
 [ "$failures" = 0 ]
