@@ -94,6 +94,30 @@
  * MAX_PULSE_US.  Real pulses' edges differ in height far less than that,
  * even on a strongly AC-coupled input. */
 #define RETRACT_RATIO 4.0
+/* The noise floor is learnt in the dark, so it cannot rise while a storm of
+ * false edges keeps the line out of it: after digital silence (a muted,
+ * just-opened or loopback card gives exact zeros; a quiet converter, noise
+ * far below a receiver's) the receiver's own noise arrives as a burst of
+ * "edges" as high as the noise itself.  So the settled residuals of the
+ * line's activity (pulses and spaces alike) are checked in blocks of
+ * RISE_BLOCK_US: when their noise is NOISE_RISE times the floor's and most
+ * of them are half way to the threshold, it is the noise that changed.  The
+ * activity is taken back (or ended) and the floor measured afresh, as at
+ * the stream's start.  Real activity is as quiet as the darkness around it,
+ * and only the sample or two before each edge comes near the threshold.
+ * The tracker lags a first pulse's droop (not known yet): a slow bias,
+ * taken off as the residuals' mean over the last RISE_DETREND_US.
+ * The check runs only while the floor in use was learnt on (near-)digital
+ * silence: the input's noise below SILENT_NOISE_SD (full scale = 1), far
+ * below any receiver's (about -24 dBFS) or any SNR the decoders work at.
+ * Without that gate, a pulse train in stationary noise at low SNR (carrier
+ * residue, droop) looks like a noise rise and real frames were taken back
+ * (48 kHz NEC at 6 dB SNR fell from 100 % to 8 %). */
+#define RISE_BLOCK_US 250.0
+#define RISE_BLOCK_MIN_SAMPLES 8
+#define RISE_DETREND_US 100.0
+#define NOISE_RISE 10.0 /* 20 dB */
+#define SILENT_NOISE_SD 3.2e-4 /* -70 dBFS */
 
 enum line_state {
 	LINE_SPACE = 0,
@@ -177,6 +201,11 @@ struct ir_demod {
 	uint64_t held_from_rounded;
 	double held_thr; /* how far from the old level its first edge's time was taken */
 	double held_band_us, held_delay_us; /* and on which band, with which delay */
+	/* noise rise check (see RISE_BLOCK_US) */
+	double rise_r2;     /* sum of squared detrended residuals in this block */
+	double rise_mean;   /* the residuals' recent mean */
+	double rise_mean_g;
+	unsigned rise_n, rise_near, rise_block_n; /* samples, those near the threshold */
 	uint32_t deadline_us;
 	uint64_t state_start_n;
 
@@ -248,6 +277,10 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 	/* The converter's filter rings for several samples at any rate. */
 	set_settle(d);
 	d->quiet_n = (unsigned)ceil(QUIET_US / d->us_per_sample);
+	d->rise_block_n = (unsigned)ceil(RISE_BLOCK_US / d->us_per_sample);
+	if (d->rise_block_n < RISE_BLOCK_MIN_SAMPLES)
+		d->rise_block_n = RISE_BLOCK_MIN_SAMPLES;
+	d->rise_mean_g = alpha_for(RISE_DETREND_US, d->us_per_sample);
 	d->decay_max = alpha_for(DECAY_TAU_MIN_US, d->us_per_sample);
 	d->block_n = (unsigned)ceil(DECAY_BLOCK_US / d->us_per_sample);
 	if (d->block_n < 2)
@@ -489,6 +522,60 @@ static void settled(struct ir_demod *d)
 	 * edge, is under way: switching is safe). */
 	if (first)
 		choose_band(d);
+}
+
+static inline double threshold(const struct ir_demod *d);
+
+/* See RISE_BLOCK_US: one more settled residual of activity; true when a
+ * block of them shows that the noise floor rose. */
+static inline bool noise_rose(struct ir_demod *d, double r)
+{
+	double mean, dev;
+	bool near;
+
+	if (d->raw_noise2 >= SILENT_NOISE_SD * SILENT_NOISE_SD)
+		return false;
+	if (d->rise_n == 0)
+		d->rise_mean = r;
+	d->rise_mean += d->rise_mean_g * (r - d->rise_mean);
+	dev = r - d->rise_mean;
+	d->rise_r2 += dev * dev;
+	if (fabs(dev) > 0.5 * threshold(d))
+		d->rise_near++;
+	if (++d->rise_n < d->rise_block_n)
+		return false;
+	mean = d->rise_r2 / d->rise_n;
+	near = 2 * d->rise_near > d->rise_n;
+	d->rise_n = 0;
+	d->rise_near = 0;
+	d->rise_r2 = 0;
+	return near && mean > NOISE_RISE * NOISE_RISE * d->noise2;
+}
+
+/* The activity since idle was the noise rising: the line is dark, nothing
+ * learnt from it holds, and the noise floor is measured again. */
+static void relearn_noise(struct ir_demod *d)
+{
+	if (d->held) {
+		retract_held(d);
+	} else {
+		if (d->state == LINE_PULSE) {
+			if (d->carrier)
+				ir_carrier_burst_discard(d->carrier);
+			close_state(d, (double)d->n * d->us_per_sample);
+			d->state = LINE_SPACE;
+		}
+		d->idle = true;
+		if (d->cfg.polarity == IR_POLARITY_AUTO)
+			d->pol = 0;
+		d->step = 0;
+		d->step_known = false;
+		set_band(d, 0);
+	}
+	d->noise_count = 0;
+	d->rise_n = 0;
+	d->rise_near = 0;
+	d->rise_r2 = 0;
 }
 
 static inline double threshold(const struct ir_demod *d)
@@ -831,6 +918,10 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 		}
 		if (d->idle)
 			d->baseline += d->alpha_baseline * (d->level - d->baseline);
+		if (!d->idle && noise_rose(d, r)) {
+			relearn_noise(d);
+			return;
+		}
 	}
 
 	double now_us = (double)d->n * d->us_per_sample;
@@ -848,7 +939,10 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 			d->idle = true;
 			d->deadline_us = 0;
 			choose_band(d);
-			if (!d->cand && !d->use_slow && d->n >= d->settle_until)
+			/* (not while the noise floor is being measured: the
+			 * idle path does not count the warm-up) */
+			if (!d->cand && !d->use_slow && d->n >= d->settle_until &&
+			    d->noise_count >= d->warmup_n)
 				enter_idle_fast(d);
 			if (d->held)
 				release_held(d);
