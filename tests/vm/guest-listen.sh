@@ -24,9 +24,8 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 command -v aplay >/dev/null || { echo "FAIL: aplay (alsa-utils) missing"; exit 1; }
 
 # The reference: the recording after a second of digital silence, which is
-# what the loopback gives before aplay starts.  (The demodulator misses a
-# frame that follows digital silence within ~20 ms: the recording's first
-# NEC frame, at 20 ms, decodes in the file alone but not after silence.)
+# what the loopback gives before aplay starts (test_demod_leading_silence
+# checks that silence costs no frame).
 python3 - "$WAV" "$TMP/ref.wav" <<'PY'
 import sys, wave
 w = wave.open(sys.argv[1])
