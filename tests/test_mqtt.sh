@@ -245,6 +245,18 @@ grep -q 'retained requests are ignored' "$TMP/retained.err" || fail "retained re
 $PUB -r -n -t "$PREFIX/send" # clears it
 sleep 0.3
 [ "$(grep -c '^pulse 9000' "$TMP/sent.mode2")" = "$sent_before" ] || fail "a retained request was transmitted"
+
+# ---- (5d) SIGHUP: the output is made anew for the reloaded configuration;
+# the replayed source's events and a transmit request still go through ----
+$SUB -t "$PREFIX/rec/event" -C "$frames" -W 15 >"$TMP/events2.json" 2>&1 &
+sub=$!
+sleep 0.3
+kill -HUP "$daemon"
+wait $sub || fail "after SIGHUP: fewer than $frames events: $(cat "$TMP/events2.json")"
+$PUB -t "$PREFIX/send" -m 'tv KEY_POWER'
+for i in $(seq 30); do [ "$(grep -c '^pulse 9000' "$TMP/sent.mode2")" -gt "$sent_before" ] && break; sleep 0.1; done
+[ "$(grep -c '^pulse 9000' "$TMP/sent.mode2")" = $((sent_before + 1)) ] || fail "request after SIGHUP not sent"
+[ "$($SUB -t "$PREFIX/status" -C 1 -W 2 2>/dev/null)" = online ] || fail "status after SIGHUP is not online"
 kill -9 "$daemon"
 wait "$daemon" 2>/dev/null
 daemon=
