@@ -131,6 +131,8 @@ static void test_errors_name_the_line(void **state)
 	expect_error("[daemon]\nlog_level = loud\n", 2, "log_level");
 	expect_error("[daemon]\nkeyup_timeout_ms = 100\n", 0, "nothing to do");
 	expect_error("[source a]\ntype = alsa\nthis line has no equals sign\n", 3, "syntax");
+	/* a header without its closing bracket, not "[source a] appears twice" */
+	expect_error("[source a]\ntype = alsa\n[source b\ntype = alsa\n", 3, "without ']'");
 	/* the counted limits (IRJACKD_MAX_*, IRJACKD_NAME_MAX) */
 	{
 		static char text[8192];

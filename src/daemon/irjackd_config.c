@@ -85,6 +85,13 @@ static char *counting_reader(char *str, int num, void *stream)
 			size_t name_len = strcspn(c + 1, "]\r\n");
 
 			enter_empty_section(p);
+			/* inih reports "[name" as an error, then hands the keys
+			 * below it to the previous section, which then seemed to
+			 * appear twice */
+			if (c[1 + name_len] != ']') {
+				fail(p, "syntax error: '[' without ']'");
+				return NULL;
+			}
 			p->section_header = true;
 			p->header_line = p->line;
 			/* inih cuts section names at 49 characters (its
