@@ -57,14 +57,14 @@ PY
 [ "$(wc -l <"$T/want.json")" -ge 4 ] || fail "the reference has only $(wc -l <"$T/want.json") frames"
 
 mkdir "$T/keymaps"
-write_keymaps() { # NEC 0x04fb's key, RC-5 0x1e01's key
+write_keymaps() { # NEC 0x0408's key, RC-5 0x1e01's key
 	cat >"$T/keymaps/vm-nec.toml" <<TOML
 [[protocols]]
 name = "vm_nec"
 protocol = "nec"
 [protocols.scancodes]
-0x04fb = "$1"
-0x0408 = "KEY_B"
+0x04fb = "KEY_A"
+0x0408 = "$1"
 0x0402 = "KEY_C"
 TOML
 	cat >"$T/keymaps/vm-rc5.toml" <<TOML
@@ -76,7 +76,7 @@ protocol = "rc5"
 0x1e02 = "KEY_E"
 TOML
 }
-write_keymaps KEY_A KEY_D
+write_keymaps KEY_B KEY_D
 cat >"$T/irjackd.conf" <<CONF
 [daemon]
 keymap = $T/keymaps
@@ -226,24 +226,26 @@ uptime_s() { cut -d' ' -f1 /proc/uptime; }
 # The audio expectations, from the reference: per NEC scancode, its frames.
 nec_count() { grep -c "\"scancode\":$1," "$T/want.json"; }
 NA=$(nec_count 1275) NB=$(nec_count 1032) NC=$(nec_count 1026)
+# (0x04fb, the recording's first frame, is too close to the silence: 0)
+[ "$NB" -ge 1 ] && [ "$NC" -ge 1 ] || fail "the reference lacks NEC 0x0408 or 0x0402"
 
 echo "== 1. NEC into snd-aloop and RC-5 into $LIRC, at once"
 readers_start both
-aplay -q -D plughw:Loopback,0,0 "$T/ref.wav" &
+# (plughw: irjackd chose the capture side's sample format)
+(aplay -q -D plughw:Loopback,0,0 "$T/ref.wav" && uptime_s >"$T/aplay_end") &
 aplay_pid=$!
 for n in 1 2 3; do
 	ir-ctl -d "$LIRC" -S rc5:0x1e01 || fail "ir-ctl -S rc5"
 	sleep 0.4
 done
 wait "$aplay_pid" || fail "aplay"
-aplay_end=$(uptime_s)
 readers_stop
 check both audio=want "json:ir:rc5:1e01=3" "irw:04fb:KEY_A:vm_nec=$NA" "irw:0408:KEY_B:vm_nec=$NB" \
 	"irw:0402:KEY_C:vm_nec=$NC" "irw:1e01:KEY_D:vm_rc5=3" "scan:4fb=$NA" "scan:408=$NB" \
-	"scan:402=$NC" "scan:1e01=3" key:KEY_A=1 key:KEY_B=1 key:KEY_C=1 "key:KEY_D=3"
+	"scan:402=$NC" "scan:1e01=3" key:KEY_B=1 key:KEY_C=1 "key:KEY_D=3"
 # The latency: aplay paces in real time, so playback began at its end
 # minus the file's length; a frame ended at that start plus its "end".
-python3 - "$T/irw.both" "$T/want.json" "$aplay_end" "$T/ref.wav" <<'PY'
+python3 - "$T/irw.both" "$T/want.json" "$(cat "$T/aplay_end")" "$T/ref.wav" <<'PY'
 import json, sys, wave
 w = wave.open(sys.argv[4])
 start = float(sys.argv[3]) - w.getnframes() / w.getframerate()
@@ -269,7 +271,7 @@ check send "json:ir:rc5:1e02=1" "json:ir:nec:0408=1" "json:audio:nec:0408=0" \
 	"irw:1e02:KEY_E:vm_rc5=1" "irw:0408:KEY_B:vm_nec=1" "scan:1e02=1" "scan:408=1" \
 	key:KEY_E=1 key:KEY_B=1
 
-echo "== 3. SIGHUP with new keymaps: NEC 0x04fb -> KEY_X, RC-5 0x1e01 -> KEY_F"
+echo "== 3. SIGHUP with new keymaps: NEC 0x0408 -> KEY_X, RC-5 0x1e01 -> KEY_F"
 write_keymaps KEY_X KEY_F
 kill -HUP "$daemon"
 i=0
@@ -282,9 +284,9 @@ sleep 0.3
 ir-ctl -d "$LIRC" -S rc5:0x1e01 || fail "ir-ctl -S rc5"
 wait "$aplay_pid" || fail "aplay"
 readers_stop
-check newkeys audio=want "irw:04fb:KEY_X:vm_nec=$NA" "irw:04fb:KEY_A:vm_nec=0" \
-	"irw:1e01:KEY_F:vm_rc5=1" "irw:1e01:KEY_D:vm_rc5=0" key:KEY_X=1 key:KEY_A=0 key:KEY_F=1 \
-	key:KEY_D=0 "scan:4fb=$NA" "scan:1e01=1"
+check newkeys audio=want "irw:0408:KEY_X:vm_nec=$NB" "irw:0408:KEY_B:vm_nec=0" \
+	"irw:1e01:KEY_F:vm_rc5=1" "irw:1e01:KEY_D:vm_rc5=0" key:KEY_X=1 key:KEY_B=0 key:KEY_F=1 \
+	key:KEY_D=0 "scan:408=$NB" "scan:1e01=1"
 
 echo "== 4. SIGHUP with a broken configuration: rejected, the old keymaps stay"
 cp "$T/irjackd.conf" "$T/irjackd.conf.good"
@@ -314,7 +316,11 @@ grep -q "reloads 1 (1 rejected)" "$T/status.txt" || fail "STATUS: reloads not co
 kill "$daemon"
 wait "$daemon" || fail "irjackd exited $? on SIGTERM: $(tail -5 "$T/daemon.err")"
 [ -S "$SOCK" ] && fail "socket left behind"
-grep -E "warning|error" "$T/daemon.err" | grep -v "irjackd.conf:$badline\|reload rejected" | sed 's/^/  daemon: /'
+# Under software emulation the capture thread (4 ms periods) overruns now
+# and then, mostly in the silence between steps; the frames are checked.
+echo "  capture overruns (emulation): $(grep -c "audio lost" "$T/daemon.err")"
+grep -E "warning|error" "$T/daemon.err" | grep -v "irjackd.conf:$badline\|reload rejected\|audio lost" |
+	sed 's/^/  daemon: /'
 
 echo "irjackd VM test: $(cat "$T"/json.* | wc -l) JSON frames, $(cat "$T"/irw.* | wc -l) irw lines, $(cat "$T"/ev.both "$T"/ev.send "$T"/ev.newkeys "$T"/ev.broken | grep -c MSC_SCAN) MSC_SCAN; $failures failure(s)"
 rm -rf "$T"
