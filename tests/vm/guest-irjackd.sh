@@ -85,6 +85,8 @@ keymap = $T/keymaps
 type = alsa
 device = hw:Loopback,1,0
 rate = 44100
+# 20 ms periods (80 ms of buffer): software emulation is slow to schedule
+period_us = 20000
 
 [source ir]
 type = lirc
