@@ -140,7 +140,7 @@ while [ ! -S "$SOCK" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 [ -S "$SOCK" ] || { fail "irjackd did not start: $(cat "$T/daemon.err")"; exit 1; }
 
 # Readers for one step, their output in $T/ev.$1 (evdev) and $T/irw.$1
-# (each irw line stamped with CLOCK_BOOTTIME, the clock of /proc/uptime);
+# (each irw line stamped with CLOCK_BOOTTIME on arrival);
 # JSON lines from this step on in $T/json.$1.
 readers_start() {
 	step=$1
@@ -222,8 +222,21 @@ for spec in sys.argv[3:]:
 sys.exit(1 if bad else 0)
 PY
 check() { python3 "$T/check.py" "$T" "$@" || fail "step $1"; }
-
-uptime_s() { cut -d' ' -f1 /proc/uptime; }
+overruns() { grep -c "audio lost" "$T/daemon.err"; }
+# Runs the step function $1 (which plays audio, checks and returns the
+# check's status) once more when it failed and the capture overran during
+# it: software emulation sometimes starves even a real-time capture thread
+# for longer than its buffer, and an overrun in a frame loses the frame,
+# as it should.
+with_retry() {
+	ov=$(overruns)
+	"$1" "$1" && return
+	if [ "$(overruns)" -gt "$ov" ]; then
+		echo "  retrying once: $(($(overruns) - ov)) capture overrun(s) during the step (emulation)"
+		"$1" "$1-retry" && return
+	fi
+	fail "step $1"
+}
 
 # The audio expectations, from the reference: per NEC scancode, its frames.
 nec_count() { grep -c "\"scancode\":$1," "$T/want.json"; }
@@ -232,30 +245,35 @@ NA=$(nec_count 1275) NB=$(nec_count 1032) NC=$(nec_count 1026)
 [ "$NB" -ge 1 ] && [ "$NC" -ge 1 ] || fail "the reference lacks NEC 0x0408 or 0x0402"
 
 echo "== 1. NEC into snd-aloop and RC-5 into $LIRC, at once"
-readers_start both
-# (plughw: irjackd chose the capture side's sample format)
-(aplay -q -D plughw:Loopback,0,0 "$T/ref.wav" && uptime_s >"$T/aplay_end") &
-aplay_pid=$!
-for n in 1 2 3; do
-	ir-ctl -d "$LIRC" -S rc5:0x1e01 || fail "ir-ctl -S rc5"
-	sleep 0.4
-done
-wait "$aplay_pid" || fail "aplay"
-readers_stop
-check both audio=want "json:ir:rc5:1e01=3" "irw:04fb:KEY_A:vm_nec=$NA" "irw:0408:KEY_B:vm_nec=$NB" \
-	"irw:0402:KEY_C:vm_nec=$NC" "irw:1e01:KEY_D:vm_rc5=3" "scan:4fb=$NA" "scan:408=$NB" \
-	"scan:402=$NC" "scan:1e01=3" key:KEY_B=1 key:KEY_C=1 "key:KEY_D=3"
-# The latency: aplay paces in real time, so playback began at its end
-# minus the file's length; a frame ended at that start plus its "end".
-python3 - "$T/irw.both" "$T/want.json" "$(cat "$T/aplay_end")" "$T/ref.wav" <<'PY'
-import json, sys, wave
-w = wave.open(sys.argv[4])
-start = float(sys.argv[3]) - w.getnframes() / w.getframerate()
+step_both() {
+	readers_start "$1"
+	# (plughw: irjackd chose the capture side's sample format)
+	aplay -q -D plughw:Loopback,0,0 "$T/ref.wav" &
+	aplay_pid=$!
+	for n in 1 2 3; do
+		ir-ctl -d "$LIRC" -S rc5:0x1e01 || fail "ir-ctl -S rc5"
+		sleep 0.4
+	done
+	wait "$aplay_pid" || fail "aplay"
+	readers_stop
+	python3 "$T/check.py" "$T" "$1" audio=want "json:ir:rc5:1e01=3" "irw:04fb:KEY_A:vm_nec=$NA" \
+		"irw:0408:KEY_B:vm_nec=$NB" "irw:0402:KEY_C:vm_nec=$NC" "irw:1e01:KEY_D:vm_rc5=3" \
+		"scan:4fb=$NA" "scan:408=$NB" "scan:402=$NC" "scan:1e01=3" key:KEY_B=1 key:KEY_C=1 \
+		"key:KEY_D=3" && last_ok=$1
+}
+last_ok=step_both
+with_retry step_both
+# Latency: each irw line's arrival minus its frame's end (stream time) is
+# the latency plus one constant (when playback began, which aplay's start
+# and exit under emulation blur by hundreds of ms); relative to the fastest
+# line it shows how much later the others came.
+python3 - "$T/irw.$last_ok" "$T/want.json" <<'PY'
+import json, sys
 want = [json.loads(l) for l in open(sys.argv[2])]
 lines = [l.split() for l in open(sys.argv[1]) if l.split()[-1] == "vm_nec"]
-lat = [1000 * (float(l[0]) - (start + r["end"])) for l, r in zip(lines, want)]
-print("  frame end -> irw line (audio, /proc/uptime resolution 10 ms): %s ms"
-      % " ".join("%.0f" % x for x in lat))
+offs = [float(l[0]) - r["end"] for l, r in zip(lines, want)]
+print("  irw lines (audio) after the fastest one: %s ms"
+      % " ".join("%.0f" % (1000 * (o - min(offs))) for o in offs))
 PY
 
 echo "== 2. irsend SEND_ONCE: irjackd transmits on $LIRC, rc-loopback brings it back"
@@ -279,16 +297,19 @@ kill -HUP "$daemon"
 i=0
 while ! grep -q "reloaded" "$T/daemon.err" && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
 grep "reload" "$T/daemon.err" | sed 's/^/  /'
-readers_start newkeys
-aplay -q -D plughw:Loopback,0,0 "$T/ref.wav" &
-aplay_pid=$!
-sleep 0.3
-ir-ctl -d "$LIRC" -S rc5:0x1e01 || fail "ir-ctl -S rc5"
-wait "$aplay_pid" || fail "aplay"
-readers_stop
-check newkeys audio=want "irw:0408:KEY_X:vm_nec=$NB" "irw:0408:KEY_B:vm_nec=0" \
-	"irw:1e01:KEY_F:vm_rc5=1" "irw:1e01:KEY_D:vm_rc5=0" key:KEY_X=1 key:KEY_B=0 key:KEY_F=1 \
-	key:KEY_D=0 "scan:408=$NB" "scan:1e01=1"
+step_newkeys() {
+	readers_start "$1"
+	aplay -q -D plughw:Loopback,0,0 "$T/ref.wav" &
+	aplay_pid=$!
+	sleep 0.3
+	ir-ctl -d "$LIRC" -S rc5:0x1e01 || fail "ir-ctl -S rc5"
+	wait "$aplay_pid" || fail "aplay"
+	readers_stop
+	python3 "$T/check.py" "$T" "$1" audio=want "irw:0408:KEY_X:vm_nec=$NB" \
+		"irw:0408:KEY_B:vm_nec=0" "irw:1e01:KEY_F:vm_rc5=1" "irw:1e01:KEY_D:vm_rc5=0" \
+		key:KEY_X=1 key:KEY_B=0 key:KEY_F=1 key:KEY_D=0 "scan:408=$NB" "scan:1e01=1"
+}
+with_retry step_newkeys
 
 echo "== 4. SIGHUP with a broken configuration: rejected, the old keymaps stay"
 cp "$T/irjackd.conf" "$T/irjackd.conf.good"
@@ -324,6 +345,6 @@ echo "  capture overruns (emulation): $(grep -c "audio lost" "$T/daemon.err")"
 grep -E "warning|error" "$T/daemon.err" | grep -v "irjackd.conf:$badline\|reload rejected\|audio lost" |
 	sed 's/^/  daemon: /'
 
-echo "irjackd VM test: $(cat "$T"/json.* | wc -l) JSON frames, $(cat "$T"/irw.* | wc -l) irw lines, $(cat "$T"/ev.both "$T"/ev.send "$T"/ev.newkeys "$T"/ev.broken | grep -c MSC_SCAN) MSC_SCAN; $failures failure(s)"
+echo "irjackd VM test: $(cat "$T"/json.* | wc -l) JSON frames, $(cat "$T"/irw.* | wc -l) irw lines, $(cat "$T"/ev.* | grep -c MSC_SCAN) MSC_SCAN; $failures failure(s)"
 rm -rf "$T"
 [ "$failures" = 0 ]
