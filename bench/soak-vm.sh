@@ -121,6 +121,12 @@ print("  ir:    sent %d frames (ir-ctl), received %d, lost %d, extra %d"
 samples = [l.split() for l in open(T + "/samples")]
 rss = [int(s[2]) for s in samples]
 hwm = [int(s[4]) for s in samples]
+# RSS over time: one value a minute (kB), to tell a plateau from a leak
+t_start = float(samples[0][0])
+by_minute = {}
+for smp in samples:
+    by_minute.setdefault(int((float(smp[0]) - t_start) // 60), int(smp[2]))
+print("  VmRSS at each minute (kB): %s" % " ".join(str(v) for _, v in sorted(by_minute.items())))
 cpu0, cpu1 = int(samples[0][6]), int(samples[-1][6])
 ticks = 100.0  # USER_HZ
 cpu = (cpu1 - cpu0) / ticks
