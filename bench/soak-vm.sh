@@ -97,22 +97,26 @@ want = [json.loads(l) for l in open(want_path)]
 import os
 sent = [int(l, 16) for l in open(T + "/sent")] if os.path.exists(T + "/sent") else []
 key = lambda r: (r["protocol"], r["scancode"], r["repeat"])
-def lost(want_keys, got_keys):
-    # frames of `want` not matched, in order, by `got` (a lost frame
-    # shifts nothing: the longest common subsequence would be exact, a
-    # greedy walk is close enough for counting)
-    matched, j = 0, 0
-    for k in want_keys:
+def lost(want_keys, got_keys, what):
+    # frames of `want` not matched, in order, by `got` (a greedy walk with
+    # a window of 8: close to the longest common subsequence for counting);
+    # the first lost ones are named, to tell where they went
+    matched, j, missing = 0, 0, []
+    for i, k in enumerate(want_keys):
         for jj in range(j, min(j + 8, len(got_keys))):
             if got_keys[jj] == k:
                 matched += 1
                 j = jj + 1
                 break
+        else:
+            missing.append("#%d %s" % (i, k))
+    if missing:
+        print("  %s lost: %s%s" % (what, ", ".join(missing[:10]), " ..." if len(missing) > 10 else ""))
     return len(want_keys) - matched, len(got_keys) - matched
 audio = [key(r) for r in got if r["source"] == "audio"]
 ir = [r["scancode"] for r in got if r["source"] == "ir"]
-la, xa = lost([key(r) for r in want], audio)
-li, xi = lost(sent, ir)
+la, xa = lost([key(r) for r in want], audio, "audio")
+li, xi = lost(sent, ir, "ir (scancode)")
 print("soak: %.1f min of audio + lirc frames (%.0f s elapsed in the guest)" % (float(minutes), elapsed))
 print("  audio: expected %d frames, received %d, lost %d, extra %d; %s overrun warnings"
       % (len(want), len(audio), la, xa, overruns))
