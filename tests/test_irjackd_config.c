@@ -51,6 +51,7 @@ static void test_valid(void **state)
 			      "channel = right\n"
 			      "polarity = low\n"
 			      "protocols = nec,rc5\n"
+			      "period_us = 20000\n"
 			      "\n"
 			      "[source dev]\n"
 			      "type = lirc\n"
@@ -75,6 +76,8 @@ static void test_valid(void **state)
 	assert_string_equal(cfg.sources[0].name, "mic");
 	assert_int_equal(cfg.sources[0].type, IRJACKD_SOURCE_ALSA);
 	assert_string_equal(cfg.sources[0].device, "default"); /* ALSA's default */
+	assert_int_equal(cfg.sources[0].period_us, 20000);
+	assert_int_equal(cfg.sources[1].period_us, 0);
 	assert_int_equal(cfg.sources[0].rate, 44100);
 	assert_int_equal(cfg.sources[0].channel, 1);
 	assert_int_equal(cfg.sources[0].polarity, IR_POLARITY_PULSE_LOW);
@@ -116,6 +119,7 @@ static void test_errors_name_the_line(void **state)
 {
 	(void)state;
 	expect_error("[source a]\ntype = alsa\nrate = 7\n", 3, "rate");
+	expect_error("[source a]\ntype = alsa\nperiod_us = 100\n", 3, "period_us");
 	expect_error("[source a]\ntype = floppy\n", 2, "type");
 	expect_error("[source a]\ntype = alsa\nvolume = 1\n", 3, "unknown key 'volume'");
 	expect_error("[source a]\ndevice = x\n[source b]\ntype = alsa\n", 1, "no type");
@@ -131,6 +135,8 @@ static void test_errors_name_the_line(void **state)
 	expect_error("[daemon]\nlog_level = loud\n", 2, "log_level");
 	expect_error("[daemon]\nkeyup_timeout_ms = 100\n", 0, "nothing to do");
 	expect_error("[source a]\ntype = alsa\nthis line has no equals sign\n", 3, "syntax");
+	/* a header without its closing bracket, not "[source a] appears twice" */
+	expect_error("[source a]\ntype = alsa\n[source b\ntype = alsa\n", 3, "without ']'");
 	/* the counted limits (IRJACKD_MAX_*, IRJACKD_NAME_MAX) */
 	{
 		static char text[8192];

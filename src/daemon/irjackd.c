@@ -43,6 +43,8 @@ static void usage(FILE *out)
 		"  [source NAME]        type = alsa|portaudio|file|lirc|mceusb|imon, device,\n"
 		"                       rate, channel = left|right|auto|N,\n"
 		"                       polarity = auto|high|low, protocols, timeout_ms,\n"
+		"                       period_us (audio: capture period, default ~4000;\n"
+		"                       longer survives a slow or busy machine),\n"
 		"                       replay_delay_ms (file: a recording replayed live)\n"
 		"  [output uinput]      name, vendor, product\n"
 		"  [output lircd]       path, mode, simulate = yes|no\n"

@@ -85,6 +85,13 @@ static char *counting_reader(char *str, int num, void *stream)
 			size_t name_len = strcspn(c + 1, "]\r\n");
 
 			enter_empty_section(p);
+			/* inih reports "[name" as an error, then hands the keys
+			 * below it to the previous section, which then seemed to
+			 * appear twice */
+			if (c[1 + name_len] != ']') {
+				fail(p, "syntax error: '[' without ']'");
+				return NULL;
+			}
 			p->section_header = true;
 			p->header_line = p->line;
 			/* inih cuts section names at 49 characters (its
@@ -392,6 +399,11 @@ static void source_key(struct parse *p, const char *name, const char *v)
 			fail(p, "timeout_ms: expected milliseconds from 10 to 10000, got '%s'", v);
 		else
 			s->timeout_us = (uint32_t)n * 1000;
+	} else if (!strcmp(name, "period_us")) {
+		if (!parse_uint(v, 250, 1000000, 10, &n))
+			fail(p, "period_us: expected microseconds from 250 to 1000000, got '%s'", v);
+		else
+			s->period_us = (unsigned)n;
 	} else if (!strcmp(name, "replay_delay_ms")) {
 		if (!parse_uint(v, 0, 600000, 10, &n))
 			fail(p, "replay_delay_ms: expected milliseconds from 0 to 600000, got '%s'", v);
@@ -399,7 +411,7 @@ static void source_key(struct parse *p, const char *name, const char *v)
 			s->replay_delay_ms = (uint32_t)n;
 	} else {
 		fail(p, "[source %s]: unknown key '%s' (type, device, rate, channel, polarity, "
-			"protocols, timeout_ms, replay_delay_ms)",
+			"protocols, timeout_ms, period_us, replay_delay_ms)",
 		     s->name, name);
 	}
 }

@@ -8,7 +8,8 @@
  *   [source NAME]         type = alsa|portaudio|file|lirc|mceusb|imon,
  *                         device, rate, channel = left|right|auto|N,
  *                         polarity = auto|high|low, protocols = LIST,
- *                         timeout_ms, replay_delay_ms (file sources)
+ *                         timeout_ms, period_us (audio),
+ *                         replay_delay_ms (file sources)
  *   [output uinput]       name, vendor, product (0x....)
  *   [output lircd]        path, mode (octal), simulate = yes|no
  *   [output json]         path (- for standard output)
@@ -57,6 +58,7 @@ struct irjackd_source {
 	enum ir_polarity polarity;
 	struct ir_protocol_set protocols;
 	uint32_t timeout_us;           /* 0: default */
+	unsigned period_us;            /* audio capture period; 0: the backend's (~4 ms) */
 	uint32_t replay_delay_ms;      /* file sources: wait this long before replaying */
 	unsigned line;                 /* where the section starts */
 };

@@ -780,6 +780,7 @@ static int open_sources(struct service *sv, struct generation *g)
 		opt.channel = c->channel;
 		opt.polarity = c->polarity;
 		opt.timeout_us = c->timeout_us;
+		opt.period_us = c->period_us;
 		opt.protocols = &s->enabled;
 		opt.keymap = g->km;
 		opt.realtime = true;
