@@ -677,8 +677,17 @@ static unsigned status_lines(void *userdata, char *buf, size_t size)
 		char level[96] = "", last[192] = "last none";
 
 		ir_source_stats(s->src, &st);
-		if (ir_source_signal_report(s->src, &r) == 0)
-			snprintf(level, sizeof(level), ", peak %.3f, snr %.1f dB", r.peak, r.snr_db);
+		/* a noise floor under −120 dBFS is digital silence: no SNR to speak of */
+		if (ir_source_signal_report(s->src, &r) == 0) {
+			if (r.noise < 1e-6)
+				snprintf(level, sizeof(level), ", peak %.3f, noise none (digital silence)",
+					 r.peak);
+			else if (r.snr_db > 0)
+				snprintf(level, sizeof(level), ", peak %.3f, snr %.1f dB", r.peak,
+					 r.snr_db);
+			else
+				snprintf(level, sizeof(level), ", peak %.3f, snr unknown", r.peak);
+		}
 		if (s->last_us)
 			snprintf(last, sizeof(last), "last %.120s %.1f s ago", s->last,
 				 (double)(now - s->last_us) / 1e6);
