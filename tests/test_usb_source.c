@@ -7,18 +7,22 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "ir_source.h"
 #include "ir_usb_queue.h"
 
-#define ITEMS 200000u
+/* IRJACK_USB_QUEUE_STRESS_ITEMS overrides it (valgrind runs fewer). */
+#define ITEMS_DEFAULT 200000u
+static uint32_t items = ITEMS_DEFAULT;
 
 struct producer {
 	struct ir_usb_queue *q;
@@ -29,17 +33,19 @@ static void *produce(void *arg)
 {
 	struct producer *p = arg;
 
-	for (uint32_t i = 1; i <= ITEMS;) {
+	for (uint32_t i = 1; i <= items;) {
 		struct ir_usb_item it = { .kind = IR_USB_ITEM_EDGE, .edge = ir_pulse(i) };
 
-		if (ir_usb_queue_push(p->q, &it))
+		if (ir_usb_queue_push(p->q, &it)) {
 			i++;
-		else
+		} else {
 			p->refused++;
+			sched_yield(); /* one core (or valgrind's one at a time) */
+		}
 	}
 	struct ir_usb_item gone = { .kind = IR_USB_ITEM_GONE };
 	while (!ir_usb_queue_push(p->q, &gone))
-		;
+		sched_yield();
 	return NULL;
 }
 
@@ -48,6 +54,10 @@ static void queue_delivers_in_order_across_threads(void **state)
 	(void)state;
 	struct ir_usb_queue q;
 	struct producer p = { .q = &q };
+	const char *env = getenv("IRJACK_USB_QUEUE_STRESS_ITEMS");
+
+	if (env && atoi(env) > 0)
+		items = (uint32_t)atoi(env);
 	pthread_t t;
 	uint32_t expect = 1;
 	struct ir_usb_item it;
@@ -55,8 +65,10 @@ static void queue_delivers_in_order_across_threads(void **state)
 	assert_int_equal(ir_usb_queue_init(&q, 64), 0);
 	assert_int_equal(pthread_create(&t, NULL, produce, &p), 0);
 	for (;;) {
-		if (!ir_usb_queue_pop(&q, &it))
+		if (!ir_usb_queue_pop(&q, &it)) {
+			sched_yield();
 			continue;
+		}
 		if (it.kind == IR_USB_ITEM_GONE)
 			break;
 		assert_int_equal(it.kind, IR_USB_ITEM_EDGE);
@@ -64,7 +76,7 @@ static void queue_delivers_in_order_across_threads(void **state)
 		expect++;
 	}
 	pthread_join(t, NULL);
-	assert_int_equal(expect, ITEMS + 1);
+	assert_int_equal(expect, items + 1);
 	assert_false(ir_usb_queue_pop(&q, &it));
 	ir_usb_queue_free(&q);
 }
