@@ -8,10 +8,7 @@
 
 #include "ir_protocol.h"
 
-static void append(char *buf, size_t size, size_t *pos, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void append(char *buf, size_t size, size_t *pos, const char *fmt, ...)
+void ir_appendf(char *buf, size_t size, size_t *pos, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -76,10 +73,10 @@ void ir_json_append_string(char *buf, size_t size, size_t *pos, const char *s)
 			append_char(buf, size, pos, (char)*p);
 			p++;
 		} else if (*p < 0x20) {
-			append(buf, size, pos, "\\u%04x", *p);
+			ir_appendf(buf, size, pos, "\\u%04x", *p);
 			p++;
 		} else if (n == 0) {
-			append(buf, size, pos, "\\ufffd");
+			ir_appendf(buf, size, pos, "\\ufffd");
 			p++;
 		} else {
 			for (size_t i = 0; i < n; i++)
@@ -116,19 +113,19 @@ int ir_frame_format_text(const struct ir_frame *frame, const struct ir_frame_lab
 
 	if (size)
 		buf[0] = '\0';
-	append(buf, size, &pos, "%12.6f  %-10s 0x%0*" PRIx64, (double)frame->start_us / 1e6,
+	ir_appendf(buf, size, &pos, "%12.6f  %-10s 0x%0*" PRIx64, (double)frame->start_us / 1e6,
 	       protocol_name(frame->protocol), scancode_digits(frame->protocol), frame->scancode);
 	if (frame->flags & IR_FRAME_TOGGLE)
-		append(buf, size, &pos, " toggle");
+		ir_appendf(buf, size, &pos, " toggle");
 	if (frame->flags & IR_FRAME_REPEAT)
-		append(buf, size, &pos, " repeat");
+		ir_appendf(buf, size, &pos, " repeat");
 	if (labels && labels->key)
-		append(buf, size, &pos, "  %s", labels->key);
+		ir_appendf(buf, size, &pos, "  %s", labels->key);
 	if (labels && labels->remote)
-		append(buf, size, &pos, " (%s)", labels->remote);
+		ir_appendf(buf, size, &pos, " (%s)", labels->remote);
 	if (labels && labels->source)
-		append(buf, size, &pos, " [%s]", labels->source);
-	append(buf, size, &pos, "\n");
+		ir_appendf(buf, size, &pos, " [%s]", labels->source);
+	ir_appendf(buf, size, &pos, "\n");
 	return (int)pos;
 }
 
@@ -139,24 +136,24 @@ int ir_frame_format_json(const struct ir_frame *frame, const struct ir_frame_lab
 
 	if (size)
 		buf[0] = '\0';
-	append(buf, size, &pos, "{\"time\":%.6f,\"end\":%.6f,\"protocol\":",
+	ir_appendf(buf, size, &pos, "{\"time\":%.6f,\"end\":%.6f,\"protocol\":",
 	       (double)frame->start_us / 1e6, (double)frame->end_us / 1e6);
 	ir_json_append_string(buf, size, &pos, protocol_name(frame->protocol));
-	append(buf, size, &pos, ",\"scancode\":%" PRIu64 ",\"toggle\":%s,\"repeat\":%s",
+	ir_appendf(buf, size, &pos, ",\"scancode\":%" PRIu64 ",\"toggle\":%s,\"repeat\":%s",
 	       frame->scancode, frame->flags & IR_FRAME_TOGGLE ? "true" : "false",
 	       frame->flags & IR_FRAME_REPEAT ? "true" : "false");
 	if (labels && labels->key) {
-		append(buf, size, &pos, ",\"key\":");
+		ir_appendf(buf, size, &pos, ",\"key\":");
 		ir_json_append_string(buf, size, &pos, labels->key);
 	}
 	if (labels && labels->remote) {
-		append(buf, size, &pos, ",\"remote\":");
+		ir_appendf(buf, size, &pos, ",\"remote\":");
 		ir_json_append_string(buf, size, &pos, labels->remote);
 	}
 	if (labels && labels->source) {
-		append(buf, size, &pos, ",\"source\":");
+		ir_appendf(buf, size, &pos, ",\"source\":");
 		ir_json_append_string(buf, size, &pos, labels->source);
 	}
-	append(buf, size, &pos, "}\n");
+	ir_appendf(buf, size, &pos, "}\n");
 	return (int)pos;
 }

@@ -41,4 +41,9 @@ int ir_frame_format_json(const struct ir_frame *frame, const struct ir_frame_lab
  * replaced by U+FFFD. */
 void ir_json_append_string(char *buf, size_t size, size_t *pos, const char *s);
 
+/* snprintf at buf + *pos that never writes past size; *pos advances by the
+ * full length, so *pos >= size afterwards means the text was cut. */
+void ir_appendf(char *buf, size_t size, size_t *pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 #endif

@@ -17,7 +17,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -98,21 +97,6 @@ static void deadline_after_ms(struct timespec *ts, unsigned ms)
 	}
 }
 
-/* snprintf at buf+*pos that never writes past size; *pos advances by the
- * full length (as ir_json_append_string()), so *pos >= size means cut. */
-static void appendf(char *buf, size_t size, size_t *pos, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void appendf(char *buf, size_t size, size_t *pos, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(*pos < size ? buf + *pos : NULL, *pos < size ? size - *pos : 0, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		*pos += (size_t)n;
-}
 
 /* ---- publishing (lock held) ---- */
 
@@ -196,7 +180,7 @@ static void answer(struct ir_mqtt *m, const char *reply, const char *error, cons
 		n = request_len < sizeof(excerpt) - 1 ? request_len : sizeof(excerpt) - 1;
 		memcpy(excerpt, request, n);
 		excerpt[n] = '\0';
-		appendf(payload, sizeof(payload), &pos, ",\"request\":");
+		ir_appendf(payload, sizeof(payload), &pos, ",\"request\":");
 		ir_json_append_string(payload, sizeof(payload), &pos, excerpt);
 	}
 	if (pos + 2 > sizeof(payload))
@@ -248,13 +232,13 @@ static void publish_discovery_locked(struct ir_mqtt *m)
 			pos = (size_t)snprintf(topic, sizeof(topic), "%s/device_automation/irjack_",
 					       m->s->discovery_prefix);
 			object_id_append(topic, sizeof(topic), &pos, m->host_id);
-			appendf(topic, sizeof(topic), &pos, "/");
+			ir_appendf(topic, sizeof(topic), &pos, "/");
 			object_id_append(topic, sizeof(topic), &pos, m->source_names[si]);
 			object_id_append(topic, sizeof(topic), &pos, "_");
 			object_id_append(topic, sizeof(topic), &pos, remote);
 			object_id_append(topic, sizeof(topic), &pos, "_");
 			object_id_append(topic, sizeof(topic), &pos, key->key);
-			appendf(topic, sizeof(topic), &pos, "/config");
+			ir_appendf(topic, sizeof(topic), &pos, "/config");
 			if (pos >= sizeof(topic))
 				continue;
 
@@ -262,25 +246,25 @@ static void publish_discovery_locked(struct ir_mqtt *m)
 					       "{\"automation_type\":\"trigger\",\"topic\":");
 			snprintf(text, sizeof(text), "%s/%s/event", m->prefix, m->source_names[si]);
 			ir_json_append_string(payload, sizeof(payload), &pos, text);
-			appendf(payload, sizeof(payload), &pos,
+			ir_appendf(payload, sizeof(payload), &pos,
 						",\"type\":\"button_short_press\",\"subtype\":");
 			snprintf(text, sizeof(text), "%s %s (%s)", remote, key->key,
 				 m->source_names[si]);
 			ir_json_append_string(payload, sizeof(payload), &pos, text);
-			appendf(payload, sizeof(payload), &pos, ",\"payload\":");
+			ir_appendf(payload, sizeof(payload), &pos, ",\"payload\":");
 			snprintf(text, sizeof(text), "%s/%s", remote, key->key);
 			ir_json_append_string(payload, sizeof(payload), &pos, text);
 			/* repeats of a held key are not new presses */
-			appendf(payload, sizeof(payload), &pos,
+			ir_appendf(payload, sizeof(payload), &pos,
 				",\"value_template\":\"{{ '' if value_json.repeat else "
 				"value_json.remote ~ '/' ~ value_json.key }}\",\"device\":{"
 				"\"identifiers\":[");
 			snprintf(text, sizeof(text), "irjack_%s", m->host_id);
 			ir_json_append_string(payload, sizeof(payload), &pos, text);
-			appendf(payload, sizeof(payload), &pos, "],\"name\":");
+			ir_appendf(payload, sizeof(payload), &pos, "],\"name\":");
 			snprintf(text, sizeof(text), "irjack %s", m->host_id);
 			ir_json_append_string(payload, sizeof(payload), &pos, text);
-			appendf(payload, sizeof(payload), &pos,
+			ir_appendf(payload, sizeof(payload), &pos,
 						",\"manufacturer\":\"irjack\",\"model\":\"irjackd\"}}");
 			if (pos >= sizeof(payload))
 				continue; /* absurdly long names: no trigger rather than bad JSON */
@@ -697,20 +681,20 @@ void ir_mqtt_frame(struct ir_mqtt *m, const char *source, const struct ir_frame 
 	snprintf(topic, sizeof(topic), "%s/%s/event", m->prefix, source);
 	pos = (size_t)snprintf(payload, sizeof(payload), "{\"source\":");
 	ir_json_append_string(payload, sizeof(payload), &pos, source);
-	appendf(payload, sizeof(payload), &pos, ",\"protocol\":");
+	ir_appendf(payload, sizeof(payload), &pos, ",\"protocol\":");
 	ir_json_append_string(payload, sizeof(payload), &pos, info ? info->name : "unknown");
-	appendf(payload, sizeof(payload), &pos, ",\"scancode\":%" PRIu64 ",\"key\":",
+	ir_appendf(payload, sizeof(payload), &pos, ",\"scancode\":%" PRIu64 ",\"key\":",
 				frame->scancode);
 	if (key && key->key)
 		ir_json_append_string(payload, sizeof(payload), &pos, key->key);
 	else
-		appendf(payload, sizeof(payload), &pos, "null");
-	appendf(payload, sizeof(payload), &pos, ",\"remote\":");
+		ir_appendf(payload, sizeof(payload), &pos, "null");
+	ir_appendf(payload, sizeof(payload), &pos, ",\"remote\":");
 	if (key && key->remote)
 		ir_json_append_string(payload, sizeof(payload), &pos, key->remote);
 	else
-		appendf(payload, sizeof(payload), &pos, "null");
-	appendf(payload, sizeof(payload), &pos,
+		ir_appendf(payload, sizeof(payload), &pos, "null");
+	ir_appendf(payload, sizeof(payload), &pos,
 				",\"repeat\":%s,\"toggle\":%s,\"timestamp\":%lld.%03ld}",
 				frame->flags & IR_FRAME_REPEAT ? "true" : "false",
 				frame->flags & IR_FRAME_TOGGLE ? "true" : "false",
