@@ -8,6 +8,7 @@
 #define IRJACK_CLI_H
 
 #include <stdbool.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -80,6 +81,21 @@ void cli_enable_keymap_protocols(const struct ir_keymap *keymap, struct ir_proto
  * DEVICE is BACKEND:default.  Prints an error and returns -1 if it does not
  * fit in `out` or BACKEND is unknown. */
 int cli_source_spec(const char *device, const char *backend, char *out, size_t out_size);
+
+/* What the live-source options of listen, record and monitor fill in. */
+struct ir_source_options;
+struct cli_live_args {
+	const char *device;           /* -d/--device (--source) SPEC */
+	const char *backend;          /* -b/--backend NAME */
+	double duration_s;            /* -t/--duration S; 0: until stopped */
+	struct ir_source_options *sopt; /* rate (-r), period_us (U), sample_format (F) */
+};
+
+/* Takes one of the options every live-source command shares (getopt
+ * values 'd', 'b', 'r', 't', and 'U' / 'F' for --period-us / --format).
+ * Returns 1 if `opt` was one (stored in *a), 0 if it is not, -1 for a bad
+ * value (reported). */
+int cli_live_option(int opt, const char *arg, struct cli_live_args *a);
 
 /* --duration SEC for a live source: sets opt->max_frames (at the rate
  * asked for) and, up to 60 s, a ring that holds all of it.  Nothing when

@@ -333,3 +333,41 @@ int cli_run_source(struct ir_source *src, double duration_s)
 	sigprocmask(SIG_SETMASK, &old_sigs, NULL);
 	return ret;
 }
+
+int cli_live_option(int opt, const char *arg, struct cli_live_args *a)
+{
+	unsigned long long v;
+	char *end;
+
+	switch (opt) {
+	case 'd':
+		a->device = arg;
+		return 1;
+	case 'b':
+		a->backend = arg;
+		return 1;
+	case 'r':
+		if (cli_parse_uint(arg, "--rate", 8000, 768000, &v) < 0)
+			return -1;
+		a->sopt->rate = (unsigned)v;
+		return 1;
+	case 'U':
+		if (cli_parse_uint(arg, "--period-us", 250, 1000000, &v) < 0)
+			return -1;
+		a->sopt->period_us = (unsigned)v;
+		return 1;
+	case 'F':
+		a->sopt->sample_format = arg;
+		return 1;
+	case 't':
+		errno = 0;
+		a->duration_s = strtod(arg, &end);
+		if (end == arg || *end || errno || !(a->duration_s > 0) || a->duration_s > 1e7) {
+			cli_error("--duration: '%s' is not a positive number of seconds", arg);
+			return -1;
+		}
+		return 1;
+	default:
+		return 0;
+	}
+}

@@ -122,13 +122,12 @@ int cmd_listen(int argc, char **argv)
 	};
 	struct listen_run run = { 0 };
 	struct ir_source_options sopt;
+	struct cli_live_args live = { .sopt = &sopt };
 	struct ir_protocol_set enabled;
 	struct ir_keymap *keymap = NULL;
 	struct ir_source *src = NULL;
 	struct ir_source_callbacks cb = { print_frame, NULL, report_event, NULL, &run };
-	const char *device = NULL, *backend = NULL;
 	char spec[512], err[256];
-	double duration_s = 0;
 	unsigned long long v;
 	int opt, status = EXIT_USAGE;
 
@@ -137,26 +136,13 @@ int cmd_listen(int argc, char **argv)
 	ir_protocol_set_default(&enabled);
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "d:b:r:c:p:k:jt:vh", options, NULL)) != -1) {
+		int taken = cli_live_option(opt, optarg, &live);
+
+		if (taken < 0)
+			goto out;
+		if (taken)
+			continue;
 		switch (opt) {
-		case 'd':
-			device = optarg;
-			break;
-		case 'b':
-			backend = optarg;
-			break;
-		case 'r':
-			if (cli_parse_uint(optarg, "--rate", 8000, 768000, &v) < 0)
-				goto out;
-			sopt.rate = (unsigned)v;
-			break;
-		case 'U':
-			if (cli_parse_uint(optarg, "--period-us", 250, 1000000, &v) < 0)
-				goto out;
-			sopt.period_us = (unsigned)v;
-			break;
-		case 'F':
-			sopt.sample_format = optarg;
-			break;
 		case 'c':
 			if (cli_parse_channel(optarg, &sopt.channel) < 0)
 				goto out;
@@ -186,16 +172,6 @@ int cmd_listen(int argc, char **argv)
 		case 'j':
 			run.print.json = true;
 			break;
-		case 't': {
-			char *end;
-
-			duration_s = strtod(optarg, &end);
-			if (*end || !(duration_s > 0) || duration_s > 1e7) {
-				cli_error("--duration: '%s' is not a positive number of seconds", optarg);
-				goto out;
-			}
-			break;
-		}
 		case 'v':
 			run.verbose = true;
 			break;
@@ -213,13 +189,13 @@ int cmd_listen(int argc, char **argv)
 			  argv[optind]);
 		goto out;
 	}
-	if (cli_source_spec(device, backend, spec, sizeof(spec)) < 0)
+	if (cli_source_spec(live.device, live.backend, spec, sizeof(spec)) < 0)
 		goto out;
 	cli_enable_keymap_protocols(keymap, &enabled);
 	run.print.keymap = keymap;
 	sopt.protocols = &enabled;
 	sopt.keymap = keymap;
-	cli_source_duration(&sopt, duration_s);
+	cli_source_duration(&sopt, live.duration_s);
 
 	if (ir_source_open(spec, &sopt, &cb, &src, err, sizeof(err)) < 0) {
 		cli_error("%s", err);
@@ -234,7 +210,7 @@ int cmd_listen(int argc, char **argv)
 			st.channels == 1 ? "" : "s", st.period_frames,
 			st.realtime ? ", real-time priority" : "");
 	}
-	if (cli_run_source(src, duration_s) == 0)
+	if (cli_run_source(src, live.duration_s) == 0)
 		status = run.print.frames ? 0 : EXIT_NOTHING;
 	if (run.verbose) {
 		struct ir_source_stats st;

@@ -220,9 +220,9 @@ int cmd_record(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *output = NULL, *format = "mode2", *device = NULL, *backend = NULL;
+	const char *output = NULL, *format = "mode2";
 	struct ir_source_options sopt;
-	double duration_s = 0;
+	struct cli_live_args live = { .sopt = &sopt };
 	char spec[512];
 	struct ir_receiver_config cfg = { .channel = IR_RECEIVER_CHANNEL_AUTO };
 	struct record_run run = { 0 };
@@ -239,6 +239,12 @@ int cmd_record(int argc, char **argv)
 	sopt.realtime = true;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:f:c:d:b:r:t:h", options, NULL)) != -1) {
+		int taken = cli_live_option(opt, optarg, &live);
+
+		if (taken < 0)
+			return EXIT_USAGE;
+		if (taken)
+			continue;
 		switch (opt) {
 		case 'o':
 			output = optarg;
@@ -264,35 +270,6 @@ int cmd_record(int argc, char **argv)
 				return EXIT_USAGE;
 			cfg.timeout_us = (uint32_t)v * 1000;
 			break;
-		case 'd':
-			device = optarg;
-			break;
-		case 'b':
-			backend = optarg;
-			break;
-		case 'r':
-			if (cli_parse_uint(optarg, "--rate", 8000, 768000, &v) < 0)
-				return EXIT_USAGE;
-			sopt.rate = (unsigned)v;
-			break;
-		case 'F':
-			sopt.sample_format = optarg;
-			break;
-		case 'U':
-			if (cli_parse_uint(optarg, "--period-us", 250, 1000000, &v) < 0)
-				return EXIT_USAGE;
-			sopt.period_us = (unsigned)v;
-			break;
-		case 't': {
-			char *end;
-
-			duration_s = strtod(optarg, &end);
-			if (*end || !(duration_s > 0) || duration_s > 1e7) {
-				cli_error("--duration: '%s' is not a positive number of seconds", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		}
 		case 'h':
 			record_usage(stdout);
 			return 0;
@@ -301,18 +278,18 @@ int cmd_record(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (device || backend) {
+	if (live.device || live.backend) {
 		if (optind != argc || !output) {
 			cli_error("record: with --device, only -o OUTPUT (no INPUT)");
 			record_usage(stderr);
 			return EXIT_USAGE;
 		}
-		if (cli_source_spec(device, backend, spec, sizeof(spec)) < 0)
+		if (cli_source_spec(live.device, live.backend, spec, sizeof(spec)) < 0)
 			return EXIT_USAGE;
 		sopt.channel = cfg.channel;
 		sopt.polarity = cfg.polarity;
 		sopt.timeout_us = cfg.timeout_us;
-		return record_live(spec, &sopt, duration_s, output, format);
+		return record_live(spec, &sopt, live.duration_s, output, format);
 	}
 	if (optind + 1 != argc || !output) {
 		cli_error("record: need one INPUT and -o OUTPUT");
