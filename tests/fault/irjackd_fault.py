@@ -217,6 +217,18 @@ def wait_replayed(d, seconds):
         time.sleep(left)
 
 
+def finish_scenario(d, irw, frames, replay_seconds, what):
+    """After the recording has played out: irw got every frame, irjackd is
+    alive; both are stopped."""
+    wait_replayed(d, replay_seconds + 1.5)
+    time.sleep(0.5)
+    check_irw(irw, frames, what)
+    if not d.alive():
+        fail("irjackd died")
+    irw.stop()
+    d.stop()
+
+
 def check_irw(irw, want, what):
     got = len(irw.lines("irmp_nec"))
     figure("%s: irw received %d of %d frames, events lost %d" % (what, got, want, want - got))
@@ -299,13 +311,7 @@ def scenario_stuck():
     figure("stuck: irw received %d of %d flood lines" % (got_flood, sent))
     if got_flood != sent:
         fail("irw lost %d flood lines" % (sent - got_flood))
-    wait_replayed(d, 8.6 + 1.5)
-    time.sleep(0.5)
-    check_irw(irw, frames, "stuck")
-    if not d.alive():
-        fail("irjackd died")
-    irw.stop()
-    d.stop()
+    finish_scenario(d, irw, frames, 8.6, "stuck")
 
 
 def scenario_churn():
@@ -378,13 +384,7 @@ def scenario_churn():
         fail("irjack decode finds %d frames in the recording, 64 were synthesized" % frames)
     if time.monotonic() > d.start + 6.9:
         fail("churn outlasted the recording (%.1f s): irw's count proves less" % churn)
-    wait_replayed(d, 6.9 + 1.5)
-    time.sleep(0.5)
-    check_irw(irw, frames, "churn")
-    if not d.alive():
-        fail("irjackd died")
-    irw.stop()
-    d.stop()
+    finish_scenario(d, irw, frames, 6.9, "churn")
 
 
 def scenario_sigterm():
@@ -492,13 +492,7 @@ def scenario_garbage():
            (errors, took, replies[-1][2] if replies else "lost"))
     if errors != 10000 or len(replies) != 10001 or replies[-1][2] != "SUCCESS":
         fail("unknown commands: %d ERROR replies of %d" % (errors, len(replies)))
-    wait_replayed(d, 4.3 + 1.5)
-    time.sleep(0.5)
-    check_irw(irw, frames, "garbage")
-    if not d.alive():
-        fail("irjackd died")
-    irw.stop()
-    d.stop()
+    finish_scenario(d, irw, frames, 4.3, "garbage")
 
 
 def scenario_limits():
