@@ -330,12 +330,17 @@ static void monitor_usage(FILE *out)
 		"\n"
 		"Options:\n"
 		"  -d, --device SPEC      the source, as 'irjack devices' lists it\n"
-		"                         (default: alsa:default, or portaudio:default);\n"
-		"                         file:REC.wav replays a recording in real time\n"
+		"                         (default: alsa:default); file:REC.wav replays a\n"
+		"                         recording in real time; --source SPEC: the same\n"
+		"  -b, --backend NAME     alsa (default) or portaudio: what reads a bare PCM\n"
+		"                         name given to --device\n"
 		"  -t, --duration S       stop after S seconds of audio\n"
 		"      --once             print one plain summary line at the end (of the\n"
 		"                         duration, or of a recording; 1 s by default)\n"
 		"  -r, --rate HZ          capture rate (default 48000)\n"
+		"      --period-us N      capture period in microseconds (default 4000)\n"
+		"      --format FMT       ALSA sample format to insist on (S16_LE, S24_LE,\n"
+		"                         S24_3LE, S32_LE, FLOAT_LE; default: the best)\n"
 		"  -c, --channel CH       left, right, a number from 1, or auto (default)\n"
 		"      --polarity POL     auto (default), high, low\n"
 		"  -k, --keymap FILE|DIR  name the buttons of decoded frames; repeatable\n"
@@ -386,8 +391,7 @@ static bool quit_key(void)
 }
 
 struct monitor_args {
-	const char *device;
-	double duration;             /* 0: until stopped */
+	struct cli_live_args live;   /* device, backend, duration (0: until stopped) */
 	bool once;
 	struct ir_source_options opt;
 	struct ir_protocol_set protocols;
@@ -397,40 +401,33 @@ static int parse_args(int argc, char **argv, struct monitor_args *a, struct moni
 {
 	static const struct option options[] = {
 		{ "device", required_argument, NULL, 'd' },
+		{ "source", required_argument, NULL, 'd' },
+		{ "backend", required_argument, NULL, 'b' },
 		{ "duration", required_argument, NULL, 't' },
 		{ "once", no_argument, NULL, 'o' },
 		{ "rate", required_argument, NULL, 'r' },
+		{ "period-us", required_argument, NULL, 'U' },
+		{ "format", required_argument, NULL, 'F' },
 		{ "channel", required_argument, NULL, 'c' },
 		{ "polarity", required_argument, NULL, 'P' },
 		{ "keymap", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long long v;
-	char *end;
 	int opt;
 
+	a->live.sopt = &a->opt;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "d:t:r:c:k:h", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "d:b:t:r:c:k:h", options, NULL)) != -1) {
+		int taken = cli_live_option(opt, optarg, &a->live);
+
+		if (taken < 0)
+			return -1;
+		if (taken)
+			continue;
 		switch (opt) {
-		case 'd':
-			a->device = optarg;
-			break;
-		case 't':
-			errno = 0;
-			a->duration = strtod(optarg, &end);
-			if (*end || errno || !(a->duration > 0) || a->duration > 1e6) {
-				cli_error("--duration: '%s' is not a number of seconds > 0", optarg);
-				return -1;
-			}
-			break;
 		case 'o':
 			a->once = true;
-			break;
-		case 'r':
-			if (cli_parse_uint(optarg, "--rate", 8000, 384000, &v) < 0)
-				return -1;
-			a->opt.rate = (unsigned)v;
 			break;
 		case 'c':
 			if (cli_parse_channel(optarg, &a->opt.channel) < 0)
@@ -468,7 +465,7 @@ int cmd_monitor(int argc, char **argv)
 	struct ir_source_stats st;
 	struct ir_signal_report r;
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
-	char err[256];
+	char spec[512], err[256];
 	uint64_t start, next_update;
 	bool ended = false, have_report = false, screen = false;
 	int ret, status = 0;
@@ -479,31 +476,21 @@ int cmd_monitor(int argc, char **argv)
 		ir_keymap_free(m.keymap);
 		return ret > 0 ? 0 : EXIT_USAGE;
 	}
-	if (!a.device)
-		a.device = ir_source_backend_find("alsa") ? "alsa:default" : "portaudio:default";
-	ir_protocol_set_default(&a.protocols);
-	if (m.keymap) {
-		struct ir_protocol_set named;
-
-		ir_keymap_protocols(m.keymap, &named);
-		for (unsigned p = 0; p < IR_PROTO_COUNT; p++)
-			if (ir_protocol_set_has(&named, (enum ir_protocol)p))
-				ir_protocol_set_add(&a.protocols, (enum ir_protocol)p);
+	if (cli_source_spec(a.live.device, a.live.backend, spec, sizeof(spec)) < 0) {
+		ir_keymap_free(m.keymap);
+		return EXIT_USAGE;
 	}
+	ir_protocol_set_default(&a.protocols);
+	cli_enable_keymap_protocols(m.keymap, &a.protocols);
 	a.opt.protocols = &a.protocols;
 	a.opt.keymap = m.keymap;
 	a.opt.paced = true; /* a recording plays at the speed it was recorded: this is a live view */
-	if (a.duration > 0) {
-		a.opt.max_frames = (uint64_t)(a.duration * (a.opt.rate ? a.opt.rate : 48000) + 0.5);
-		/* A source without a clock (alsa-lib's file PCM) delivers the
-		 * whole duration at once: let the ring hold it (up to 10 s). */
-		a.opt.ring_ms = a.duration < 10 ? (size_t)(a.duration * 1000) + 100 : 10000;
-	}
-	else if (a.once)
-		a.duration = 1.0;
+	cli_source_duration(&a.opt, a.live.duration_s);
+	if (!(a.live.duration_s > 0) && a.once)
+		a.live.duration_s = 1.0;
 	m.tty = !a.once && isatty(STDOUT_FILENO);
 
-	ret = ir_source_open(a.device, &a.opt, &cb, &src, err, sizeof(err));
+	ret = ir_source_open(spec, &a.opt, &cb, &src, err, sizeof(err));
 	if (ret < 0) {
 		cli_error("%s", err);
 		ir_keymap_free(m.keymap);
@@ -549,16 +536,16 @@ int cmd_monitor(int argc, char **argv)
 			if (screen)
 				printf("\033[?25h\033[?1049l");
 			screen = false;
-			cli_error("%s: %s", a.device, err);
+			cli_error("%s: %s", spec, err);
 			status = EXIT_USAGE;
 			break;
 		}
 		ir_source_stats(src, &st);
 		audio_s = st.rate ? (double)st.samples / st.rate : 0;
-		if (a.duration > 0 && audio_s >= a.duration)
+		if (a.live.duration_s > 0 && audio_s >= a.live.duration_s)
 			ended = true;
 		/* a source that stopped delivering must not hold a --duration forever */
-		if (a.duration > 0 && (double)(now_ns() - start) / 1e9 > a.duration + 2.0)
+		if (a.live.duration_s > 0 && (double)(now_ns() - start) / 1e9 > a.live.duration_s + 2.0)
 			ended = true;
 		now = now_ns();
 		if (now < next_update && !ended)
