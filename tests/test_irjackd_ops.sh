@@ -125,6 +125,44 @@ grep -q '^pulse 9000$' "$TMP/one.mode2" 2>/dev/null || fail "transmitter 1 sent 
 [ "$(grep -c '^pulse 9000$' "$TMP/two.mode2")" = 2 ] || fail "transmitter 2 did not send twice"
 timeout 3 irsend -d "$sock" SET_TRANSMITTERS 3 >"$TMP/set.err" 2>&1 && fail "SET_TRANSMITTERS 3 of 2 accepted"
 
+# SEND_START repeats the button every frame period until SEND_STOP, with
+# lircd's rules: one button at a time, SEND_ONCE refused meanwhile,
+# SEND_STOP must name it.  The file transmitter is paced like a real one.
+timeout 3 irsend -d "$sock" SET_TRANSMITTERS 1 || fail "SET_TRANSMITTERS 1"
+rm -f "$TMP/one.mode2"
+t0=$(date +%s%N)
+timeout 3 irsend -d "$sock" SEND_START irmp_nec KEY_PLAY || fail "SEND_START"
+timeout 3 irsend -d "$sock" SEND_START irmp_nec KEY_PLAY >"$TMP/rep.err" 2>&1 &&
+	fail "a second SEND_START accepted"
+grep -q 'already repeating' "$TMP/rep.err" || fail "second SEND_START: $(cat "$TMP/rep.err")"
+timeout 3 irsend -d "$sock" SEND_ONCE irmp_nec KEY_STOP >"$TMP/rep.err" 2>&1 &&
+	fail "SEND_ONCE while repeating accepted"
+grep -q 'busy: repeating' "$TMP/rep.err" || fail "SEND_ONCE while repeating: $(cat "$TMP/rep.err")"
+timeout 3 irsend -d "$sock" SEND_STOP irmp_nec KEY_STOP >"$TMP/rep.err" 2>&1 &&
+	fail "SEND_STOP of another button accepted"
+grep -q 'specified code does not match' "$TMP/rep.err" || fail "SEND_STOP mismatch: $(cat "$TMP/rep.err")"
+"$IRJACK" status -s "$sock" >"$TMP/status.out" 2>&1
+grep -q '^repeating irmp_nec KEY_PLAY, [0-9]* repeats\{0,1\} sent$' "$TMP/status.out" ||
+	fail "status while repeating: $(cat "$TMP/status.out")"
+sleep 1
+timeout 3 irsend -d "$sock" SEND_STOP irmp_nec KEY_PLAY || fail "SEND_STOP"
+t1=$(date +%s%N)
+sleep 0.3
+sent=$(grep -c '^pulse 9000$' "$TMP/one.mode2")
+sleep 0.3
+[ "$(grep -c '^pulse 9000$' "$TMP/one.mode2")" = "$sent" ] || fail "still sending after SEND_STOP"
+# NEC: a frame, then a repeat code every 108 ms while held
+periods=$(((t1 - t0) / 108000000))
+[ "$sent" -ge 5 ] && [ "$sent" -le $((periods + 2)) ] ||
+	fail "SEND_START..SEND_STOP over $(((t1 - t0) / 1000000)) ms sent $sent frames (at most $((periods + 2)))"
+"$IRJACK" decode "$TMP/one.mode2" >"$TMP/rep.dec" 2>&1 || fail "decoding the repeats: $(cat "$TMP/rep.dec")"
+[ "$(grep -c ' nec .* repeat' "$TMP/rep.dec")" = $((sent - 1)) ] &&
+	[ "$(grep -vc repeat "$TMP/rep.dec")" = 1 ] ||
+	fail "the repeats do not decode as one press and $((sent - 1)) repeats: $(cat "$TMP/rep.dec")"
+timeout 3 irsend -d "$sock" SEND_STOP irmp_nec KEY_PLAY >"$TMP/rep.err" 2>&1 && fail "SEND_STOP when idle accepted"
+grep -q 'not repeating' "$TMP/rep.err" || fail "SEND_STOP when idle: $(cat "$TMP/rep.err")"
+echo "SEND_START..SEND_STOP: $(((t1 - t0) / 1000000)) ms, $sent frames (1 + $((sent - 1)) repeats)"
+
 kill $irw 2>/dev/null
 kill -TERM $daemon
 wait $daemon

@@ -154,6 +154,24 @@ struct generation {
 	unsigned source_count;
 };
 
+/* SEND_START's button: sent again every frame period until SEND_STOP, at
+ * most SEND_REPEAT_MAX times (lircd's --repeat-max default). */
+#define SEND_REPEAT_MAX 600
+struct tx_carrier {
+	uint32_t hz;
+	unsigned duty_pct;
+};
+struct send_repeat {
+	bool active;
+	char remote[IR_LIRCD_LINE_MAX], key[IR_LIRCD_LINE_MAX];
+	unsigned mask;               /* the transmitters */
+	struct tx_carrier carrier;
+	struct ir_edge_buf chunk;    /* one repeat code (or frame) and the gap to the next */
+	uint64_t chunk_us;
+	uint64_t due_us;             /* service time the next repeat starts */
+	unsigned sent;
+};
+
 struct service {
 	const char *config_path;
 	struct generation *gen;
@@ -168,6 +186,7 @@ struct service {
 	struct ir_mqtt *mqtt;
 	const char *mqtt_names[IRJACKD_MAX_SOURCES]; /* the sources' names, for discovery */
 	unsigned tx_mask;    /* SET_TRANSMITTERS; 0: chosen per remote */
+	struct send_repeat repeat;
 	uint64_t start_us;   /* monotonic time of service time 0 */
 	uint64_t reloads, reload_failures;
 	bool stop;
@@ -325,11 +344,6 @@ static void on_source_event(void *userdata, enum ir_source_event event, const ch
 
 /* The carrier a transmission is meant for; 0 fields: the transmitter's
  * defaults (38 kHz, its own duty cycle). */
-struct tx_carrier {
-	uint32_t hz;
-	unsigned duty_pct;
-};
-
 static int transmit_audio(const struct irjackd_transmitter *tx, const struct ir_edge_buf *edges,
 			  const struct tx_carrier *carrier, char *error, size_t error_size)
 {
@@ -537,8 +551,116 @@ static int transmit_mask(struct service *sv, unsigned mask, const struct ir_edge
 	return first;
 }
 
-/* SEND_* from lircd clients.  SEND_START sends the button once: irjackd
- * does not repeat until SEND_STOP (a documented difference from lircd). */
+static void repeat_stop(struct service *sv, const char *why)
+{
+	struct send_repeat *rp = &sv->repeat;
+
+	if (!rp->active)
+		return;
+	irjackd_log(LOG_INFO, "send %s %s: repeated %u time%s, %s", rp->remote, rp->key, rp->sent,
+		    rp->sent == 1 ? "" : "s", why);
+	ir_edge_buf_free(&rp->chunk);
+	rp->active = false;
+}
+
+static bool same_edges(const struct ir_edge *a, const struct ir_edge *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i].kind != b[i].kind || a[i].duration != b[i].duration)
+			return false;
+	return true;
+}
+
+/*
+ * SEND_START: the button once and its first repeat's lead-in, then one
+ * repeat each frame period from the loop (repeat_due).  The encoder's
+ * output for 0, 1 and 2 repeats shows where a repeat starts and how long
+ * one lasts with its gap; a remote whose repeats are not a plain suffix
+ * (alternating codes) repeats its whole first frame instead.
+ */
+static int repeat_start(struct service *sv, unsigned mask, const char *remote, const char *key,
+			char *error, size_t error_size)
+{
+	struct send_repeat *rp = &sv->repeat;
+	struct ir_edge_buf e[3] = { { 0 } };
+	struct ir_edge_buf first = { 0 };
+	uint64_t start = now_us(sv);
+	int ret = 0;
+
+	for (unsigned r = 0; r < 3 && ret == 0; r++)
+		ret = ir_keymap_encode(sv->gen->km, remote, key, r, &e[r]);
+	if (ret < 0) {
+		snprintf(error, error_size, "cannot encode %s %s: %s", remote, key, strerror(-ret));
+		goto out;
+	}
+	memset(&rp->carrier, 0, sizeof(rp->carrier));
+	ir_keymap_carrier(sv->gen->km, remote, key, &rp->carrier.hz, &rp->carrier.duty_pct);
+	size_t n0 = e[0].len, n1 = e[1].len;
+	if (n0 >= 2 && n1 > n0 && e[2].len > n1 && same_edges(e[0].edges, e[1].edges, n0 - 1) &&
+	    same_edges(e[1].edges, e[2].edges, n1 - 1)) {
+		/* the frame with the gap to its first repeat; then repeat + gap */
+		ret = ir_edge_buf_append(&first, e[1].edges, n0);
+		if (ret == 0)
+			ret = ir_edge_buf_append(&rp->chunk, e[2].edges + n0, n1 - n0);
+	} else {
+		ret = ir_edge_buf_append(&first, e[0].edges, n0);
+		if (ret == 0)
+			ret = ir_edge_buf_append(&rp->chunk, e[0].edges, n0);
+	}
+	if (ret < 0) {
+		snprintf(error, error_size, "%s", strerror(-ret));
+		ir_edge_buf_free(&rp->chunk);
+		goto out;
+	}
+	ret = transmit_mask(sv, mask, &first, &rp->carrier, error, error_size);
+	if (ret < 0) {
+		ir_edge_buf_free(&rp->chunk);
+		goto out;
+	}
+	snprintf(rp->remote, sizeof(rp->remote), "%s", remote);
+	snprintf(rp->key, sizeof(rp->key), "%s", key);
+	rp->mask = mask;
+	rp->chunk_us = ir_edge_buf_duration(&rp->chunk);
+	rp->due_us = start + ir_edge_buf_duration(&first);
+	rp->sent = 0;
+	rp->active = rp->chunk_us > 0;
+	if (!rp->active)
+		ir_edge_buf_free(&rp->chunk);
+out:
+	for (unsigned r = 0; r < 3; r++)
+		ir_edge_buf_free(&e[r]);
+	ir_edge_buf_free(&first);
+	return ret;
+}
+
+/* The next repeat of SEND_START's button, if it is due. */
+static void repeat_due(struct service *sv)
+{
+	struct send_repeat *rp = &sv->repeat;
+	char error[1024] = "";
+	uint64_t now;
+
+	if (!rp->active || (now = now_us(sv)) < rp->due_us)
+		return;
+	if (transmit_mask(sv, rp->mask, &rp->chunk, &rp->carrier, error, sizeof(error)) < 0) {
+		repeat_stop(sv, "stopped by a transmit error");
+		return;
+	}
+	rp->sent++;
+	/* Keep the period; after a stall (a slow transmitter) restart from now
+	 * rather than sending the missed repeats back to back. */
+	rp->due_us += rp->chunk_us;
+	if (rp->due_us + rp->chunk_us < now)
+		rp->due_us = now;
+	if (rp->sent >= SEND_REPEAT_MAX)
+		repeat_stop(sv, "the limit (SEND_STOP never came)");
+}
+
+/*
+ * SEND_* from lircd clients, with lircd's rules: one button repeats at a
+ * time; SEND_ONCE waits for none (refused while repeating); SEND_STOP
+ * names the repeating button.
+ */
 static int on_send(void *userdata, enum ir_lircd_send kind, const char *remote, const char *key,
 		   unsigned repeats, char *error, size_t error_size)
 {
@@ -548,20 +670,43 @@ static int on_send(void *userdata, enum ir_lircd_send kind, const char *remote, 
 	struct tx_carrier carrier = { 0 };
 	int ret;
 
+	if (kind == IR_LIRCD_SEND_STOP) {
+		if (!sv->repeat.active) {
+			snprintf(error, error_size, "not repeating");
+			return -EINVAL;
+		}
+		if (strcasecmp(remote, sv->repeat.remote)) {
+			snprintf(error, error_size, "specified remote does not match");
+			return -EINVAL;
+		}
+		if (strcasecmp(key, sv->repeat.key)) {
+			snprintf(error, error_size, "specified code does not match");
+			return -EINVAL;
+		}
+		repeat_stop(sv, "SEND_STOP");
+		return 0;
+	}
+	if (sv->repeat.active) {
+		snprintf(error, error_size, kind == IR_LIRCD_SEND_START ? "already repeating"
+									: "busy: repeating");
+		return -EBUSY;
+	}
 	if (!mask) {
 		snprintf(error, error_size, "no transmitter for remote \"%s\"", remote);
 		return -ENODEV;
 	}
-	if (kind == IR_LIRCD_SEND_STOP)
-		return 0;
-	ret = ir_keymap_encode(sv->gen->km, remote, key, kind == IR_LIRCD_SEND_START ? 0 : repeats,
-			       &edges);
+	if (kind == IR_LIRCD_SEND_START) {
+		ret = repeat_start(sv, mask, remote, key, error, error_size);
+		goto out;
+	}
+	ret = ir_keymap_encode(sv->gen->km, remote, key, repeats, &edges);
 	if (ret < 0) {
 		snprintf(error, error_size, "cannot encode %s %s: %s", remote, key, strerror(-ret));
 	} else {
 		ir_keymap_carrier(sv->gen->km, remote, key, &carrier.hz, &carrier.duty_pct);
 		ret = transmit_mask(sv, mask, &edges, &carrier, error, error_size);
 	}
+out:
 	if (ret < 0)
 		irjackd_log(LOG_WARNING, "send %s %s: %s", remote, key, error);
 	ir_edge_buf_free(&edges);
@@ -714,6 +859,9 @@ static unsigned status_lines(void *userdata, char *buf, size_t size)
 		    sv->gen->cfg->mqtt_cfg.host, sv->gen->cfg->mqtt_cfg.port, ms.events, ms.published,
 		    ms.queued, ms.dropped, ms.connects, ms.requests, ms.rejected);
 	}
+	if (sv->repeat.active)
+		ADD("repeating %.100s %.100s, %u repeat%s sent\n", sv->repeat.remote, sv->repeat.key,
+		    sv->repeat.sent, sv->repeat.sent == 1 ? "" : "s");
 #undef ADD
 	return lines;
 }
@@ -1021,6 +1169,7 @@ static void reload(struct service *sv)
 	sv->mqtt = NULL;
 	open_mqtt(sv, g);
 	sv->tx_mask = 0; /* transmitters are numbered anew */
+	repeat_stop(sv, "stopped by the reload");
 	generation_free(sv, old);
 	sv->reloads++;
 	irjackd_log(LOG_INFO, "reloaded: %u source%s, %zu remote%s, %zu button%s",
@@ -1085,6 +1234,8 @@ static int loop(struct service *sv, int sigfd)
 			if (up && up < next)
 				next = up;
 		}
+		if (sv->repeat.active && sv->repeat.due_us < next)
+			next = sv->repeat.due_us;
 		if (finished(sv))
 			break;
 		fds[n++] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
@@ -1141,6 +1292,7 @@ static int loop(struct service *sv, int sigfd)
 			json_flush(sv);
 		if (sv->lircd)
 			ir_lircd_process(sv->lircd);
+		repeat_due(sv);
 	}
 	return 0;
 }
@@ -1184,6 +1336,7 @@ int irjackd_run(const char *config_path, struct irjackd_config *cfg, struct ir_k
 	notify("READY=1");
 	ret = loop(&sv, sigfd);
 	notify("STOPPING=1");
+	repeat_stop(&sv, "the service stops");
 out:
 	ir_mqtt_free(sv.mqtt); /* "offline" while the sources still exist */
 	generation_free(&sv, sv.gen); /* releases held keys first */
