@@ -15,6 +15,14 @@
  * consumer was late) is remembered as a gap at its position in the stream;
  * dispatch() delivers the frames before it, then reports IR_SOURCE_XRUN,
  * which resets the decoders: a frame cannot be finished across lost time.
+ *
+ * PortAudio has no hot-plug: a card that vanishes (USB unplugged, driver
+ * unbound) either ends the stream or just stops calling back, and keeps
+ * the card open, which holds up the kernel's removal of it.  A supervisor
+ * thread watches for either, closes the stream (letting the card go),
+ * reports IR_SOURCE_GONE, and reopens the same device with back-off
+ * (re-reading PortAudio's device list when no other user holds PortAudio),
+ * then reports IR_SOURCE_BACK, as the ALSA source does.
  */
 #include "ir_source.h"
 
@@ -24,7 +32,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <stdio.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <pa_linux_alsa.h>
@@ -39,14 +49,24 @@
 #define DEFAULT_RING_MS 500
 #define DRAIN_FRAMES 1024       /* frames per copy out of the ring */
 #define NO_GAP UINT64_MAX
+/* The supervisor looks every WATCH_MS; no callback for STALL_MS (and many
+ * periods) is a device gone.  Reopening backs off from REOPEN_FIRST_MS to
+ * REOPEN_MAX_MS, as the ALSA source. */
+#define WATCH_MS 100
+#define STALL_MS 1000
+#define STALL_PERIODS 8
+#define REOPEN_FIRST_MS 100
+#define REOPEN_MAX_MS 2000
 
 struct pa_source {
 	struct ir_source_sink *sink;
-	PaStream *stream;
+	PaStream *stream;            /* NULL while the device is gone (under `lock`) */
 	struct ir_ring *ring;
 	int efd;
 	char device[128];
-	unsigned rate, channels, period_frames;
+	char spec[128];              /* as asked: found again on reopen */
+	bool realtime_wanted;
+	unsigned rate, channels, period_frames, periods;
 	uint64_t max_frames;         /* 0: unlimited */
 	float *buf;                  /* DRAIN_FRAMES × channels */
 
@@ -59,10 +79,22 @@ struct pa_source {
 	atomic_bool finished;             /* the stream stopped (complete, or an error) */
 	atomic_bool realtime;             /* the callback thread runs SCHED_FIFO/RR */
 	atomic_bool seen_thread;
+	atomic_uint_least64_t callbacks;  /* progress, for the supervisor */
+
+	/* The supervisor's (gone and back); counted, reported by dispatch. */
+	pthread_t supervisor;
+	bool have_supervisor;
+	pthread_mutex_t lock;             /* stream, stop */
+	pthread_cond_t cond;
+	bool stop;
+	atomic_uint_least64_t gone, back, reopens;
+	atomic_uint_least64_t gone_at, back_at; /* `captured` at the latest gone, back */
+	atomic_bool connected;
 
 	/* Consumer only. */
 	uint64_t delivered;
 	uint64_t reported_dropped, reported_overflows;
+	uint64_t reported_gone, reported_back;
 	bool started;
 };
 
@@ -70,14 +102,17 @@ struct pa_source {
  * terminates it, whatever mix of sources and device listings is open. */
 static pthread_mutex_t pa_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned pa_users;
+static bool pa_ready;   /* Pa_Initialize() succeeded and is not yet undone */
 
 static int pa_acquire(char *err, size_t err_size)
 {
 	PaError e = paNoError;
 
 	pthread_mutex_lock(&pa_lock);
-	if (pa_users == 0)
+	if (!pa_ready) {
 		e = Pa_Initialize();
+		pa_ready = e == paNoError;
+	}
 	if (e == paNoError)
 		pa_users++;
 	pthread_mutex_unlock(&pa_lock);
@@ -91,9 +126,30 @@ static int pa_acquire(char *err, size_t err_size)
 static void pa_release(void)
 {
 	pthread_mutex_lock(&pa_lock);
-	if (pa_users > 0 && --pa_users == 0)
+	if (pa_users > 0 && --pa_users == 0 && pa_ready) {
 		Pa_Terminate();
+		pa_ready = false;
+	}
 	pthread_mutex_unlock(&pa_lock);
+}
+
+/* PortAudio lists devices once, at Pa_Initialize(): a card that came back
+ * is only seen after starting it again, which is done only when the
+ * caller (one user, with no stream open) is PortAudio's only user. */
+static int pa_reread_devices(void)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&pa_lock);
+	if (pa_users == 1) {
+		if (pa_ready)
+			Pa_Terminate();
+		pa_ready = Pa_Initialize() == paNoError;
+	}
+	if (!pa_ready)
+		ret = -EIO;
+	pthread_mutex_unlock(&pa_lock);
+	return ret;
 }
 
 static void wake(struct pa_source *ps)
@@ -126,6 +182,7 @@ static int on_audio(const void *input, void *output, unsigned long frames,
 
 	(void)output;
 	(void)time;
+	atomic_fetch_add_explicit(&ps->callbacks, 1, memory_order_relaxed);
 	if (!atomic_load_explicit(&ps->seen_thread, memory_order_relaxed)) {
 		int policy = sched_getscheduler(0);
 
@@ -164,19 +221,37 @@ static void on_finished(void *userdata)
 	wake(ps);
 }
 
+/* Closes the stream, if any (the card is let go).  Caller holds ps->lock
+ * or is the only thread left. */
+static void stream_close(struct pa_source *ps)
+{
+	if (!ps->stream)
+		return;
+	/* Abort, not stop: a stalled device must not hang the close. */
+	if (ps->started)
+		Pa_AbortStream(ps->stream);
+	Pa_CloseStream(ps->stream);
+	ps->stream = NULL;
+	ps->started = false;
+}
+
 static void pa_close(void *impl)
 {
 	struct pa_source *ps = impl;
 
 	if (!ps)
 		return;
-	if (ps->stream) {
-		/* Abort, not stop: a stalled device must not hang the close. */
-		if (ps->started)
-			Pa_AbortStream(ps->stream);
-		Pa_CloseStream(ps->stream);
-		pa_release();
+	if (ps->have_supervisor) {
+		pthread_mutex_lock(&ps->lock);
+		ps->stop = true;
+		pthread_cond_signal(&ps->cond);
+		pthread_mutex_unlock(&ps->lock);
+		pthread_join(ps->supervisor, NULL);
 	}
+	stream_close(ps);
+	pa_release();
+	pthread_cond_destroy(&ps->cond);
+	pthread_mutex_destroy(&ps->lock);
 	ir_ring_free(ps->ring);
 	free(ps->buf);
 	if (ps->efd >= 0)
@@ -247,17 +322,193 @@ static PaDeviceIndex find_device(const char *device, char *err, size_t err_size)
 	return paNoDevice;
 }
 
-static int pa_open(const char *device, const struct ir_source_options *opt,
-		   struct ir_source_sink *sink, void **impl, char *err, size_t err_size)
+/*
+ * Opens ps->spec's stream (not started: stream_start).  The `first` time
+ * it settles the channels (`channel`: the one asked for, or -1) and takes
+ * the rate granted; a reopen must get the same rate and channels, since
+ * the ring and the demodulator were made for them.  Returns 0 or a
+ * negative errno, with `err` filled.
+ */
+static int stream_open(struct pa_source *ps, bool first, int channel, char *err, size_t err_size)
 {
-	struct pa_source *ps;
 	const PaDeviceInfo *info;
 	const PaStreamInfo *sinfo;
 	PaStreamParameters in = { 0 };
 	PaDeviceIndex dev;
-	unsigned period_us, periods;
-	size_t ring_frames;
+	unsigned channels;
 	PaError e;
+
+	dev = find_device(ps->spec, err, err_size);
+	if (dev == paNoDevice)
+		return -ENOENT;
+	info = Pa_GetDeviceInfo(dev);
+	if (!info || info->maxInputChannels <= 0) {
+		snprintf(err, err_size, "portaudio:%s: '%s' has no input channels", ps->spec,
+			 info ? info->name : "?");
+		return -ENOENT;
+	}
+	/* A receiver may be wired to either side of a stereo mic input: take
+	 * both in auto mode, or up to the one asked for. */
+	if (!first)
+		channels = ps->channels;
+	else if (channel >= 0)
+		channels = (unsigned)channel + 1;
+	else
+		channels = info->maxInputChannels >= 2 ? 2 : 1;
+	if (channels > (unsigned)info->maxInputChannels) {
+		if (first)
+			snprintf(err, err_size, "portaudio:%s: channel %d asked for, the device has %d",
+				 ps->spec, channel + 1, info->maxInputChannels);
+		else
+			snprintf(err, err_size, "portaudio:%s: reopened with %d channel(s), not %u",
+				 ps->spec, info->maxInputChannels, channels);
+		return -EINVAL;
+	}
+	in.device = dev;
+	in.channelCount = (int)channels;
+	in.sampleFormat = paFloat32;
+	in.suggestedLatency = (double)ps->period_frames * ps->periods / ps->rate;
+	e = Pa_OpenStream(&ps->stream, &in, NULL, ps->rate, ps->period_frames, paNoFlag,
+			  on_audio, ps);
+	if (e != paNoError) {
+		ps->stream = NULL;
+		snprintf(err, err_size, "portaudio:%s: cannot capture %u channel(s) of float at %u Hz: %s",
+			 ps->spec, channels, ps->rate, Pa_GetErrorText(e));
+		return e == paInvalidSampleRate || e == paInvalidChannelCount ? -EINVAL
+		       : e == paDeviceUnavailable ? -EBUSY : -EIO;
+	}
+	sinfo = Pa_GetStreamInfo(ps->stream);
+	if (sinfo && sinfo->sampleRate > 0) {
+		unsigned granted = (unsigned)(sinfo->sampleRate + 0.5);
+
+		if (!first && granted != ps->rate) {
+			snprintf(err, err_size, "portaudio:%s: reopened at %u Hz, not %u", ps->spec,
+				 granted, ps->rate);
+			stream_close(ps);
+			return -EINVAL;
+		}
+		ps->rate = granted;
+	}
+	ps->channels = channels;
+	snprintf(ps->device, sizeof(ps->device), "%.*s", (int)sizeof(ps->device) - 1, info->name);
+	/* PortAudio's ALSA host creates its thread SCHED_FIFO when asked (and
+	 * silently normal when refused); other hosts manage their own. */
+	if (ps->realtime_wanted && Pa_GetHostApiInfo(info->hostApi) &&
+	    Pa_GetHostApiInfo(info->hostApi)->type == paALSA)
+		PaAlsa_EnableRealtimeScheduling(ps->stream, 1);
+	Pa_SetStreamFinishedCallback(ps->stream, on_finished);
+	return 0;
+}
+
+static int stream_start(struct pa_source *ps, char *err, size_t err_size)
+{
+	PaError e;
+
+	atomic_store(&ps->finished, false);
+	e = Pa_StartStream(ps->stream);
+	if (e != paNoError) {
+		snprintf(err, err_size, "portaudio:%s: cannot start: %s", ps->spec, Pa_GetErrorText(e));
+		stream_close(ps);
+		return -EIO;
+	}
+	ps->started = true;
+	atomic_store(&ps->connected, true);
+	return 0;
+}
+
+static uint64_t monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* The device stopped (the stream ended by itself, or no callback for too
+ * long): let it go and say so.  Under ps->lock. */
+static void device_gone(struct pa_source *ps)
+{
+	stream_close(ps);
+	atomic_store(&ps->gone_at, atomic_load(&ps->captured));
+	atomic_store(&ps->connected, false);
+	atomic_fetch_add_explicit(&ps->gone, 1, memory_order_release);
+	wake(ps);
+}
+
+static void *supervise(void *arg)
+{
+	struct pa_source *ps = arg;
+	uint64_t now = monotonic_ms(), last_tick = now, last_progress = now, retry_at = 0;
+	uint64_t last_callbacks = atomic_load(&ps->callbacks);
+	unsigned backoff = REOPEN_FIRST_MS;
+	uint64_t stall_ms = (uint64_t)ps->period_frames * STALL_PERIODS * 1000u / ps->rate;
+
+	if (stall_ms < STALL_MS)
+		stall_ms = STALL_MS;
+	pthread_mutex_lock(&ps->lock);
+	while (!ps->stop) {
+		struct timespec until;
+		uint64_t callbacks;
+
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += WATCH_MS * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&ps->cond, &ps->lock, &until);
+		if (ps->stop)
+			break;
+		now = monotonic_ms();
+		/* Woken late (the process was stopped, the machine busy):
+		 * silence since the last look proves nothing. */
+		if (now - last_tick > 3 * WATCH_MS)
+			last_progress = now;
+		last_tick = now;
+		if (!ps->stream) {
+			char err[256];
+
+			if (now < retry_at)
+				continue;
+			/* the new stream's first frame is where BACK goes */
+			atomic_store(&ps->back_at, atomic_load(&ps->captured));
+			if (pa_reread_devices() == 0 && stream_open(ps, false, -1, err, sizeof(err)) == 0 &&
+			    stream_start(ps, err, sizeof(err)) == 0) {
+				atomic_fetch_add(&ps->reopens, 1);
+				atomic_fetch_add_explicit(&ps->back, 1, memory_order_release);
+				wake(ps);
+				backoff = REOPEN_FIRST_MS;
+				last_callbacks = atomic_load(&ps->callbacks);
+				last_progress = now;
+			} else {
+				retry_at = now + backoff;
+				backoff = backoff * 2 > REOPEN_MAX_MS ? REOPEN_MAX_MS : backoff * 2;
+			}
+			continue;
+		}
+		if (atomic_load(&ps->complete))
+			continue; /* max_frames reached: the stream ended as asked */
+		callbacks = atomic_load(&ps->callbacks);
+		if (callbacks != last_callbacks) {
+			last_callbacks = callbacks;
+			last_progress = now;
+		}
+		if (atomic_load(&ps->finished) || now - last_progress > stall_ms) {
+			device_gone(ps);
+			retry_at = now + REOPEN_FIRST_MS;
+			backoff = REOPEN_FIRST_MS * 2;
+		}
+	}
+	pthread_mutex_unlock(&ps->lock);
+	return NULL;
+}
+
+static int pa_open(const char *device, const struct ir_source_options *opt,
+		   struct ir_source_sink *sink, void **impl, char *err, size_t err_size)
+{
+	struct pa_source *ps;
+	unsigned period_us;
+	size_t ring_frames;
 	int ret;
 
 	ps = calloc(1, sizeof(*ps));
@@ -268,63 +519,36 @@ static int pa_open(const char *device, const struct ir_source_options *opt,
 	ps->efd = -1;
 	ps->sink = sink;
 	ps->max_frames = opt->max_frames;
+	ps->realtime_wanted = opt->realtime;
+	snprintf(ps->spec, sizeof(ps->spec), "%.*s", (int)sizeof(ps->spec) - 1, device);
 	atomic_init(&ps->gap_at, NO_GAP);
+	pthread_mutex_init(&ps->lock, NULL);
+	pthread_cond_init(&ps->cond, NULL);
 	ret = pa_acquire(err, err_size);
 	if (ret < 0) {
+		pthread_cond_destroy(&ps->cond);
+		pthread_mutex_destroy(&ps->lock);
 		free(ps);
 		return ret;
 	}
-	dev = find_device(device, err, err_size);
-	if (dev == paNoDevice) {
-		ret = -ENOENT;
-		goto fail_released;
-	}
-	info = Pa_GetDeviceInfo(dev);
-	if (!info || info->maxInputChannels <= 0) {
-		snprintf(err, err_size, "portaudio:%s: '%s' has no input channels", device,
-			 info ? info->name : "?");
-		ret = -ENOENT;
-		goto fail_released;
-	}
-	snprintf(ps->device, sizeof(ps->device), "%.*s", (int)sizeof(ps->device) - 1, info->name);
-
-	/* A receiver may be wired to either side of a stereo mic input: take
-	 * both in auto mode, or up to the one asked for. */
-	if (opt->channel >= 0)
-		ps->channels = (unsigned)opt->channel + 1;
-	else
-		ps->channels = info->maxInputChannels >= 2 ? 2 : 1;
-	if (ps->channels > (unsigned)info->maxInputChannels) {
-		snprintf(err, err_size, "portaudio:%s: channel %d asked for, the device has %d",
-			 device, opt->channel + 1, info->maxInputChannels);
-		ret = -EINVAL;
-		goto fail_released;
-	}
 	ps->rate = opt->rate ? opt->rate : DEFAULT_RATE;
 	period_us = opt->period_us ? opt->period_us : DEFAULT_PERIOD_US;
-	periods = opt->periods ? opt->periods : DEFAULT_PERIODS;
+	ps->periods = opt->periods ? opt->periods : DEFAULT_PERIODS;
 	ps->period_frames = (unsigned)((uint64_t)ps->rate * period_us / 1000000u);
 	if (ps->period_frames == 0)
 		ps->period_frames = 1;
-
-	in.device = dev;
-	in.channelCount = (int)ps->channels;
-	in.sampleFormat = paFloat32;
-	in.suggestedLatency = (double)period_us * periods / 1e6;
-	e = Pa_OpenStream(&ps->stream, &in, NULL, ps->rate, ps->period_frames, paNoFlag,
-			  on_audio, ps);
-	if (e != paNoError) {
-		ps->stream = NULL;
-		snprintf(err, err_size, "portaudio:%s: cannot capture %u channel(s) of float at %u Hz: %s",
-			 device, ps->channels, ps->rate, Pa_GetErrorText(e));
-		ret = e == paInvalidSampleRate || e == paInvalidChannelCount ? -EINVAL
-		      : e == paDeviceUnavailable ? -EBUSY : -EIO;
-		goto fail_released;
+	/* The ring, buffer and eventfd first: the callback may run as soon as
+	 * the stream starts. */
+	ps->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (ps->efd < 0) {
+		ret = -errno;
+		snprintf(err, err_size, "portaudio: %s", strerror(-ret));
+		goto fail;
 	}
-	sinfo = Pa_GetStreamInfo(ps->stream);
-	if (sinfo && sinfo->sampleRate > 0)
-		ps->rate = (unsigned)(sinfo->sampleRate + 0.5);
-
+	ret = stream_open(ps, true, opt->channel, err, err_size);
+	if (ret < 0)
+		goto fail;
+	/* the ring for what was granted, before the callback can run */
 	ring_frames = (opt->ring_ms ? opt->ring_ms : DEFAULT_RING_MS) * (size_t)ps->rate / 1000;
 	if (ring_frames < 2u * ps->period_frames)
 		ring_frames = 2u * ps->period_frames;
@@ -334,35 +558,23 @@ static int pa_open(const char *device, const struct ir_source_options *opt,
 		if (!ps->buf)
 			ret = -ENOMEM;
 	}
-	if (ret == 0) {
-		ps->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-		if (ps->efd < 0)
-			ret = -errno;
-	}
 	if (ret < 0) {
 		snprintf(err, err_size, "portaudio: %s", strerror(-ret));
 		goto fail;
 	}
 	ir_source_sink_audio_format(sink, ps->rate, ps->channels);
-	/* PortAudio's ALSA host creates its thread SCHED_FIFO when asked (and
-	 * silently normal when refused); other hosts manage their own. */
-	if (opt->realtime && Pa_GetHostApiInfo(info->hostApi) &&
-	    Pa_GetHostApiInfo(info->hostApi)->type == paALSA)
-		PaAlsa_EnableRealtimeScheduling(ps->stream, 1);
-	Pa_SetStreamFinishedCallback(ps->stream, on_finished);
-	e = Pa_StartStream(ps->stream);
-	if (e != paNoError) {
-		snprintf(err, err_size, "portaudio:%s: cannot start: %s", device, Pa_GetErrorText(e));
-		ret = -EIO;
+	ret = stream_start(ps, err, err_size);
+	if (ret < 0)
+		goto fail;
+	ret = pthread_create(&ps->supervisor, NULL, supervise, ps);
+	if (ret != 0) {
+		snprintf(err, err_size, "portaudio: cannot start the supervisor: %s", strerror(ret));
+		ret = -ret;
 		goto fail;
 	}
-	ps->started = true;
+	ps->have_supervisor = true;
 	*impl = ps;
 	return 0;
-fail_released:
-	pa_release();
-	free(ps);
-	return ret;
 fail:
 	pa_close(ps);
 	return ret;
@@ -396,6 +608,49 @@ static void report_gap(struct pa_source *ps)
 	ir_source_sink_event(ps->sink, IR_SOURCE_XRUN, msg);
 }
 
+/* Reports the earliest unreported event at `delivered` (gone before back
+ * at the same place); false if none is due there. */
+static bool report_event_due(struct pa_source *ps)
+{
+	uint64_t gone = atomic_load_explicit(&ps->gone, memory_order_acquire);
+	uint64_t back = atomic_load_explicit(&ps->back, memory_order_acquire);
+	char msg[200];
+
+	if (gone != ps->reported_gone && atomic_load(&ps->gone_at) <= ps->delivered) {
+		ps->reported_gone = gone;
+		snprintf(msg, sizeof(msg), "%.128s: the device is gone; trying to reopen it",
+			 ps->device);
+		ir_source_sink_event(ps->sink, IR_SOURCE_GONE, msg);
+		return true;
+	}
+	if (gone == ps->reported_gone && back != ps->reported_back &&
+	    atomic_load(&ps->back_at) <= ps->delivered) {
+		ps->reported_back = back;
+		snprintf(msg, sizeof(msg), "%.128s: the device is back", ps->device);
+		ir_source_sink_event(ps->sink, IR_SOURCE_BACK, msg);
+		return true;
+	}
+	if (atomic_load(&ps->gap_at) <= ps->delivered) {
+		report_gap(ps);
+		return true;
+	}
+	return false;
+}
+
+/* Where the next unreported event is (NO_GAP: none). */
+static uint64_t next_event_at(struct pa_source *ps)
+{
+	uint64_t at = atomic_load(&ps->gap_at);
+
+	if (atomic_load_explicit(&ps->gone, memory_order_acquire) != ps->reported_gone &&
+	    atomic_load(&ps->gone_at) < at)
+		at = atomic_load(&ps->gone_at);
+	if (atomic_load_explicit(&ps->back, memory_order_acquire) != ps->reported_back &&
+	    atomic_load(&ps->back_at) < at)
+		at = atomic_load(&ps->back_at);
+	return at;
+}
+
 static int pa_dispatch(void *impl)
 {
 	struct pa_source *ps = impl;
@@ -406,30 +661,26 @@ static int pa_dispatch(void *impl)
 
 	if (read(ps->efd, &count, sizeof(count)) < 0 && errno != EAGAIN)
 		return -errno;
-	while (ps->delivered < target) {
-		uint64_t gap = atomic_load(&ps->gap_at);
-		uint64_t until = gap < target ? gap : target;
-		uint64_t want = until - ps->delivered;
+	for (;;) {
+		uint64_t mark, until, want;
 		size_t got;
 
-		if (gap <= ps->delivered) {
-			report_gap(ps);
-			continue;
-		}
+		while (report_event_due(ps))
+			;
+		if (ps->delivered >= target)
+			break;
+		mark = next_event_at(ps);
+		until = mark < target ? mark : target;
+		want = until - ps->delivered;
 		got = ir_ring_read(ps->ring, ps->buf, want < DRAIN_FRAMES ? (size_t)want : DRAIN_FRAMES);
 		if (got == 0)
 			break;
 		ir_source_sink_samples(ps->sink, ps->buf, got);
 		ps->delivered += got;
 	}
-	if (atomic_load(&ps->gap_at) <= ps->delivered)
-		report_gap(ps);
 	if (ps->max_frames && atomic_load(&ps->complete) &&
 	    ps->delivered == atomic_load(&ps->captured))
 		return -ENODATA;
-	if (atomic_load(&ps->finished) && !atomic_load(&ps->complete) &&
-	    ps->delivered == atomic_load(&ps->captured))
-		return -EIO; /* the stream stopped by itself: the device failed */
 	return 0;
 }
 
@@ -444,7 +695,8 @@ static void pa_stats(void *impl, struct ir_source_stats *st)
 	st->period_frames = ps->period_frames;
 	st->xruns = atomic_load(&ps->overflows);
 	st->dropped = atomic_load(&ps->dropped);
-	st->connected = !atomic_load(&ps->finished);
+	st->connected = atomic_load(&ps->connected);
+	st->reopens = atomic_load(&ps->reopens);
 	st->realtime = atomic_load(&ps->realtime);
 }
 

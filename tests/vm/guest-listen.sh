@@ -10,7 +10,8 @@
 #      recovered and counted, and the next playback decodes in full;
 #      the same after a storm of 10 stops;
 #   4. the card vanishing (its driver unbound, as a USB card unplugged) is
-#      reported, the card is reopened once it is back, and decodes in full.
+#      reported, the card is reopened once it is back, and decodes in full;
+#   5. the same through PortAudio (the card let go so that unbind returns).
 # Usage (in the guest): guest-listen.sh BUILD_DIR SOURCE_DIR
 set -u
 BUILD=$1
@@ -157,5 +158,29 @@ grep -q " 1 reopens" "$TMP/err4" || fail "reopens not counted"
 awk '{ $1 = ""; print }' "$TMP/out4" > "$TMP/got4.txt"
 cmp -s "$TMP/want.txt" "$TMP/got4.txt" || fail "after the card came back: $(cat "$TMP/got4.txt")"
 echo "listen across unbind/bind: $(wc -l < "$TMP/got4.txt")/$want frames"
+
+# 5: the same through PortAudio, which has no hot-plug and keeps a vanished
+# card open (holding up the kernel's unbind): irjack's supervisor must let
+# it go, say so, and reopen it.  PortAudio captures FLOAT, which the
+# loopback then asks of the player too: aplay goes through plughw.
+card=$(awk '/Loopback/ { print $1; exit }' /proc/asound/cards)
+"$IRJACK" listen -v --backend portaudio -d "Loopback: PCM (hw:$card,1)" -r 44100 \
+	--period-us 20000 --duration 9 > "$TMP/out5" 2> "$TMP/err5" &
+pid=$!
+wait_listening "$TMP/err5"
+t0=$(date +%s%N)
+timeout 20 sh -c "echo snd_aloop.0 > $ALOOP/unbind" || fail "unbind under PortAudio (held up 20 s)"
+unbind_ms=$((($(date +%s%N) - t0) / 1000000))
+sleep 0.5
+echo snd_aloop.0 > $ALOOP/bind || fail "bind snd_aloop.0 (PortAudio)"
+sleep 2.5
+aplay -q -D plughw:Loopback,0,0 "$WAV" || fail "aplay after the card came back (PortAudio)"
+wait "$pid" || fail "listen (PortAudio) after unbind/bind exited $?"
+grep -q "the device is gone" "$TMP/err5" || fail "PortAudio: no 'gone' reported: $(grep irjack "$TMP/err5")"
+grep -q "the device is back" "$TMP/err5" || fail "PortAudio: no 'back' reported"
+grep -q " 1 reopens" "$TMP/err5" || fail "PortAudio: reopens not counted: $(grep irjack "$TMP/err5")"
+awk '{ $1 = ""; print }' "$TMP/out5" > "$TMP/got5.txt"
+cmp -s "$TMP/want.txt" "$TMP/got5.txt" || fail "PortAudio, after the card came back: $(cat "$TMP/got5.txt")"
+echo "listen (PortAudio) across unbind/bind: unbind waited $unbind_ms ms for the card to be let go, $(wc -l < "$TMP/got5.txt")/$want frames after"
 rm -rf "$TMP"
 [ "$failures" = 0 ]
