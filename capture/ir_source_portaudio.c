@@ -135,21 +135,18 @@ static void pa_release(void)
 
 /* PortAudio lists devices once, at Pa_Initialize(): a card that came back
  * is only seen after starting it again, which is done only when the
- * caller (one user, with no stream open) is PortAudio's only user. */
-static int pa_reread_devices(void)
+ * caller (one user, with no stream open) is PortAudio's only user.
+ * PortAudio's calls are not thread-safe: every one made once sources
+ * exist (a supervisor may reopen while another source opens) is made
+ * under pa_lock, as here. */
+static int pa_reread_devices_locked(void)
 {
-	int ret = 0;
-
-	pthread_mutex_lock(&pa_lock);
 	if (pa_users == 1) {
 		if (pa_ready)
 			Pa_Terminate();
 		pa_ready = Pa_Initialize() == paNoError;
 	}
-	if (!pa_ready)
-		ret = -EIO;
-	pthread_mutex_unlock(&pa_lock);
-	return ret;
+	return pa_ready ? 0 : -EIO;
 }
 
 static void wake(struct pa_source *ps)
@@ -248,7 +245,9 @@ static void pa_close(void *impl)
 		pthread_mutex_unlock(&ps->lock);
 		pthread_join(ps->supervisor, NULL);
 	}
+	pthread_mutex_lock(&pa_lock);
 	stream_close(ps);
+	pthread_mutex_unlock(&pa_lock);
 	pa_release();
 	pthread_cond_destroy(&ps->cond);
 	pthread_mutex_destroy(&ps->lock);
@@ -428,7 +427,9 @@ static uint64_t monotonic_ms(void)
  * long): let it go and say so.  Under ps->lock. */
 static void device_gone(struct pa_source *ps)
 {
+	pthread_mutex_lock(&pa_lock);
 	stream_close(ps);
+	pthread_mutex_unlock(&pa_lock);
 	atomic_store(&ps->gone_at, atomic_load(&ps->captured));
 	atomic_store(&ps->connected, false);
 	atomic_fetch_add_explicit(&ps->gone, 1, memory_order_release);
@@ -467,13 +468,18 @@ static void *supervise(void *arg)
 		last_tick = now;
 		if (!ps->stream) {
 			char err[256];
+			bool back;
 
 			if (now < retry_at)
 				continue;
 			/* the new stream's first frame is where BACK goes */
 			atomic_store(&ps->back_at, atomic_load(&ps->captured));
-			if (pa_reread_devices() == 0 && stream_open(ps, false, -1, err, sizeof(err)) == 0 &&
-			    stream_start(ps, err, sizeof(err)) == 0) {
+			pthread_mutex_lock(&pa_lock);
+			back = pa_reread_devices_locked() == 0 &&
+			       stream_open(ps, false, -1, err, sizeof(err)) == 0 &&
+			       stream_start(ps, err, sizeof(err)) == 0;
+			pthread_mutex_unlock(&pa_lock);
+			if (back) {
 				atomic_fetch_add(&ps->reopens, 1);
 				atomic_fetch_add_explicit(&ps->back, 1, memory_order_release);
 				wake(ps);
@@ -545,7 +551,9 @@ static int pa_open(const char *device, const struct ir_source_options *opt,
 		snprintf(err, err_size, "portaudio: %s", strerror(-ret));
 		goto fail;
 	}
+	pthread_mutex_lock(&pa_lock);
 	ret = stream_open(ps, true, opt->channel, err, err_size);
+	pthread_mutex_unlock(&pa_lock);
 	if (ret < 0)
 		goto fail;
 	/* the ring for what was granted, before the callback can run */
@@ -563,7 +571,9 @@ static int pa_open(const char *device, const struct ir_source_options *opt,
 		goto fail;
 	}
 	ir_source_sink_audio_format(sink, ps->rate, ps->channels);
+	pthread_mutex_lock(&pa_lock);
 	ret = stream_start(ps, err, err_size);
+	pthread_mutex_unlock(&pa_lock);
 	if (ret < 0)
 		goto fail;
 	ret = pthread_create(&ps->supervisor, NULL, supervise, ps);
@@ -707,6 +717,7 @@ static int pa_list(FILE *out, bool capture, bool playback)
 
 	if (pa_acquire(err, sizeof(err)) < 0)
 		return -EIO;
+	pthread_mutex_lock(&pa_lock);
 	n = Pa_GetDeviceCount();
 	for (int i = 0; i < n; i++) {
 		const PaDeviceInfo *d = Pa_GetDeviceInfo(i);
@@ -722,6 +733,7 @@ static int pa_list(FILE *out, bool capture, bool playback)
 			d->defaultSampleRate);
 		listed++;
 	}
+	pthread_mutex_unlock(&pa_lock);
 	pa_release();
 	return n < 0 ? -EIO : listed;
 }
