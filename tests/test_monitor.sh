@@ -69,6 +69,14 @@ PY
 # ---- monitor: plain lines on a clean recording, in real time
 "$IRJACK" monitor --help > "$T/out" || fail "monitor --help"
 grep -q "^Usage: irjack monitor" "$T/out" || fail "monitor --help text"
+# the live-source options it shares with listen and record
+for o in --backend --period-us --format --rate --source; do
+	grep -q -- "$o" "$T/out" || fail "monitor --help lacks $o"
+done
+"$IRJACK" monitor --period-us 5 > /dev/null 2> "$T/err"; rc=$?
+[ "$rc" = 2 ] && grep -q -- "--period-us: 5 is out of range" "$T/err" || fail "monitor --period-us 5: rc $rc, $(cat "$T/err")"
+"$IRJACK" monitor --backend bogus > /dev/null 2> "$T/err"; rc=$?
+[ "$rc" = 2 ] && grep -q "bogus" "$T/err" || fail "monitor --backend bogus: rc $rc, $(cat "$T/err")"
 start=$(date +%s.%N)
 "$IRJACK" monitor --device "file:$SRC/samples/rc5-photodiode-192k.wav" --duration 2 > "$T/clean" \
 	|| fail "monitor on the clean recording exited $?"
