@@ -246,16 +246,40 @@ $PUB -r -n -t "$PREFIX/send" # clears it
 sleep 0.3
 [ "$(grep -c '^pulse 9000' "$TMP/sent.mode2")" = "$sent_before" ] || fail "a retained request was transmitted"
 
-# ---- (5d) SIGHUP: the output is made anew for the reloaded configuration;
-# the replayed source's events and a transmit request still go through ----
+# ---- (5d) SIGHUP with the same [output mqtt]: the output is kept (no
+# offline/online flap, same connection), takes the new keymap and announces
+# its new button; the replayed source's events and a transmit request still
+# go through.  Then a changed [output mqtt]: the output is made anew. ----
+printf '0x0402 = "KEY_DOWN"\n' >>"$TMP/tv.toml"
+connects_before=$(grep -c 'connected to 127.0.0.1' "$TMP/daemon.err")
 $SUB -t "$PREFIX/rec/event" -C "$frames" -W 15 >"$TMP/events2.json" 2>&1 &
 sub=$!
+$SUB -t "$PREFIX/status" -v -W 8 >"$TMP/status-reload.txt" 2>/dev/null &
+status_sub=$!
+$SUB -t 'homeassistant/#' -v -W 8 >"$TMP/discovery2.txt" 2>/dev/null &
+disc_sub=$!
 sleep 0.3
 kill -HUP "$daemon"
 wait $sub || fail "after SIGHUP: fewer than $frames events: $(cat "$TMP/events2.json")"
+grep -q '"key":"KEY_DOWN"' "$TMP/events2.json" || fail "after SIGHUP: the new keymap's KEY_DOWN not in the events"
 $PUB -t "$PREFIX/send" -m 'tv KEY_POWER'
 for i in $(seq 30); do [ "$(grep -c '^pulse 9000' "$TMP/sent.mode2")" -gt "$sent_before" ] && break; sleep 0.1; done
 [ "$(grep -c '^pulse 9000' "$TMP/sent.mode2")" = $((sent_before + 1)) ] || fail "request after SIGHUP not sent"
+wait $status_sub
+wait $disc_sub
+[ "$(cat "$TMP/status-reload.txt")" = "$PREFIX/status online" ] ||
+	fail "status across a SIGHUP that kept the output: $(cat "$TMP/status-reload.txt")"
+grep -q 'rec_tv_KEY_DOWN/config ' "$TMP/discovery2.txt" || fail "no trigger for the new KEY_DOWN: $(cat "$TMP/discovery2.txt")"
+[ "$(grep -c 'connected to 127.0.0.1' "$TMP/daemon.err")" = "$connects_before" ] ||
+	fail "the kept output connected again: $(grep mqtt "$TMP/daemon.err")"
+sed -i 's/^client_id = irjackd-test$/client_id = irjackd-test2/' "$TMP/d.conf"
+$SUB -t "$PREFIX/status" -v -W 5 >"$TMP/status-reload2.txt" 2>/dev/null &
+status_sub=$!
+sleep 0.3
+kill -HUP "$daemon"
+wait $status_sub
+[ "$(tr '\n' ' ' <"$TMP/status-reload2.txt")" = "$PREFIX/status online $PREFIX/status offline $PREFIX/status online " ] ||
+	fail "status across a SIGHUP with a new client_id: $(cat "$TMP/status-reload2.txt")"
 [ "$($SUB -t "$PREFIX/status" -C 1 -W 2 2>/dev/null)" = online ] || fail "status after SIGHUP is not online"
 kill -9 "$daemon"
 wait "$daemon" 2>/dev/null

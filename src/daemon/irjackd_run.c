@@ -16,7 +16,9 @@
  * sources are reopened with the new settings, the lircd socket (clients
  * stay connected) and the uinput device are kept when their settings did
  * not change (uinput is recreated only if it lacks a key the new keymaps
- * bind); the MQTT output is made anew (it announces the new keys).
+ * bind); the MQTT output is kept (connection, offline queue and status)
+ * when its settings did not change, taking the new keymap and announcing
+ * its buttons, and made anew otherwise.
  *
  * Transmitters: `alsa` (carrier synthesized on a headphone output), `lirc`
  * (/dev/lircN), `mceusb` (through the running mceusb source: a USB device
@@ -1066,11 +1068,15 @@ static int open_uinput(struct service *sv, const struct irjackd_config *cfg,
 	return 0;
 }
 
-/* The MQTT output keeps pointers into the configuration and keymaps it
- * was made with: it is made anew with each generation. */
-static int open_mqtt(struct service *sv, const struct generation *g)
+/* The MQTT output copies its settings and source names but points at the
+ * generation's keymap: a reload rebinds it (ir_mqtt_rebind) or makes it
+ * anew. */
+static void mqtt_config_for(struct service *sv, const struct generation *g,
+			    struct ir_mqtt_config *mc)
 {
-	struct ir_mqtt_config mc = {
+	for (unsigned i = 0; i < g->cfg->source_count; i++)
+		sv->mqtt_names[i] = g->cfg->sources[i].name;
+	*mc = (struct ir_mqtt_config){
 		.settings = &g->cfg->mqtt_cfg,
 		.keymap = g->km,
 		.source_names = sv->mqtt_names,
@@ -1078,13 +1084,17 @@ static int open_mqtt(struct service *sv, const struct generation *g)
 		.send = on_mqtt_send,
 		.userdata = sv,
 	};
+}
+
+static int open_mqtt(struct service *sv, const struct generation *g)
+{
+	struct ir_mqtt_config mc;
 	char error[256];
 	int ret;
 
 	if (!g->cfg->mqtt)
 		return 0;
-	for (unsigned i = 0; i < g->cfg->source_count; i++)
-		sv->mqtt_names[i] = g->cfg->sources[i].name;
+	mqtt_config_for(sv, g, &mc);
 	ret = ir_mqtt_new(&mc, &sv->mqtt, error, sizeof(error));
 	if (ret < 0)
 		irjackd_log(LOG_ERR, "mqtt: %s", error);
@@ -1165,9 +1175,22 @@ static void reload(struct service *sv)
 	}
 	if (g->cfg->json != old->cfg->json || strcmp(g->cfg->json_path, old->cfg->json_path))
 		open_json(sv, g->cfg);
-	ir_mqtt_free(sv->mqtt);
-	sv->mqtt = NULL;
-	open_mqtt(sv, g);
+	if (sv->mqtt && g->cfg->mqtt &&
+	    ir_mqtt_same_settings(&old->cfg->mqtt_cfg, &g->cfg->mqtt_cfg)) {
+		struct ir_mqtt_config mc;
+
+		/* kept: no offline/online flap, the offline queue survives */
+		mqtt_config_for(sv, g, &mc);
+		if (ir_mqtt_rebind(sv->mqtt, &mc) < 0) {
+			ir_mqtt_free(sv->mqtt);
+			sv->mqtt = NULL;
+			open_mqtt(sv, g);
+		}
+	} else {
+		ir_mqtt_free(sv->mqtt);
+		sv->mqtt = NULL;
+		open_mqtt(sv, g);
+	}
 	sv->tx_mask = 0; /* transmitters are numbered anew */
 	repeat_stop(sv, "stopped by the reload");
 	generation_free(sv, old);

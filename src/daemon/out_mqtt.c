@@ -43,9 +43,10 @@ struct pending {
 
 struct ir_mqtt {
 	struct mosquitto *mosq;
-	const struct irjackd_mqtt *s;
+	const struct irjackd_mqtt *s;  /* &settings */
+	struct irjackd_mqtt settings;  /* a copy: outlives a reloaded config */
 	const struct ir_keymap *km;
-	const char *const *source_names;
+	char **source_names;           /* owned copies, source_count of them */
 	size_t source_count;
 	ir_mqtt_send_fn send;
 	void *userdata;
@@ -495,6 +496,68 @@ static int fail_new(struct ir_mqtt *m, int ret)
 	return ret;
 }
 
+static void free_names(char **names, size_t count)
+{
+	if (!names)
+		return;
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* NULL when count is 0 or memory ran out. */
+static char **copy_names(const char *const *names, size_t count)
+{
+	char **copy = count ? calloc(count, sizeof(*copy)) : NULL;
+
+	if (!copy)
+		return NULL;
+	for (size_t i = 0; i < count; i++) {
+		copy[i] = strdup(names[i]);
+		if (!copy[i]) {
+			free_names(copy, i);
+			return NULL;
+		}
+	}
+	return copy;
+}
+
+bool ir_mqtt_same_settings(const struct irjackd_mqtt *a, const struct irjackd_mqtt *b)
+{
+	/* a password file may have changed behind the same name */
+	if (a->password_file[0] || b->password_file[0])
+		return false;
+	return !strcmp(a->host, b->host) && a->port == b->port &&
+	       !strcmp(a->client_id, b->client_id) && !strcmp(a->topic_prefix, b->topic_prefix) &&
+	       !strcmp(a->username, b->username) && !strcmp(a->password, b->password) &&
+	       a->tls == b->tls && !strcmp(a->cafile, b->cafile) &&
+	       !strcmp(a->certfile, b->certfile) && !strcmp(a->keyfile, b->keyfile) &&
+	       a->qos == b->qos && a->keepalive == b->keepalive && a->queue_max == b->queue_max &&
+	       a->discovery == b->discovery && !strcmp(a->discovery_prefix, b->discovery_prefix);
+}
+
+int ir_mqtt_rebind(struct ir_mqtt *m, const struct ir_mqtt_config *cfg)
+{
+	char **names = copy_names(cfg->source_names, cfg->source_count), **old;
+	size_t old_count;
+
+	if (!names && cfg->source_count)
+		return -ENOMEM;
+	pthread_mutex_lock(&m->lock);
+	old = m->source_names;
+	old_count = m->source_count;
+	m->source_names = names;
+	m->source_count = cfg->source_count;
+	m->km = cfg->keymap;
+	m->send = cfg->send;
+	m->userdata = cfg->userdata;
+	if (m->s->discovery && m->connected)
+		publish_discovery_locked(m); /* the new buttons' triggers */
+	pthread_mutex_unlock(&m->lock);
+	free_names(old, old_count);
+	return 0;
+}
+
 int ir_mqtt_new(const struct ir_mqtt_config *cfg, struct ir_mqtt **out, char *error,
 		size_t error_size)
 {
@@ -510,10 +573,11 @@ int ir_mqtt_new(const struct ir_mqtt_config *cfg, struct ir_mqtt **out, char *er
 		return -ENOMEM;
 	}
 	m->efd = -1;
-	m->s = s;
+	m->settings = *s;
+	m->s = &m->settings;
 	m->km = cfg->keymap;
-	m->source_names = cfg->source_names;
-	m->source_count = cfg->source_count;
+	m->source_names = copy_names(cfg->source_names, cfg->source_count);
+	m->source_count = m->source_names ? cfg->source_count : 0;
 	m->send = cfg->send;
 	m->userdata = cfg->userdata;
 	m->backoff_s = BACKOFF_MIN_S;
@@ -533,6 +597,10 @@ int ir_mqtt_new(const struct ir_mqtt_config *cfg, struct ir_mqtt **out, char *er
 	snprintf(m->status_topic, sizeof(m->status_topic), "%s/status", m->prefix);
 	snprintf(m->send_topic, sizeof(m->send_topic), "%s/send", m->prefix);
 	snprintf(m->error_topic, sizeof(m->error_topic), "%s/send/error", m->prefix);
+	if (!m->source_names && cfg->source_count) {
+		snprintf(error, error_size, "%s", strerror(ENOMEM));
+		return fail_new(m, -ENOMEM);
+	}
 	if (s->queue_max) {
 		m->queue = calloc(s->queue_max, sizeof(*m->queue));
 		if (!m->queue) {
@@ -662,6 +730,7 @@ void ir_mqtt_free(struct ir_mqtt *m)
 	for (size_t i = 0; i < m->queue_count; i++)
 		pending_free(&m->queue[(m->queue_head + i) % m->s->queue_max]);
 	free(m->queue);
+	free_names(m->source_names, m->source_count);
 	if (m->efd >= 0)
 		close(m->efd);
 	pthread_cond_destroy(&m->cond);

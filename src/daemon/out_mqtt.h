@@ -42,6 +42,7 @@
 #ifndef IRJACK_OUT_MQTT_H
 #define IRJACK_OUT_MQTT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -84,8 +85,8 @@ struct ir_mqtt_stats {
  * connecting in the background (a broker that is down is retried, not an
  * error).  Returns 0 and sets *out, or a negative errno with a reason in
  * `error` (an unreadable password file, TLS files libmosquitto refuses,
- * no memory).  Free with ir_mqtt_free().  The settings and keymap must
- * outlive the output.
+ * no memory).  Free with ir_mqtt_free().  The settings and source names
+ * are copied; the keymap must outlive the output (or its ir_mqtt_rebind()).
  */
 int ir_mqtt_new(const struct ir_mqtt_config *cfg, struct ir_mqtt **out, char *error,
 		size_t error_size);
@@ -110,5 +111,20 @@ int ir_mqtt_fd(const struct ir_mqtt *m);
 void ir_mqtt_process(struct ir_mqtt *m);
 
 void ir_mqtt_get_stats(struct ir_mqtt *m, struct ir_mqtt_stats *out);
+
+/* Whether two [output mqtt] sections make the same output, so that a
+ * reload can keep the running one (never, with a password_file: the file
+ * may have changed behind the same name). */
+bool ir_mqtt_same_settings(const struct irjackd_mqtt *a, const struct irjackd_mqtt *b);
+
+/*
+ * Carries the output over to a reloaded configuration with the same
+ * settings (ir_mqtt_same_settings): the connection, its offline queue and
+ * the retained status stay; the keymap, source names and send callback
+ * become `cfg`'s (its settings are not looked at), and the discovery
+ * triggers are published again for the new buttons.  Returns 0, or
+ * -ENOMEM with the output unchanged.
+ */
+int ir_mqtt_rebind(struct ir_mqtt *m, const struct ir_mqtt_config *cfg);
 
 #endif
