@@ -159,6 +159,8 @@ struct generation {
 /* SEND_START's button: sent again every frame period until SEND_STOP, at
  * most SEND_REPEAT_MAX times (lircd's --repeat-max default). */
 #define SEND_REPEAT_MAX 600
+/* The carrier a transmission is meant for; 0 fields: the transmitter's
+ * defaults (38 kHz, its own duty cycle). */
 struct tx_carrier {
 	uint32_t hz;
 	unsigned duty_pct;
@@ -344,8 +346,6 @@ static void on_source_event(void *userdata, enum ir_source_event event, const ch
 
 /* ---- transmit ---- */
 
-/* The carrier a transmission is meant for; 0 fields: the transmitter's
- * defaults (38 kHz, its own duty cycle). */
 static int transmit_audio(const struct irjackd_transmitter *tx, const struct ir_edge_buf *edges,
 			  const struct tx_carrier *carrier, char *error, size_t error_size)
 {
