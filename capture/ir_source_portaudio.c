@@ -218,8 +218,8 @@ static void on_finished(void *userdata)
 	wake(ps);
 }
 
-/* Closes the stream, if any (the card is let go).  Caller holds ps->lock
- * or is the only thread left. */
+/* Closes the stream, if any (the card is let go).  Under pa_lock, and
+ * ps->lock or as the only thread left. */
 static void stream_close(struct pa_source *ps)
 {
 	if (!ps->stream)
@@ -451,7 +451,7 @@ static void *supervise(void *arg)
 		struct timespec until;
 		uint64_t callbacks;
 
-		clock_gettime(CLOCK_REALTIME, &until);
+		clock_gettime(CLOCK_MONOTONIC, &until);
 		until.tv_nsec += WATCH_MS * 1000000L;
 		if (until.tv_nsec >= 1000000000L) {
 			until.tv_sec++;
@@ -529,7 +529,14 @@ static int pa_open(const char *device, const struct ir_source_options *opt,
 	snprintf(ps->spec, sizeof(ps->spec), "%.*s", (int)sizeof(ps->spec) - 1, device);
 	atomic_init(&ps->gap_at, NO_GAP);
 	pthread_mutex_init(&ps->lock, NULL);
-	pthread_cond_init(&ps->cond, NULL);
+	{
+		pthread_condattr_t attr;
+
+		pthread_condattr_init(&attr);
+		pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+		pthread_cond_init(&ps->cond, &attr);
+		pthread_condattr_destroy(&attr);
+	}
 	ret = pa_acquire(err, err_size);
 	if (ret < 0) {
 		pthread_cond_destroy(&ps->cond);
