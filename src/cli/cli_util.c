@@ -212,7 +212,7 @@ int cli_source_spec(const char *device, const char *backend, char *out, size_t o
 	int len;
 
 	if (backend && !ir_source_backend_find(backend)) {
-		cli_error("--backend: '%s' is not built in (see 'irjack listen --help')", backend);
+		cli_error("--backend: '%s' is not built in (see 'irjack devices')", backend);
 		return -1;
 	}
 	if (!backend)
