@@ -325,7 +325,9 @@ static void cmd_send(struct ir_lircd *s, struct reply *r, const char *command,
 	unsigned long repeats = 0;
 	int ret;
 
-	if (argc < 2 || argc > (kind == IR_LIRCD_SEND_ONCE ? 3 : 2)) {
+	/* SEND_STOP may leave out the button, or the remote too (any) */
+	if (argc < (kind == IR_LIRCD_SEND_STOP ? 0 : 2) ||
+	    argc > (kind == IR_LIRCD_SEND_ONCE ? 3 : 2)) {
 		error_reply(r, command, "bad send packet");
 		return;
 	}
@@ -338,7 +340,7 @@ static void cmd_send(struct ir_lircd *s, struct reply *r, const char *command,
 			return;
 		}
 	}
-	if (find_remote(s->cfg.keymap, args[0]) < 0) {
+	if (argc > 0 && find_remote(s->cfg.keymap, args[0]) < 0) {
 		error_reply(r, command, "unknown remote: \"%s\"", args[0]);
 		return;
 	}
@@ -346,9 +348,9 @@ static void cmd_send(struct ir_lircd *s, struct reply *r, const char *command,
 		error_reply(r, command, "hardware does not support sending");
 		return;
 	}
-	ret = s->cfg.send(s->cfg.userdata, kind, args[0], args[1], (unsigned)repeats, error,
-			  sizeof(error));
-	if (ret == -ENOENT)
+	ret = s->cfg.send(s->cfg.userdata, kind, argc > 0 ? args[0] : "", argc > 1 ? args[1] : "",
+			  (unsigned)repeats, error, sizeof(error));
+	if (ret == -ENOENT && argc > 1)
 		error_reply(r, command, "unknown command: \"%s\"", args[1]);
 	else if (ret < 0)
 		error_reply(r, command, "%s", error[0] ? error : strerror(-ret));

@@ -48,7 +48,8 @@ struct ir_lircd_config {
 	bool allow_simulate;      /* SIMULATE is refused unless set */
 	const struct ir_keymap *keymap; /* for LIST and SEND_*; may be NULL */
 	/* Transmit requests; NULL: SEND_* answer "no transmitter".  Return 0, or
-	 * a negative errno with a message in `error`. */
+	 * a negative errno with a message in `error`.  SEND_STOP's remote and
+	 * key may be "" (left out: whichever is repeating). */
 	int (*send)(void *userdata, enum ir_lircd_send kind, const char *remote, const char *key,
 		    unsigned repeats, char *error, size_t error_size);
 	/* SET_TRANSMITTERS mask (bit n-1 for transmitter n); NULL: refused. */

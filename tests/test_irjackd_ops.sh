@@ -161,6 +161,20 @@ periods=$(((t1 - t0) / 108000000))
 	fail "the repeats do not decode as one press and $((sent - 1)) repeats: $(cat "$TMP/rep.dec")"
 timeout 3 irsend -d "$sock" SEND_STOP irmp_nec KEY_PLAY >"$TMP/rep.err" 2>&1 && fail "SEND_STOP when idle accepted"
 grep -q 'not repeating' "$TMP/rep.err" || fail "SEND_STOP when idle: $(cat "$TMP/rep.err")"
+# lircd's SEND_STOP may name only the remote, or nothing
+timeout 3 irsend -d "$sock" SEND_START irmp_nec KEY_STOP || fail "SEND_START (2)"
+python3 - "$sock" >"$TMP/stop.out" 2>&1 <<'PY' || fail "bare SEND_STOP: $(cat "$TMP/stop.out")"
+import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(b"SEND_STOP\n")
+reply = b""
+while not reply.endswith(b"END\n"):
+    reply += s.recv(4096)
+print(reply.decode(), end="")
+sys.exit(0 if reply == b"BEGIN\nSEND_STOP\nSUCCESS\nEND\n" else 1)
+PY
+"$IRJACK" status -s "$sock" | grep -q '^repeating' && fail "still repeating after a bare SEND_STOP"
 echo "SEND_START..SEND_STOP: $(((t1 - t0) / 1000000)) ms, $sent frames (1 + $((sent - 1)) repeats)"
 
 kill $irw 2>/dev/null

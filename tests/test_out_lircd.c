@@ -122,6 +122,16 @@ static void test_commands_and_broadcast(void **state)
 	command(s, a, "SEND_ONCE tv KEY_MUTE\n",
 		"BEGIN\nSEND_ONCE tv KEY_MUTE\nERROR\nDATA\n1\nunknown command: \"KEY_MUTE\"\nEND\n");
 	command(s, a, "SEND_ONCE tv\n", "BEGIN\nSEND_ONCE tv\nERROR\nDATA\n1\nbad send packet\nEND\n");
+	/* SEND_STOP's names are optional, as in lircd */
+	command(s, a, "SEND_STOP\n", "BEGIN\nSEND_STOP\nSUCCESS\nEND\n");
+	assert_string_equal(sent, "2   0");
+	command(s, a, "SEND_STOP tv\n", "BEGIN\nSEND_STOP tv\nSUCCESS\nEND\n");
+	assert_string_equal(sent, "2 tv  0");
+	command(s, a, "SEND_STOP radio\n",
+		"BEGIN\nSEND_STOP radio\nERROR\nDATA\n1\nunknown remote: \"radio\"\nEND\n");
+	command(s, a, "SEND_STOP tv KEY_POWER 2\n",
+		"BEGIN\nSEND_STOP tv KEY_POWER 2\nERROR\nDATA\n1\nbad send packet\nEND\n");
+	command(s, a, "SEND_START tv\n", "BEGIN\nSEND_START tv\nERROR\nDATA\n1\nbad send packet\nEND\n");
 	command(s, a, "FROB x\n", "BEGIN\nFROB x\nERROR\nDATA\n1\nunknown directive: \"FROB\"\nEND\n");
 	command(s, a, "SIMULATE 00000000000004fb 00 KEY_POWER tv\n",
 		"BEGIN\nSIMULATE 00000000000004fb 00 KEY_POWER tv\nERROR\nDATA\n1\n"
@@ -261,7 +271,6 @@ static void test_long_list(void **state)
 	static char reply[IR_LIRCD_CLIENT_BUFFER];
 	char key[32];
 	unsigned r;
-	struct timespec t0, t1;
 
 	(void)state;
 	snprintf(path, sizeof(path), "/tmp/irjack-lircd-test-%d", (int)getpid());
@@ -276,11 +285,9 @@ static void test_long_list(void **state)
 	}
 	cfg.keymap = km;
 	assert_int_equal(ir_lircd_new(&cfg, &s), 0);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* (how the time grows with the buttons: bench/bench_lircd) */
 	ir_lircd_command(s, "LIST big", reply, sizeof(reply));
-	clock_gettime(CLOCK_MONOTONIC, &t1);
 	assert_string_equal(reply, "BEGIN\nLIST big\nERROR\nDATA\n1\nreply longer than 65536 bytes\nEND\n");
-	assert_true((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000 < 500);
 	/* what fits is whole: 20,000 lines in 1 MiB, each button once */
 	{
 		static char big[1 << 20];

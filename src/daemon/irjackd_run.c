@@ -661,7 +661,7 @@ static void repeat_due(struct service *sv)
 /*
  * SEND_* from lircd clients, with lircd's rules: one button repeats at a
  * time; SEND_ONCE waits for none (refused while repeating); SEND_STOP
- * names the repeating button.
+ * names the repeating button, or leaves out its key, or both.
  */
 static int on_send(void *userdata, enum ir_lircd_send kind, const char *remote, const char *key,
 		   unsigned repeats, char *error, size_t error_size)
@@ -677,11 +677,11 @@ static int on_send(void *userdata, enum ir_lircd_send kind, const char *remote, 
 			snprintf(error, error_size, "not repeating");
 			return -EINVAL;
 		}
-		if (strcasecmp(remote, sv->repeat.remote)) {
+		if (remote[0] && strcasecmp(remote, sv->repeat.remote)) {
 			snprintf(error, error_size, "specified remote does not match");
 			return -EINVAL;
 		}
-		if (strcasecmp(key, sv->repeat.key)) {
+		if (key[0] && strcasecmp(key, sv->repeat.key)) {
 			snprintf(error, error_size, "specified code does not match");
 			return -EINVAL;
 		}
