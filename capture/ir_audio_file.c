@@ -143,6 +143,9 @@ int ir_audio_writer_open(const char *path, unsigned sample_rate, unsigned channe
 	}
 	/* Out-of-range floats clip instead of wrapping around. */
 	sf_command(w->snd, SFC_SET_CLIPPING, NULL, SF_TRUE);
+	/* No PEAK chunk in float files: it holds the time of writing, so the
+	 * same signal written twice gave different files. */
+	sf_command(w->snd, SFC_SET_ADD_PEAK_CHUNK, NULL, SF_FALSE);
 	w->channels = channels;
 	*out = w;
 	return 0;
