@@ -386,10 +386,16 @@ static int stream_open(struct pa_source *ps, bool first, int channel, char *err,
 			stream_close(ps);
 			return -EINVAL;
 		}
-		ps->rate = granted;
+		if (first)
+			ps->rate = granted;
 	}
-	ps->channels = channels;
-	snprintf(ps->device, sizeof(ps->device), "%.*s", (int)sizeof(ps->device) - 1, info->name);
+	/* Settled by the first open; a reopen (on the supervisor's thread,
+	 * while dispatch and stats read them) leaves them alone. */
+	if (first) {
+		ps->channels = channels;
+		snprintf(ps->device, sizeof(ps->device), "%.*s", (int)sizeof(ps->device) - 1,
+			 info->name);
+	}
 	/* PortAudio's ALSA host creates its thread SCHED_FIFO when asked (and
 	 * silently normal when refused); other hosts manage their own. */
 	if (ps->realtime_wanted && Pa_GetHostApiInfo(info->hostApi) &&
