@@ -188,7 +188,6 @@ struct service {
 	struct ir_lircd *lircd;
 	struct ir_uinput *uinput;
 	struct ir_mqtt *mqtt;
-	const char *mqtt_names[IRJACKD_MAX_SOURCES]; /* the sources' names, for discovery */
 	unsigned tx_mask;    /* SET_TRANSMITTERS; 0: chosen per remote */
 	struct send_repeat repeat;
 	uint64_t start_us;   /* monotonic time of service time 0 */
@@ -1068,18 +1067,18 @@ static int open_uinput(struct service *sv, const struct irjackd_config *cfg,
 	return 0;
 }
 
-/* The MQTT output copies its settings and source names but points at the
- * generation's keymap: a reload rebinds it (ir_mqtt_rebind) or makes it
- * anew. */
-static void mqtt_config_for(struct service *sv, const struct generation *g,
+/* The MQTT output copies its settings and source names (from `names`,
+ * filled here, IRJACKD_MAX_SOURCES long) but points at the generation's
+ * keymap: a reload rebinds it (ir_mqtt_rebind) or makes it anew. */
+static void mqtt_config_for(struct service *sv, const struct generation *g, const char **names,
 			    struct ir_mqtt_config *mc)
 {
 	for (unsigned i = 0; i < g->cfg->source_count; i++)
-		sv->mqtt_names[i] = g->cfg->sources[i].name;
+		names[i] = g->cfg->sources[i].name;
 	*mc = (struct ir_mqtt_config){
 		.settings = &g->cfg->mqtt_cfg,
 		.keymap = g->km,
-		.source_names = sv->mqtt_names,
+		.source_names = names,
 		.source_count = g->cfg->source_count,
 		.send = on_mqtt_send,
 		.userdata = sv,
@@ -1088,13 +1087,14 @@ static void mqtt_config_for(struct service *sv, const struct generation *g,
 
 static int open_mqtt(struct service *sv, const struct generation *g)
 {
+	const char *names[IRJACKD_MAX_SOURCES];
 	struct ir_mqtt_config mc;
 	char error[256];
 	int ret;
 
 	if (!g->cfg->mqtt)
 		return 0;
-	mqtt_config_for(sv, g, &mc);
+	mqtt_config_for(sv, g, names, &mc);
 	ret = ir_mqtt_new(&mc, &sv->mqtt, error, sizeof(error));
 	if (ret < 0)
 		irjackd_log(LOG_ERR, "mqtt: %s", error);
@@ -1102,6 +1102,22 @@ static int open_mqtt(struct service *sv, const struct generation *g)
 }
 
 /* ---- reload ---- */
+
+/* Carries the running MQTT output over to `g` when its settings did not
+ * change: no offline/online flap, the offline queue survives.  False when
+ * it must be made anew. */
+static bool keep_mqtt(struct service *sv, const struct generation *old,
+		      const struct generation *g)
+{
+	const char *names[IRJACKD_MAX_SOURCES];
+	struct ir_mqtt_config mc;
+
+	if (!sv->mqtt || !g->cfg->mqtt ||
+	    !ir_mqtt_same_settings(&old->cfg->mqtt_cfg, &g->cfg->mqtt_cfg))
+		return false;
+	mqtt_config_for(sv, g, names, &mc);
+	return ir_mqtt_rebind(sv->mqtt, &mc) == 0;
+}
 
 static bool same_lircd(const struct irjackd_config *a, const struct irjackd_config *b)
 {
@@ -1175,18 +1191,7 @@ static void reload(struct service *sv)
 	}
 	if (g->cfg->json != old->cfg->json || strcmp(g->cfg->json_path, old->cfg->json_path))
 		open_json(sv, g->cfg);
-	if (sv->mqtt && g->cfg->mqtt &&
-	    ir_mqtt_same_settings(&old->cfg->mqtt_cfg, &g->cfg->mqtt_cfg)) {
-		struct ir_mqtt_config mc;
-
-		/* kept: no offline/online flap, the offline queue survives */
-		mqtt_config_for(sv, g, &mc);
-		if (ir_mqtt_rebind(sv->mqtt, &mc) < 0) {
-			ir_mqtt_free(sv->mqtt);
-			sv->mqtt = NULL;
-			open_mqtt(sv, g);
-		}
-	} else {
+	if (!keep_mqtt(sv, old, g)) {
 		ir_mqtt_free(sv->mqtt);
 		sv->mqtt = NULL;
 		open_mqtt(sv, g);
