@@ -28,6 +28,24 @@
 #define LIRC_F_CONST_LENGTH 0x4000
 #define LIRC_F_REPEAT_HEADER 0x8000
 
+/* A code's fields (pre_data, data, post_data) may each have all 64 bits,
+ * and C leaves a shift by the type's width undefined: these give what the
+ * field arithmetic means for any n. */
+static inline uint64_t lirc_low_bits(uint64_t v, unsigned n)
+{
+	return n >= 64 ? v : v & ((UINT64_C(1) << n) - 1);
+}
+
+static inline uint64_t lirc_shift_left(uint64_t v, unsigned n)
+{
+	return n >= 64 ? 0 : v << n;
+}
+
+static inline uint64_t lirc_shift_right(uint64_t v, unsigned n)
+{
+	return n >= 64 ? 0 : v >> n;
+}
+
 /* LIRC's defaults when a remote does not give eps/aeps. */
 #define LIRC_DEFAULT_EPS 30
 #define LIRC_DEFAULT_AEPS 100

@@ -295,11 +295,6 @@ static int code_line(struct parser *p, char *name, char *v1)
 	return add_button(p, name, data);
 }
 
-static uint64_t low_bits(uint64_t v, unsigned n)
-{
-	return n >= 64 ? v : v & ((UINT64_C(1) << n) - 1);
-}
-
 /*
  * lircd's full code of a button: pre_data, data, post_data, each cut to its
  * bit count.  REVERSE remotes send each part LSB first: lircd turns each
@@ -309,18 +304,18 @@ static uint64_t low_bits(uint64_t v, unsigned n)
  */
 static uint64_t loaded_code(const struct lirc_remote *r, uint64_t data)
 {
-	uint64_t pre = low_bits(r->pre_data, r->pre_data_bits);
-	uint64_t post = low_bits(r->post_data, r->post_data_bits);
+	uint64_t pre = lirc_low_bits(r->pre_data, r->pre_data_bits);
+	uint64_t post = lirc_low_bits(r->post_data, r->post_data_bits);
 	uint64_t code;
 
-	data = low_bits(data, r->bits);
+	data = lirc_low_bits(data, r->bits);
 	if (r->flags & LIRC_F_REVERSE) {
 		pre = ir_bitrev(pre, r->pre_data_bits);
 		data = ir_bitrev(data, r->bits);
 		post = ir_bitrev(post, r->post_data_bits);
 	}
-	code = r->bits + r->post_data_bits < 64 ? pre << (r->bits + r->post_data_bits) : 0;
-	code |= r->post_data_bits < 64 ? data << r->post_data_bits : 0;
+	code = lirc_shift_left(pre, r->bits + r->post_data_bits);
+	code |= lirc_shift_left(data, r->post_data_bits);
 	return code | post;
 }
 

@@ -218,8 +218,7 @@ static int put_bits(const struct lirc_remote *r, struct ir_edge_buf *out, uint64
 {
 	int ret = 0;
 
-	if (n < 64)
-		v &= (UINT64_C(1) << n) - 1;
+	v = lirc_low_bits(v, n);
 	if (has(r, LIRC_F_BO))
 		return put_bo(r, out, v, n, bo_last_one);
 
@@ -270,13 +269,6 @@ static int put_bits(const struct lirc_remote *r, struct ir_edge_buf *out, uint64
 	return ret ? -ENOMEM : 0;
 }
 
-/* v >> n for any n: a field can be all 64 bits (post_data_bits 64 and no
- * data), and C leaves a shift by the type's width undefined. */
-static uint64_t shift_right(uint64_t v, unsigned n)
-{
-	return n >= 64 ? 0 : v >> n;
-}
-
 int lirc_remote_frame(const struct lirc_remote *r, uint64_t code, int repeat,
 		      struct ir_edge_buf *out)
 {
@@ -323,13 +315,13 @@ int lirc_remote_frame(const struct lirc_remote *r, uint64_t code, int repeat,
 	if (ret)
 		return -ENOMEM;
 	if (r->pre_data_bits) {
-		if ((ret = put_bits(r, out, shift_right(code, data_bits + post_bits), r->pre_data_bits,
+		if ((ret = put_bits(r, out, lirc_shift_right(code, data_bits + post_bits), r->pre_data_bits,
 				    data_bits + post_bits, &bo_last_one)) < 0)
 			return ret;
 		if (r->pre_p && r->pre_s && put_pair(out, r->pre_p, r->pre_s) < 0)
 			return -ENOMEM;
 	}
-	if ((ret = put_bits(r, out, shift_right(code, post_bits), data_bits, post_bits,
+	if ((ret = put_bits(r, out, lirc_shift_right(code, post_bits), data_bits, post_bits,
 			    &bo_last_one)) < 0)
 		return ret;
 	if (post_bits) {
