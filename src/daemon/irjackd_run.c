@@ -5,7 +5,7 @@
  * key-ups come from the poll timeout.
  *
  * Every source (sound card, /dev/lircN, USB, or a recording replayed in
- * real time) is a capture/ir_source.h source with its own decoder state;
+ * real time) is a src/pipeline/ir_source.h source with its own decoder state;
  * its capture thread, if any, never waits for this loop.  Frames are moved
  * from the source's clock to the service's (monotonic) clock with an
  * offset that only grows, so a frame is never dated after its arrival and

@@ -20,7 +20,7 @@
  *
  * Scancodes are IRMP's address << 16 | command: the 16 data bits.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define BO_SLOT 3125
 #define BO_PULSE 200

@@ -12,7 +12,7 @@
  * Scancodes are IRMP's address << 16 | command: the 8-bit command (Bose
  * frames carry no address).
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define BOSE_UNIT 550
 #define BOSE_HEADER_PULSE 1060

@@ -15,7 +15,7 @@
  * frames are taken only as IRSND builds them: bits 8-19 zero and ~C right;
  * the frame is certain at its last pulse.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define FDC_UNIT 300
 #define FDC_HEADER_PULSE 2085

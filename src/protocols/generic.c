@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ir_family.h"
-#include "../ir_generic.h"
+#include "ir_family.h"
+#include "ir_generic.h"
 
 /* Longest duration a keymap may give: 1 s is far above any IR timing. */
 #define GENERIC_MAX_US 1000000

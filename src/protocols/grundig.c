@@ -23,7 +23,7 @@
  * Scancodes are IRMP's address << 16 | command: grundig the 9-bit command,
  * nokia address << 16 | command, ir60 the 7-bit command.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define GRUNDIG_UNIT 528                /* 528 µs half-bit */
 #define GRUNDIG_MARGIN (GRUNDIG_UNIT / 2)

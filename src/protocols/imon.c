@@ -23,7 +23,7 @@
  */
 #include <stdlib.h>
 
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define IMON_UNIT 416          /* 415.66 µs: ~16 cycles of 38 kHz */
 #define IMON_MARGIN (IMON_UNIT / 2)

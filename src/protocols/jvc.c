@@ -15,7 +15,7 @@
  *
  * Scancodes follow rc-core: address<<8 | command.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define JVC_UNIT 525                     /* 20 cycles of 38 kHz */
 #define JVC_HEADER_PULSE (16 * JVC_UNIT)

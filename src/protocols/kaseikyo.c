@@ -45,7 +45,7 @@
  * Panasonic's TVs send 48-bit frames that start 0x02 0x20 0x80 like the
  * projectors' 56.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define KASEIKYO_UNIT 432              /* 16 cycles of 37 kHz */
 #define KASEIKYO_HEADER_PULSE (8 * KASEIKYO_UNIT)

@@ -17,7 +17,7 @@
  * 553 - 140).  The frame is certain at its 18th pulse: the check nibble
  * must hold.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define LEGO_UNIT 158                    /* 6 cycles of 38 kHz */
 #define LEGO_START_PULSE LEGO_UNIT

@@ -27,8 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ir_family.h"
-#include "../lirc_remote.h"
+#include "ir_family.h"
+#include "lirc_remote.h"
 
 /* Edges of the longest frame we collect (raw codes are bounded by the
  * parser to fewer). */

@@ -15,7 +15,7 @@
  * Scancodes are IRMP's address << 16 | command: matsushita address << 16 |
  * command (12 bits each), technics the 11-bit command.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define MATSUSHITA_UNIT 872
 #define MATSUSHITA_HEADER_PULSE (4 * MATSUSHITA_UNIT)

@@ -14,7 +14,7 @@
  * bits above those are not part of the scancode; the encoder sends them as
  * 0, as rc-core's does.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define MCIR2_UNIT 333                   /* 333.3 µs: 12 cycles of 36 kHz */
 #define MCIR2_MARGIN (MCIR2_UNIT / 2)

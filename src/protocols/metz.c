@@ -12,7 +12,7 @@
  * is reported as the frame's toggle.  The frame is certain at its last
  * pulse: both complements must hold.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define METZ_UNIT 435
 #define METZ_HEADER_PULSE 870            /* 2 units */

@@ -16,7 +16,7 @@
  *
  * Scancode: device << 16 | function (IRMP's address << 16 | command).
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define MITSUBISHI_UNIT 300
 #define MITSUBISHI_BIT_PULSE MITSUBISHI_UNIT

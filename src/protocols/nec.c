@@ -44,7 +44,7 @@
  * family's rc_core_view maps apple, onkyo, samsung32 and nec42 back to
  * rc-core's nec/necx/nec32/sanyo scancode, so rc-core keymaps keep matching.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define NEC_UNIT 563               /* 562.5 µs: 21 cycles of 38 kHz */
 #define NEC_HEADER_PULSE 9000      /* 16 units */

@@ -24,7 +24,7 @@
  * Scancodes are IRMP's address << 16 | command: the 10-bit (fan: 11-bit)
  * command.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define NUBERT_HEADER_PULSE 1340
 #define NUBERT_HEADER_SPACE 340

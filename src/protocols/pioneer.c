@@ -26,7 +26,7 @@
  * a 13-bit address and its complement (Sanyo/NEC-42, same timings): then
  * only the silence after it can tell, PIONEER_DECIDE_SPACE.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define PIONEER_UNIT 564               /* 22.5 cycles of 40 kHz; NEC's 562.5 */
 #define PIONEER_HEADER_PULSE 9000      /* 16 units */

@@ -11,7 +11,7 @@
  * Scancodes: rc5 system<<8 | command7; rc5x_20 system<<16 | command7<<8 |
  * extra; rc5_sz the 14 received bits without the toggle.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define RC5_UNIT 889          /* 888.9 µs: 32 cycles of 36 kHz */
 #define RC5_MARGIN (RC5_UNIT / 2)

@@ -16,7 +16,7 @@
  * (Microsoft 0x800f, Zotac 0x8034, Kathrein 0x8046) is rc6_mce instead:
  * body bit 15 is its toggle, and is cleared in the scancode.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define RC6_UNIT 444                 /* 444.4 µs: 16 cycles of 36 kHz */
 #define RC6_MARGIN (RC6_UNIT / 2)

@@ -29,7 +29,7 @@
  * IRMP's RC6A20 is rc-core's rc6_6a_20, whose scancode (the body as sent)
  * already says all; it is not repeated here.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define RC6A_UNIT 444                   /* 444.4 µs: 16 cycles of 36 kHz */
 #define RC6A_MARGIN (RC6A_UNIT / 2)

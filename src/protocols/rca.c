@@ -15,7 +15,7 @@
  * Scancode: address << 16 | command (IRMP's convention; IRMP has no RCA).
  * The frame is certain at its last pulse: the complements must hold.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define RCA_UNIT 500
 #define RCA_HEADER_PULSE (8 * RCA_UNIT)

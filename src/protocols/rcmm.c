@@ -25,7 +25,7 @@
  * whatever the receiver does to the pulse width, so symbols are read by
  * period here, with loose bounds on the pulses themselves.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define RCMM_UNIT 167              /* 166.7 µs: 6 cycles of 36 kHz */
 #define RCMM_HEADER_PULSE 417      /* 2.5 units */

@@ -15,7 +15,7 @@
  *
  * Scancodes are IRMP's address << 16 | command; the toggle is the frame's.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define RECS80_UNIT 158                 /* 6 cycles of 38 kHz */
 #define RECS80_BIT_PULSE RECS80_UNIT

@@ -14,7 +14,7 @@
  *
  * Scancodes are IRMP's address << 16 | command, without the check bit.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define RUWIDO_UNIT 275                 /* half-bit */
 #define RUWIDO_MARGIN (RUWIDO_UNIT / 2)

@@ -21,7 +21,7 @@
  * The nec family reads the same header and 16 bits, then fails at the sync;
  * this family fails at a 4.5 ms-header NEC frame's 17th bit.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define SAMSUNG_UNIT 560
 #define SAMSUNG_HEADER_PULSE 4500        /* 8 units */

@@ -13,7 +13,7 @@
  * Scancodes follow rc-core: address<<8 | command.  As in rc-core only the
  * command is checked against its complement.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define SANYO_UNIT 563                /* 562.5 µs: 21 cycles of 38 kHz */
 #define SANYO_HEADER_PULSE 9000       /* 16 units */

@@ -12,7 +12,7 @@
  *
  * Scancodes follow rc-core: address<<8 | command.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define SHARP_UNIT 40                   /* rc-core's time base */
 #define SHARP_BIT_PULSE (8 * SHARP_UNIT)

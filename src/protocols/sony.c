@@ -13,7 +13,7 @@
  *
  * Scancodes follow rc-core: device<<16 | extended<<8 | command.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define SONY_UNIT 600                   /* 24 cycles of 40 kHz */
 #define SONY_HEADER_PULSE (4 * SONY_UNIT)

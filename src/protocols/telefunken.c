@@ -18,7 +18,7 @@
  * repeated frames; if a remote keeps to that, only the first frame of a
  * held key decodes.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define TELEFUNKEN_UNIT 600
 #define TELEFUNKEN_START_PULSE TELEFUNKEN_UNIT

@@ -11,7 +11,7 @@
  *
  * Scancodes are IRMP's address << 16 | command; the toggle is the frame's.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define THOMSON_UNIT 550
 #define THOMSON_BIT_PULSE THOMSON_UNIT

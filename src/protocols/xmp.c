@@ -16,7 +16,7 @@
  * key press; any other T repeats the last key, as rc-core's rc_repeat()
  * does.  rc-core has no XMP encoder; this one sends OEM 0x44.
  */
-#include "../ir_family.h"
+#include "ir_family.h"
 
 #define XMP_UNIT 136          /* one nibble step: ~5 cycles of 38 kHz */
 #define XMP_MARGIN (XMP_UNIT / 2)

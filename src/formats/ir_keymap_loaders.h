@@ -16,11 +16,11 @@
 #include "ir_keymap.h"
 #include "ir_timing_io.h"
 
-/* ir-keytable's rc_keymaps TOML (src/keymap_toml.c). */
+/* ir-keytable's rc_keymaps TOML (src/formats/keymap_toml.c). */
 int ir_keymap_parse_toml(struct ir_keymap *km, const char *text, size_t len,
 			 struct ir_parse_error *err);
 
-/* LIRC's lircd.conf (src/lircd_conf.c). */
+/* LIRC's lircd.conf (src/formats/lircd_conf.c). */
 int ir_keymap_parse_lircd(struct ir_keymap *km, const char *text, size_t len,
 			  struct ir_parse_error *err);
 

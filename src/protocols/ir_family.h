@@ -208,7 +208,7 @@ extern const struct ir_family ir_family_ruwido;
 extern const struct ir_family ir_family_bang_olufsen;
 extern const struct ir_family ir_family_rc6a;
 extern const struct ir_family ir_family_lirc; /* parametric: lircd.conf remotes */
-/* parametric: rc_keymaps' timing-described remotes (src/ir_generic.h) */
+/* parametric: rc_keymaps' timing-described remotes (src/protocols/ir_generic.h) */
 extern const struct ir_family ir_family_generic;
 
 /* The families, in decode order, NULL-terminated. */

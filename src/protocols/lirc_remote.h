@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * lirc_remote.h - one lircd.conf remote as numbers: what src/lircd_conf.c
+ * lirc_remote.h - one lircd.conf remote as numbers: what src/formats/lircd_conf.c
  * fills and the "lirc" family (src/protocols/lirc.c) decodes and encodes
  * with.  Internal to libirjack.
  */
