@@ -651,8 +651,9 @@ static int alsa_list(FILE *out, bool capture, bool playback)
 	return n;
 }
 
-const struct ir_source_backend ir_source_backend_alsa = {
+static const struct ir_source_backend ir_source_backend_alsa = {
 	.name = "alsa",
+	.kind = IR_SOURCE_KIND_AUDIO,
 	.summary = "a sound card input through alsa-lib (alsa:hw:1,0, alsa:default, alsa:plughw:...)",
 	.open = alsa_open,
 	.fd = alsa_fd,
@@ -661,3 +662,5 @@ const struct ir_source_backend ir_source_backend_alsa = {
 	.close = alsa_close,
 	.list = alsa_list,
 };
+
+IR_SOURCE_BACKEND_REGISTER(ir_source_backend_alsa)

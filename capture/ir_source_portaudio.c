@@ -751,8 +751,9 @@ static int pa_list(FILE *out, bool capture, bool playback)
 	return n < 0 ? -EIO : listed;
 }
 
-const struct ir_source_backend ir_source_backend_portaudio = {
+static const struct ir_source_backend ir_source_backend_portaudio = {
 	.name = "portaudio",
+	.kind = IR_SOURCE_KIND_AUDIO,
 	.summary = "a sound card input through PortAudio (ALSA, JACK or OSS underneath)",
 	.open = pa_open,
 	.fd = pa_fd,
@@ -761,3 +762,5 @@ const struct ir_source_backend ir_source_backend_portaudio = {
 	.close = pa_close,
 	.list = pa_list,
 };
+
+IR_SOURCE_BACKEND_REGISTER(ir_source_backend_portaudio)

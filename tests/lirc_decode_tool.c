@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "ir_keymap.h"
+#include "ir_keymap_file.h"
 #include "ir_timing_io.h"
 
 struct printer {

@@ -14,6 +14,7 @@
 #include "ir_decoder.h"
 #include "ir_imon.h"
 #include "ir_keymap.h"
+#include "ir_keymap_file.h"
 
 static struct ir_imon_key parse(struct ir_imon_parser *p, const uint8_t *pkt, size_t len)
 {

@@ -18,6 +18,7 @@
 
 #include "ir_family.h"
 #include "ir_keymap.h"
+#include "ir_keymap_file.h"
 #include "test_util.h"
 
 static struct ir_frame frame(enum ir_protocol p, uint64_t scancode, uint16_t decoder_id)

@@ -20,6 +20,7 @@
 
 #include "ir_family.h"
 #include "ir_keymap.h"
+#include "ir_keymap_file.h"
 #include "ir_keymap_loaders.h"
 #include "test_util.h"
 

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "ir_keymap.h"
+#include "ir_keymap_file.h"
 #include "ir_keymap_loaders.h"
 #include "test_util.h"
 

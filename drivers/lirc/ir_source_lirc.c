@@ -455,8 +455,9 @@ static int lirc_list(FILE *out, bool capture, bool playback)
 	return shown;
 }
 
-const struct ir_source_backend ir_source_backend_lirc = {
+static const struct ir_source_backend ir_source_backend_lirc = {
 	.name = "lirc",
+	.kind = IR_SOURCE_KIND_TIMING,
 	.summary = "the kernel's LIRC device (/dev/lircN): raw timings (mode2) or its decoded scancodes",
 	.open = lirc_open,
 	.fd = lirc_fd,
@@ -465,3 +466,5 @@ const struct ir_source_backend ir_source_backend_lirc = {
 	.close = lirc_close,
 	.list = lirc_list,
 };
+
+IR_SOURCE_BACKEND_REGISTER(ir_source_backend_lirc)

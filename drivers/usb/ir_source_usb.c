@@ -977,8 +977,9 @@ static int usb_list(FILE *out, bool capture, bool playback)
 	return n < 0 ? errno_from_libusb((int)n) : count;
 }
 
-const struct ir_source_backend ir_source_backend_usb = {
+static const struct ir_source_backend ir_source_backend_usb = {
 	.name = "usb",
+	.kind = IR_SOURCE_KIND_TIMING,
 	.summary = "USB IR receivers through libusb: usb:mceusb[:BUS:ADDR] (MCE transceivers), "
 		   "usb:imon[:BUS:ADDR]",
 	.open = usb_open,
@@ -989,3 +990,5 @@ const struct ir_source_backend ir_source_backend_usb = {
 	.list = usb_list,
 	.transmit = usb_transmit,
 };
+
+IR_SOURCE_BACKEND_REGISTER(ir_source_backend_usb)

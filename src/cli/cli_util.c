@@ -3,6 +3,7 @@
 
 #include "ir_frame_format.h"
 #include "ir_keymap.h"
+#include "ir_keymap_file.h"
 #include "ir_source.h"
 
 #include <errno.h>

@@ -16,6 +16,7 @@
 #include "ir_audio_alsa_out.h"
 #include "ir_audio_file.h"
 #include "ir_keymap.h"
+#include "ir_keymap_file.h"
 #ifdef IRJACK_HAVE_LIRC_DEV
 #include "ir_lirc_tx.h"
 #endif

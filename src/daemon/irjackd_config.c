@@ -479,7 +479,7 @@ static bool has_space_or_control(const char *v)
 
 static void mqtt_key(struct parse *p, const char *name, const char *v)
 {
-	struct irjackd_mqtt *m = &p->cfg->mqtt_cfg;
+	struct ir_mqtt_settings *m = &p->cfg->mqtt_cfg;
 	unsigned long n;
 
 	if (!strcmp(name, "host")) {
@@ -660,7 +660,7 @@ static int check_complete(struct parse *p)
 			snprintf(t->device, sizeof(t->device), "default");
 	}
 	if (cfg->mqtt) {
-		struct irjackd_mqtt *m = &cfg->mqtt_cfg;
+		struct ir_mqtt_settings *m = &cfg->mqtt_cfg;
 
 		p->line = m->line;
 		if ((m->password[0] || m->password_file[0]) && !m->username[0]) {

@@ -33,6 +33,7 @@
 
 #include "ir_demod.h"
 #include "ir_protocol.h"
+#include "out_mqtt.h"
 
 #define IRJACKD_MAX_SOURCES 16
 #define IRJACKD_MAX_TRANSMITTERS 8
@@ -80,27 +81,6 @@ struct irjackd_transmitter {
 	unsigned line;
 };
 
-/* [output mqtt]: see out_mqtt.h for what is published where. */
-struct irjackd_mqtt {
-	char host[IRJACKD_PATH_MAX];         /* default localhost */
-	unsigned port;                       /* 0: 1883, or 8883 with tls */
-	char client_id[IRJACKD_NAME_MAX];    /* empty: irjack-<hostname> */
-	char topic_prefix[IRJACKD_PATH_MAX]; /* empty: irjack/<hostname> */
-	char username[IRJACKD_NAME_MAX];
-	char password[IRJACKD_NAME_MAX];
-	char password_file[IRJACKD_PATH_MAX]; /* read when the output starts */
-	bool tls;
-	char cafile[IRJACKD_PATH_MAX];
-	char certfile[IRJACKD_PATH_MAX];
-	char keyfile[IRJACKD_PATH_MAX];
-	unsigned qos;        /* events and replies; default 1 */
-	unsigned keepalive;  /* seconds; default 60 */
-	unsigned queue_max;  /* events held while offline; default 1000 */
-	bool discovery;      /* Home Assistant device triggers */
-	char discovery_prefix[IRJACKD_NAME_MAX]; /* default homeassistant */
-	unsigned line;       /* where the section starts */
-};
-
 struct irjackd_config {
 	char path[IRJACKD_PATH_MAX];
 	char keymaps[IRJACKD_MAX_KEYMAPS][IRJACKD_PATH_MAX];
@@ -123,7 +103,7 @@ struct irjackd_config {
 	bool json;
 	char json_path[IRJACKD_PATH_MAX];
 	bool mqtt;
-	struct irjackd_mqtt mqtt_cfg;
+	struct ir_mqtt_settings mqtt_cfg; /* [output mqtt] */
 };
 
 struct irjackd_config_error {

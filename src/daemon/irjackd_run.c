@@ -47,6 +47,7 @@
 #include "ir_audio_alsa_out.h"
 #include "ir_decoder.h"
 #include "ir_frame_format.h"
+#include "ir_keymap_file.h"
 #include "ir_keypress.h"
 #include "ir_source.h"
 #include "ir_synth.h"

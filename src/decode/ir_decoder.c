@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir_decode_ctx.h"
 #include "ir_family.h"
 
 /* rc-core's IR_DEFAULT_TIMEOUT: how long a key stays down after its last
@@ -59,13 +60,26 @@ struct ir_decoder {
 	struct last_frame last;
 };
 
-struct ir_decode_ctx {
-	struct ir_decoder *dec;
-	const struct family_slot *slot;
-	uint32_t space_before_us;
-	uint64_t now_us;          /* start of the edge being decoded */
-	uint64_t pulse_end_us;    /* end of the frame if it ends on this edge */
-};
+static void queue_frame(void *owner, const struct ir_frame *frame);
+static void queue_repeat(void *owner, const struct ir_protocol_set *of, uint64_t start_us,
+			 uint64_t end_us);
+
+/* What family `slot` is handed with an edge that starts at dec->now_us. */
+static struct ir_decode_ctx slot_ctx(struct ir_decoder *dec, const struct family_slot *slot,
+				     uint32_t space_before_us, uint64_t pulse_end_us)
+{
+	return (struct ir_decode_ctx){
+		.enabled = &dec->enabled,
+		.params = slot->params,
+		.decoder_id = slot->decoder_id,
+		.space_before_us = space_before_us,
+		.now_us = dec->now_us,
+		.pulse_end_us = pulse_end_us,
+		.frame = queue_frame,
+		.repeat = queue_repeat,
+		.owner = dec,
+	};
+}
 
 static bool family_has_enabled_protocol(const struct ir_family *f,
 					const struct ir_protocol_set *enabled)
@@ -185,13 +199,9 @@ static void decode_in_slot(struct ir_decoder *dec, struct family_slot *slot,
 			   const struct ir_edge *e)
 {
 	uint64_t dark = dec->now_us - dec->pulse_end_us;
-	struct ir_decode_ctx ctx = {
-		.dec = dec,
-		.slot = slot,
-		.space_before_us = !dec->have_pulse || dark > UINT32_MAX ? UINT32_MAX : (uint32_t)dark,
-		.now_us = dec->now_us,
-		.pulse_end_us = e->kind == IR_PULSE ? dec->now_us + e->duration : dec->now_us,
-	};
+	struct ir_decode_ctx ctx = slot_ctx(
+		dec, slot, !dec->have_pulse || dark > UINT32_MAX ? UINT32_MAX : (uint32_t)dark,
+		e->kind == IR_PULSE ? dec->now_us + e->duration : dec->now_us);
 
 	slot->family->decode(slot->state, &ctx, e);
 }
@@ -278,10 +288,7 @@ uint32_t ir_decoder_space_deadline(const struct ir_decoder *dec)
 		return 0;
 	for (size_t i = 0; i < dec->slot_count; i++) {
 		const struct family_slot *slot = &dec->slots[i];
-		struct ir_decode_ctx ctx = { .dec = (struct ir_decoder *)dec,
-					     .slot = slot,
-					     .now_us = dec->now_us,
-					     .pulse_end_us = dec->now_us };
+		struct ir_decode_ctx ctx = slot_ctx((struct ir_decoder *)dec, slot, 0, dec->now_us);
 		uint32_t d;
 
 		if (slot->got_space_early || !slot->family->space_deadline)
@@ -301,8 +308,7 @@ void ir_decoder_space_elapsed(struct ir_decoder *dec, uint32_t elapsed_us)
 		return;
 	for (size_t i = 0; i < dec->slot_count; i++) {
 		struct family_slot *slot = &dec->slots[i];
-		struct ir_decode_ctx ctx = { .dec = dec, .slot = slot, .now_us = dec->now_us,
-					     .pulse_end_us = dec->now_us };
+		struct ir_decode_ctx ctx = slot_ctx(dec, slot, 0, dec->now_us);
 		uint32_t d;
 
 		if (slot->got_space_early || !slot->family->space_deadline)
@@ -316,27 +322,7 @@ void ir_decoder_space_elapsed(struct ir_decoder *dec, uint32_t elapsed_us)
 	flush_pending(dec);
 }
 
-/* ---- the side decoders call ---- */
-
-bool ir_decode_enabled(const struct ir_decode_ctx *ctx, enum ir_protocol p)
-{
-	return ir_protocol_set_has(&ctx->dec->enabled, p);
-}
-
-const void *ir_decode_params(const struct ir_decode_ctx *ctx)
-{
-	return ctx->slot ? ctx->slot->params : NULL;
-}
-
-uint64_t ir_decode_now(const struct ir_decode_ctx *ctx)
-{
-	return ctx->now_us;
-}
-
-uint32_t ir_decode_space_before(const struct ir_decode_ctx *ctx)
-{
-	return ctx->space_before_us;
-}
+/* ---- frames the families report (through ir_decode_ctx.c) ---- */
 
 static void deliver(struct ir_decoder *dec, const struct ir_frame *frame)
 {
@@ -379,34 +365,21 @@ static void flush_pending(struct ir_decoder *dec)
 	}
 }
 
-static void queue_frame(struct ir_decoder *dec, const struct ir_frame *frame)
+static void queue_frame(void *owner, const struct ir_frame *frame)
 {
+	struct ir_decoder *dec = owner;
+
 	if (dec->pending_count == PENDING_MAX)
 		flush_pending(dec);
 	dec->pending[dec->pending_count++] = *frame;
 }
 
-void ir_decode_emit(struct ir_decode_ctx *ctx, enum ir_protocol p, uint64_t scancode,
-		    unsigned toggle, uint64_t start_us)
+/* rc-core's repeat rule: a repeat code stands for the last frame while
+ * that frame's key would still be down. */
+static void queue_repeat(void *owner, const struct ir_protocol_set *of, uint64_t start_us,
+			 uint64_t end_us)
 {
-	struct ir_frame frame = {
-		.protocol = p,
-		.flags = toggle ? IR_FRAME_TOGGLE : 0,
-		.scancode = scancode,
-		.start_us = start_us,
-		.end_us = ctx->pulse_end_us,
-		.decoder_id = ctx->slot ? ctx->slot->decoder_id : 0,
-	};
-
-	if (!frame.decoder_id && !ir_decode_enabled(ctx, p))
-		return;
-	queue_frame(ctx->dec, &frame);
-}
-
-void ir_decode_emit_repeat(struct ir_decode_ctx *ctx, const struct ir_protocol_set *of,
-			   uint64_t start_us)
-{
-	struct ir_decoder *dec = ctx->dec;
+	struct ir_decoder *dec = owner;
 	const struct ir_protocol_info *info;
 	uint64_t window;
 
@@ -422,7 +395,7 @@ void ir_decode_emit_repeat(struct ir_decode_ctx *ctx, const struct ir_protocol_s
 		.flags = dec->last.flags | IR_FRAME_REPEAT,
 		.scancode = dec->last.scancode,
 		.start_us = start_us,
-		.end_us = ctx->pulse_end_us,
+		.end_us = end_us,
 		.decoder_id = dec->last.decoder_id,
 	};
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ir_keymap_loaders.h - the keymap file parsers ir_keymap_load() dispatches
- * to.  Internal to libirjack.
+ * ir_keymap_loaders.h - the keymap file parsers ir_keymap_load()
+ * (ir_keymap_file.c) dispatches to.  Internal to libirjack.
  *
  * Each parses `len` bytes of `text` (NUL-terminated at text[len]) and adds
  * what it describes to `km` (a fresh keymap: on failure ir_keymap_load()
@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 #include "ir_keymap.h"
-#include "ir_timing_io.h"
+#include "ir_parse_error.h"
 
 /* ir-keytable's rc_keymaps TOML (src/formats/keymap_toml.c). */
 int ir_keymap_parse_toml(struct ir_keymap *km, const char *text, size_t len,

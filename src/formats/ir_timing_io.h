@@ -29,6 +29,7 @@
 #include <stdio.h>
 
 #include "ir_edge.h"
+#include "ir_parse_error.h"
 
 enum ir_timing_format {
 	IR_FORMAT_AUTO = 0,
@@ -41,11 +42,6 @@ enum ir_timing_format {
 /* The largest timing file read (bytes): far beyond any capture, small
  * enough that a mistaken path cannot exhaust memory. */
 #define IR_TIMING_FILE_MAX (256u << 20)
-
-struct ir_parse_error {
-	unsigned line;     /* 1-based; 0 if not tied to a line */
-	char message[160];
-};
 
 struct ir_timing_parse_opts {
 	unsigned irmp_sample_rate; /* Hz for IR_FORMAT_IRMP; 0 = 10000 */

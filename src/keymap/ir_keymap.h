@@ -27,7 +27,6 @@
 
 #include "ir_decoder.h"
 #include "ir_protocol.h"
-#include "ir_timing_io.h"
 
 struct ir_keymap;
 struct ir_family;
@@ -37,20 +36,13 @@ int ir_keymap_new(struct ir_keymap **out);
 void ir_keymap_free(struct ir_keymap *km);
 
 /*
- * Loads an rc_keymaps TOML file, a lircd.conf file (told apart by content),
- * or every *.toml, *.conf and *.lircd.conf file of a directory (sorted by
- * name).  Returns 0, or a negative errno: -ENOENT/-EACCES/... for a file
- * that cannot be read, -EINVAL for a malformed one, with `err` naming the
- * file (`err->file`, a copy) and line.  On error the keymap keeps what
- * earlier calls loaded and nothing of the failed file.
+ * Moves everything of `from` to the end of `to` (renumbering remotes and
+ * decoder ids); `from` is left empty.  Returns 0; -EINVAL when the decoder
+ * ids would overflow, -ENOMEM, both with `to` unchanged.
  */
-struct ir_keymap_error {
-	char file[256];
-	struct ir_parse_error parse; /* line (0: not tied to a line) and message */
-};
-int ir_keymap_load(struct ir_keymap *km, const char *path, struct ir_keymap_error *err);
+int ir_keymap_merge(struct ir_keymap *to, struct ir_keymap *from);
 
-/* ---- building (for the loaders) ---- */
+/* ---- building (for the loaders: ir_keymap_file.h) ---- */
 
 /* Adds a remote named `name` (copied); its index goes to *index. */
 int ir_keymap_add_remote(struct ir_keymap *km, const char *name, unsigned *index);

@@ -43,8 +43,8 @@ struct pending {
 
 struct ir_mqtt {
 	struct mosquitto *mosq;
-	const struct irjackd_mqtt *s;  /* &settings */
-	struct irjackd_mqtt settings;  /* a copy: outlives a reloaded config */
+	const struct ir_mqtt_settings *s;  /* &settings */
+	struct ir_mqtt_settings settings;  /* a copy: outlives a reloaded config */
 	const struct ir_keymap *km;
 	char **source_names;           /* owned copies, source_count of them */
 	size_t source_count;
@@ -52,7 +52,7 @@ struct ir_mqtt {
 	void *userdata;
 
 	char host_id[64]; /* the hostname, made topic-safe */
-	char prefix[IRJACKD_PATH_MAX];
+	char prefix[IR_MQTT_PATH_MAX];
 	char status_topic[TOPIC_MAX], send_topic[TOPIC_MAX], error_topic[TOPIC_MAX];
 	char password[256];
 
@@ -522,7 +522,7 @@ static char **copy_names(const char *const *names, size_t count)
 	return copy;
 }
 
-bool ir_mqtt_same_settings(const struct irjackd_mqtt *a, const struct irjackd_mqtt *b)
+bool ir_mqtt_same_settings(const struct ir_mqtt_settings *a, const struct ir_mqtt_settings *b)
 {
 	/* a password file may have changed behind the same name */
 	if (a->password_file[0] || b->password_file[0])
@@ -561,8 +561,8 @@ int ir_mqtt_rebind(struct ir_mqtt *m, const struct ir_mqtt_config *cfg)
 int ir_mqtt_new(const struct ir_mqtt_config *cfg, struct ir_mqtt **out, char *error,
 		size_t error_size)
 {
-	const struct irjackd_mqtt *s = cfg->settings;
-	char client_id[IRJACKD_NAME_MAX + 8];
+	const struct ir_mqtt_settings *s = cfg->settings;
+	char client_id[IR_MQTT_NAME_MAX + 8];
 	pthread_condattr_t attr;
 	struct ir_mqtt *m;
 	int rc;
@@ -618,7 +618,7 @@ int ir_mqtt_new(const struct ir_mqtt_config *cfg, struct ir_mqtt **out, char *er
 	if (s->client_id[0])
 		snprintf(client_id, sizeof(client_id), "%s", s->client_id);
 	else
-		snprintf(client_id, sizeof(client_id), "irjack-%.*s", IRJACKD_NAME_MAX - 1,
+		snprintf(client_id, sizeof(client_id), "irjack-%.*s", IR_MQTT_NAME_MAX - 1,
 			 m->host_id);
 	/* clean session: transmit requests sent while the daemon was away
 	 * are stale, and events are queued by us, not by the broker */

@@ -48,8 +48,31 @@
 
 #include "ir_decoder.h"
 #include "ir_keymap.h"
-#include "irjackd_config.h"
 #include "send_request.h"
+
+#define IR_MQTT_NAME_MAX 64
+#define IR_MQTT_PATH_MAX 256
+
+/* The connection and what to publish (irjackd.conf's [output mqtt]). */
+struct ir_mqtt_settings {
+	char host[IR_MQTT_PATH_MAX];         /* default localhost */
+	unsigned port;                       /* 0: 1883, or 8883 with tls */
+	char client_id[IR_MQTT_NAME_MAX];    /* empty: irjack-<hostname> */
+	char topic_prefix[IR_MQTT_PATH_MAX]; /* empty: irjack/<hostname> */
+	char username[IR_MQTT_NAME_MAX];
+	char password[IR_MQTT_NAME_MAX];
+	char password_file[IR_MQTT_PATH_MAX]; /* read when the output starts */
+	bool tls;
+	char cafile[IR_MQTT_PATH_MAX];
+	char certfile[IR_MQTT_PATH_MAX];
+	char keyfile[IR_MQTT_PATH_MAX];
+	unsigned qos;        /* events and replies; default 1 */
+	unsigned keepalive;  /* seconds; default 60 */
+	unsigned queue_max;  /* events held while offline; default 1000 */
+	bool discovery;      /* Home Assistant device triggers */
+	char discovery_prefix[IR_MQTT_NAME_MAX]; /* default homeassistant */
+	unsigned line;       /* where the section starts */
+};
 
 /* Requests waiting for the main loop; more are refused as busy. */
 #define IR_MQTT_REQUEST_QUEUE 16
@@ -60,7 +83,7 @@ typedef int (*ir_mqtt_send_fn)(void *userdata, const struct irjackd_send_request
 			       char *error, size_t error_size);
 
 struct ir_mqtt_config {
-	const struct irjackd_mqtt *settings;
+	const struct ir_mqtt_settings *settings;
 	const struct ir_keymap *keymap;     /* for discovery; may be NULL */
 	const char *const *source_names;    /* for discovery */
 	size_t source_count;
@@ -115,7 +138,7 @@ void ir_mqtt_get_stats(struct ir_mqtt *m, struct ir_mqtt_stats *out);
 /* Whether two [output mqtt] sections make the same output, so that a
  * reload can keep the running one (never, with a password_file: the file
  * may have changed behind the same name). */
-bool ir_mqtt_same_settings(const struct irjackd_mqtt *a, const struct irjackd_mqtt *b);
+bool ir_mqtt_same_settings(const struct ir_mqtt_settings *a, const struct ir_mqtt_settings *b);
 
 /*
  * Carries the output over to a reloaded configuration with the same

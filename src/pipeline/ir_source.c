@@ -39,36 +39,37 @@ void ir_source_options_init(struct ir_source_options *opt)
 	opt->polarity = IR_POLARITY_AUTO;
 }
 
-extern const struct ir_source_backend ir_source_backend_file;
-#ifdef IRJACK_HAVE_ALSA
-extern const struct ir_source_backend ir_source_backend_alsa;
-#endif
-#ifdef IRJACK_HAVE_PORTAUDIO
-extern const struct ir_source_backend ir_source_backend_portaudio;
-#endif
-#ifdef IRJACK_HAVE_LIRC_DEV
-extern const struct ir_source_backend ir_source_backend_lirc;
-#endif
-#ifdef IRJACK_HAVE_LIBUSB
-extern const struct ir_source_backend ir_source_backend_usb;
-#endif
+/* Backends register themselves (IR_SOURCE_BACKEND_REGISTER) before main()
+ * runs; the table is read-only from then on. */
+#define MAX_BACKENDS 16
+static const struct ir_source_backend *backends[MAX_BACKENDS + 1];
+static unsigned backend_count;
 
-static const struct ir_source_backend *const backends[] = {
-#ifdef IRJACK_HAVE_ALSA
-	&ir_source_backend_alsa,
-#endif
-#ifdef IRJACK_HAVE_PORTAUDIO
-	&ir_source_backend_portaudio,
-#endif
-#ifdef IRJACK_HAVE_LIRC_DEV
-	&ir_source_backend_lirc,
-#endif
-#ifdef IRJACK_HAVE_LIBUSB
-	&ir_source_backend_usb,
-#endif
-	&ir_source_backend_file,
-	NULL,
-};
+/* Listing order: live audio, then timing devices, then files; by name
+ * within a kind. */
+static bool listed_before(const struct ir_source_backend *a, const struct ir_source_backend *b)
+{
+	if (a->kind != b->kind)
+		return a->kind < b->kind;
+	return strcmp(a->name, b->name) < 0;
+}
+
+int ir_source_register(const struct ir_source_backend *b)
+{
+	unsigned at;
+
+	if (!b || !b->name || !b->open)
+		return -EINVAL;
+	if (ir_source_backend_find(b->name))
+		return -EEXIST;
+	if (backend_count == MAX_BACKENDS)
+		return -ENOSPC;
+	for (at = backend_count; at > 0 && listed_before(b, backends[at - 1]); at--)
+		backends[at] = backends[at - 1];
+	backends[at] = b;
+	backend_count++;
+	return 0;
+}
 
 const struct ir_source_backend *const *ir_source_backends(void)
 {
@@ -77,7 +78,7 @@ const struct ir_source_backend *const *ir_source_backends(void)
 
 const struct ir_source_backend *ir_source_backend_find(const char *name)
 {
-	for (unsigned i = 0; backends[i]; i++)
+	for (unsigned i = 0; i < backend_count; i++)
 		if (strcmp(backends[i]->name, name) == 0)
 			return backends[i];
 	return NULL;
@@ -249,7 +250,10 @@ static const struct ir_source_backend *parse_spec(const char *spec, const char *
 	if (strchr(spec, '/') || has_suffix(spec, ".wav") || has_suffix(spec, ".flac") ||
 	    has_suffix(spec, ".mode2") || has_suffix(spec, ".ogg")) {
 		*device = spec;
-		return &ir_source_backend_file;
+		b = ir_source_backend_find("file");
+		if (!b)
+			snprintf(err, err_size, "%s: file sources are not built in", spec);
+		return b;
 	}
 	snprintf(err, err_size, "%s: unknown source (expected BACKEND:DEVICE with BACKEND one of", spec);
 	for (unsigned i = 0; backends[i]; i++) {

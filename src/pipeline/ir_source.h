@@ -100,8 +100,15 @@ struct ir_source_stats {
  * dispatch() has something to do (it may also be called spuriously).
  */
 struct ir_source_sink;
+/* What a backend reads; it orders listings (devices, errors). */
+enum ir_source_kind {
+	IR_SOURCE_KIND_AUDIO,  /* a sound card input: samples to demodulate */
+	IR_SOURCE_KIND_TIMING, /* a receiver that reports timings or scancodes */
+	IR_SOURCE_KIND_FILE,   /* a recording replayed */
+};
 struct ir_source_backend {
 	const char *name;    /* the spec prefix */
+	enum ir_source_kind kind;
 	const char *summary; /* one line for --help and `irjack devices` */
 	int (*open)(const char *device, const struct ir_source_options *opt,
 		    struct ir_source_sink *sink, void **impl, char *err, size_t err_size);
@@ -131,7 +138,23 @@ void ir_source_sink_frame(struct ir_source_sink *sink, const struct ir_frame *fr
 void ir_source_sink_event(struct ir_source_sink *sink, enum ir_source_event event,
 			  const char *message);
 
-/* The backends built in (NULL-terminated). */
+/*
+ * Adds a backend to the registry (the pipeline names no backend itself:
+ * each registers itself with IR_SOURCE_BACKEND_REGISTER).  `b` must
+ * outlive the program.  Returns 0, -EEXIST (the name is taken), -ENOSPC,
+ * -EINVAL.
+ */
+int ir_source_register(const struct ir_source_backend *b);
+
+/* A backend file's registration, run before main(): the build links
+ * backend libraries whole, so every backend built in is registered. */
+#define IR_SOURCE_BACKEND_REGISTER(backend)                                              \
+	__attribute__((constructor)) static void register_##backend(void)                \
+	{                                                                                \
+		ir_source_register(&backend);                                            \
+	}
+
+/* The backends registered (NULL-terminated), audio first, files last. */
 const struct ir_source_backend *const *ir_source_backends(void);
 const struct ir_source_backend *ir_source_backend_find(const char *name);
 

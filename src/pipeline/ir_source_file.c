@@ -219,8 +219,9 @@ static void file_stats(void *impl, struct ir_source_stats *st)
 	st->connected = true;
 }
 
-const struct ir_source_backend ir_source_backend_file = {
+static const struct ir_source_backend ir_source_backend_file = {
 	.name = "file",
+	.kind = IR_SOURCE_KIND_FILE,
 	.summary = "a recording (WAV/FLAC/... or mode2/ir-ctl/binary timings) replayed as a source",
 	.open = file_open,
 	.fd = file_fd,
@@ -229,3 +230,5 @@ const struct ir_source_backend ir_source_backend_file = {
 	.close = file_close,
 	.list = NULL,
 };
+
+IR_SOURCE_BACKEND_REGISTER(ir_source_backend_file)

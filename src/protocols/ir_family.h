@@ -15,7 +15,7 @@
  *    certain; if only the silence after the last pulse can tell, the family
  *    waits in a state whose space_deadline() says how much silence it needs
  *    and accepts any space at least that long (the core may then hand it
- *    that much silence early, see ir_decoder_space_elapsed());
+ *    that much silence early: ir_decoder_space_elapsed() in src/decode);
  *  - IR_TIMEOUT arrives as a space (kind IR_TIMEOUT), after which the core
  *    resets the family anyway.
  */
@@ -26,7 +26,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ir_decoder.h"
 #include "ir_edge.h"
 #include "ir_protocol.h"
 
@@ -73,7 +72,7 @@ struct ir_family {
 	void (*carrier_params)(const void *params, uint32_t *hz, unsigned *duty_pct);
 };
 
-/* ---- the core's side, for decoders ---- */
+/* ---- the decoder's side, for families (ir_decode_ctx.c) ---- */
 
 /* Is protocol p enabled for this decoder? */
 bool ir_decode_enabled(const struct ir_decode_ctx *ctx, enum ir_protocol p);
@@ -148,7 +147,7 @@ static inline uint64_t ir_bitrev(uint64_t v, unsigned nbits)
 	return r;
 }
 
-/* ---- encoder helpers (timings in µs) ---- */
+/* ---- encoder helpers (timings in µs; ir_gen.c) ---- */
 
 /* Pulse-distance bits: each bit is `bit_pulse` then space0/space1. */
 struct ir_pd_timings {

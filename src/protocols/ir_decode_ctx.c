@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ir_decode_ctx.c - the side of the decoder that families call
+ * (declared in ir_family.h), over the context the decoder hands them.
+ */
+#include "ir_decode_ctx.h"
+
+#include "ir_family.h"
+
+bool ir_decode_enabled(const struct ir_decode_ctx *ctx, enum ir_protocol p)
+{
+	return ir_protocol_set_has(ctx->enabled, p);
+}
+
+const void *ir_decode_params(const struct ir_decode_ctx *ctx)
+{
+	return ctx->params;
+}
+
+uint64_t ir_decode_now(const struct ir_decode_ctx *ctx)
+{
+	return ctx->now_us;
+}
+
+uint32_t ir_decode_space_before(const struct ir_decode_ctx *ctx)
+{
+	return ctx->space_before_us;
+}
+
+void ir_decode_emit(struct ir_decode_ctx *ctx, enum ir_protocol p, uint64_t scancode,
+		    unsigned toggle, uint64_t start_us)
+{
+	struct ir_frame frame = {
+		.protocol = p,
+		.flags = toggle ? IR_FRAME_TOGGLE : 0,
+		.scancode = scancode,
+		.start_us = start_us,
+		.end_us = ctx->pulse_end_us,
+		.decoder_id = ctx->decoder_id,
+	};
+
+	if (!frame.decoder_id && !ir_decode_enabled(ctx, p))
+		return;
+	ctx->frame(ctx->owner, &frame);
+}
+
+void ir_decode_emit_repeat(struct ir_decode_ctx *ctx, const struct ir_protocol_set *of,
+			   uint64_t start_us)
+{
+	ctx->repeat(ctx->owner, of, start_us, ctx->pulse_end_us);
+}

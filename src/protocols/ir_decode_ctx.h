@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ir_decode_ctx.h - what a family's decode() is handed: the moment, the
+ * enabled set, its parameters, and where its frames go.  Internal to
+ * libirjack: the decoder (src/decode) fills it, the helpers families call
+ * (ir_family.h: ir_decode_emit() ...) read it, so families never call up
+ * into the decoder.
+ */
+#ifndef IRJACK_IR_DECODE_CTX_H
+#define IRJACK_IR_DECODE_CTX_H
+
+#include <stdint.h>
+
+#include "ir_frame.h"
+#include "ir_protocol.h"
+
+struct ir_decode_ctx {
+	const struct ir_protocol_set *enabled;
+	const void *params;       /* a parametric family's instance; NULL otherwise */
+	uint16_t decoder_id;      /* and the id its frames carry; 0 for built-ins */
+	uint32_t space_before_us; /* see ir_decode_space_before() */
+	uint64_t now_us;          /* start of the edge being decoded */
+	uint64_t pulse_end_us;    /* end of the frame if it ends on this edge */
+	/* Where a frame goes (already filtered by the enabled set). */
+	void (*frame)(void *owner, const struct ir_frame *frame);
+	/* A repeat code that began at start_us and ends at end_us, standing
+	 * for the owner's last frame if it was of a protocol in `of`. */
+	void (*repeat)(void *owner, const struct ir_protocol_set *of, uint64_t start_us,
+		       uint64_t end_us);
+	void *owner;
+};
+
+#endif
