@@ -42,6 +42,7 @@
 #include <sched.h>
 
 #include "ir_ring.h"
+#include "ir_time.h"
 
 #define DEFAULT_RATE 48000
 #define DEFAULT_PERIOD_US 4000  /* a 562 µs NEC unit is 27 samples; 4 ms keeps latency low */
@@ -421,14 +422,6 @@ static int stream_start(struct pa_source *ps, char *err, size_t err_size)
 	return 0;
 }
 
-static uint64_t monotonic_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 /* The device stopped (the stream ended by itself, or no callback for too
  * long): let it go and say so.  Under ps->lock. */
 static void device_gone(struct pa_source *ps)
@@ -445,7 +438,7 @@ static void device_gone(struct pa_source *ps)
 static void *supervise(void *arg)
 {
 	struct pa_source *ps = arg;
-	uint64_t now = monotonic_ms(), last_tick = now, last_progress = now, retry_at = 0;
+	uint64_t now = ir_monotonic_ms(), last_tick = now, last_progress = now, retry_at = 0;
 	uint64_t last_callbacks = atomic_load(&ps->callbacks);
 	unsigned backoff = REOPEN_FIRST_MS;
 	uint64_t stall_ms = (uint64_t)ps->period_frames * STALL_PERIODS * 1000u / ps->rate;
@@ -466,7 +459,7 @@ static void *supervise(void *arg)
 		pthread_cond_timedwait(&ps->cond, &ps->lock, &until);
 		if (ps->stop)
 			break;
-		now = monotonic_ms();
+		now = ir_monotonic_ms();
 		/* Woken late (the process was stopped, the machine busy):
 		 * silence since the last look proves nothing. */
 		if (now - last_tick > 3 * WATCH_MS)

@@ -31,6 +31,7 @@
 #include <linux/lirc.h>
 
 #include "ir_lirc_dev.h"
+#include "ir_time.h"
 
 #define READ_WORDS 512
 #define READ_SCANCODES 32
@@ -57,14 +58,6 @@ struct lirc_source {
 	uint64_t overflows;
 	uint64_t bad_words;
 };
-
-static uint64_t monotonic_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
 
 static bool receives(uint32_t features)
 {
@@ -298,7 +291,7 @@ static int lirc_open(const char *device, const struct ir_source_options *opt,
 	ret = open_device(ls, true, err, err_size);
 	if (ret < 0)
 		goto fail;
-	ls->open_us = monotonic_us();
+	ls->open_us = ir_monotonic_us();
 	*impl = ls;
 	return 0;
 fail:

@@ -39,6 +39,7 @@
 #include "ir_mceusb.h"
 #include "ir_mceusb_devices.h"
 #include "ir_usb_queue.h"
+#include "ir_time.h"
 
 #define IN_BUF_SIZE 512          /* a high-speed bulk packet: the largest IN packet */
 #define OUT_TIMEOUT_MS 1000      /* the kernel driver's TX timeout */
@@ -105,19 +106,6 @@ struct usb_source {
 	char device[128];
 	uint64_t start_us;
 };
-
-static uint64_t now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
-static uint64_t now_ms(void)
-{
-	return now_us() / 1000u;
-}
 
 static int errno_from_libusb(int r)
 {
@@ -312,7 +300,7 @@ static void submit_in(struct usb_source *us)
 		us->lost = true;
 	} else {
 		us->retry_pending = true;
-		us->retry_at_ms = now_ms() + IO_RETRY_MS;
+		us->retry_at_ms = ir_monotonic_ms() + IO_RETRY_MS;
 	}
 }
 
@@ -348,7 +336,7 @@ static void parse_in(struct usb_source *us, const uint8_t *data, size_t len)
 			.protocol = (uint16_t)key.protocol,
 			.scancode = key.scancode,
 			.toggle = key.toggle,
-			.time_us = now_us(),
+			.time_us = ir_monotonic_us(),
 		};
 		push(us, &item);
 	}
@@ -381,7 +369,7 @@ static void LIBUSB_CALL on_in(struct libusb_transfer *t)
 			us->lost = true;
 		} else {
 			us->retry_pending = true;
-			us->retry_at_ms = now_ms() + IO_RETRY_MS;
+			us->retry_at_ms = ir_monotonic_ms() + IO_RETRY_MS;
 		}
 		break;
 	}
@@ -663,7 +651,7 @@ static void *event_thread(void *arg)
 			struct timeval tv = { 0, (us->retry_pending ? IO_RETRY_MS : EVENT_WAIT_MS) * 1000 };
 
 			libusb_handle_events_timeout_completed(us->ctx, &tv, NULL);
-			if (us->retry_pending && !us->lost && now_ms() >= us->retry_at_ms) {
+			if (us->retry_pending && !us->lost && ir_monotonic_ms() >= us->retry_at_ms) {
 				if (us->stalled)
 					libusb_clear_halt(us->handle, us->ep_in);
 				us->stalled = false;
@@ -671,7 +659,7 @@ static void *event_thread(void *arg)
 			}
 			if (us->lost) {
 				teardown(us);
-				us->next_scan_ms = now_ms() + rescan_ms(us);
+				us->next_scan_ms = ir_monotonic_ms() + rescan_ms(us);
 				push_state(us, IR_USB_ITEM_GONE);
 			}
 			continue;
@@ -685,9 +673,9 @@ static void *event_thread(void *arg)
 
 			nanosleep(&ts, NULL);
 		}
-		if (!atomic_exchange(&us->arrived, false) && now_ms() < us->next_scan_ms)
+		if (!atomic_exchange(&us->arrived, false) && ir_monotonic_ms() < us->next_scan_ms)
 			continue;
-		us->next_scan_ms = now_ms() + rescan_ms(us);
+		us->next_scan_ms = ir_monotonic_ms() + rescan_ms(us);
 		if (!us->udev_live)
 			renew_context(us);
 		err[0] = '\0';
@@ -780,7 +768,7 @@ static int usb_open(const char *device, const struct ir_source_options *opt,
 	us->imon_protocol = opt->protocols && ir_protocol_set_has(opt->protocols, IR_PROTO_RC6_MCE) &&
 			    !ir_protocol_set_has(opt->protocols, IR_PROTO_IMON) ?
 			    IR_PROTO_RC6_MCE : IR_PROTO_IMON;
-	us->start_us = now_us();
+	us->start_us = ir_monotonic_us();
 	ret = parse_device(us, device, err, err_size);
 	if (ret < 0)
 		goto fail;

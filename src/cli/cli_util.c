@@ -5,6 +5,7 @@
 #include "ir_keymap.h"
 #include "ir_keymap_file.h"
 #include "ir_source.h"
+#include "ir_time.h"
 
 #include <errno.h>
 #include <math.h>
@@ -191,69 +192,21 @@ void cli_enable_keymap_protocols(const struct ir_keymap *keymap, struct ir_proto
 			ir_protocol_set_add(enabled, (enum ir_protocol)p);
 }
 
-static bool names_a_file(const char *device)
-{
-	static const char *const suffixes[] = { ".wav", ".flac", ".ogg", ".mode2", ".aiff", ".txt" };
-	size_t len = strlen(device);
-
-	if (strchr(device, '/'))
-		return true;
-	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		size_t n = strlen(suffixes[i]);
-
-		if (len > n && strcasecmp(device + len - n, suffixes[i]) == 0)
-			return true;
-	}
-	return false;
-}
-
 int cli_source_spec(const char *device, const char *backend, char *out, size_t out_size)
 {
-	const char *colon = device ? strchr(device, ':') : NULL;
-	int len;
+	int ret = ir_source_spec_resolve(device, backend, out, out_size);
 
-	if (backend && !ir_source_backend_find(backend)) {
+	if (ret == -EPROTONOSUPPORT)
 		cli_error("--backend: '%s' is not built in (see 'irjack devices')", backend);
-		return -1;
-	}
-	if (!backend)
-		backend = "alsa";
-	if (!device || !*device) {
-		len = snprintf(out, out_size, "%s:default", backend);
-	} else if (colon) {
-		char prefix[32];
-		size_t n = (size_t)(colon - device);
-
-		snprintf(prefix, sizeof(prefix), "%.*s", (int)(n < sizeof(prefix) ? n : sizeof(prefix) - 1),
-			 device);
-		/* "alsa:hw:1" is a spec; "hw:1" or "irfile:IN=/x.raw" a PCM name. */
-		len = n < sizeof(prefix) && ir_source_backend_find(prefix)
-			      ? snprintf(out, out_size, "%s", device)
-			      : snprintf(out, out_size, "%s:%s", backend, device);
-	} else if (ir_source_backend_find(device) || names_a_file(device)) {
-		len = snprintf(out, out_size, "%s", device);
-	} else {
-		len = snprintf(out, out_size, "%s:%s", backend, device);
-	}
-	if (len < 0 || (size_t)len >= out_size) {
+	else if (ret < 0)
 		cli_error("--device: '%s' is too long", device);
-		return -1;
-	}
-	return 0;
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+	return ret < 0 ? -1 : 0;
 }
 
 static int run_loop(struct ir_source *src, int sig_fd, double duration_s)
 {
 	struct ir_source_stats st;
-	uint64_t start = now_ms(), stop_samples = 0;
+	uint64_t start = ir_monotonic_ms(), stop_samples = 0;
 	char err[256];
 
 	ir_source_stats(src, &st);
@@ -291,7 +244,7 @@ static int run_loop(struct ir_source *src, int sig_fd, double duration_s)
 		if (duration_s > 0) {
 			ir_source_stats(src, &st);
 			if (stop_samples ? st.samples >= stop_samples
-					 : now_ms() - start >= (uint64_t)(duration_s * 1000))
+					 : ir_monotonic_ms() - start >= (uint64_t)(duration_s * 1000))
 				return 0;
 		}
 	}

@@ -28,6 +28,7 @@
 #include "ir_keymap.h"
 #include "ir_receiver.h"
 #include "ir_source.h"
+#include "ir_time.h"
 
 #define UPDATE_NS 100000000ull  /* 10 Hz: the minimum refresh rate */
 #define LAST_FRAMES 8
@@ -100,14 +101,6 @@ static void on_event(void *userdata, enum ir_source_event event, const char *mes
 		printf("event %s\n", message);
 		fflush(stdout);
 	}
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static double dbfs(double level)
@@ -509,14 +502,14 @@ int cmd_monitor(int argc, char **argv)
 		printf("\033[?1049h\033[?25l"); /* alternate screen, no cursor */
 		screen = true;
 	}
-	start = now_ns();
+	start = ir_monotonic_ns();
 	next_update = start + UPDATE_NS;
 	while (!stop_requested && !ended) {
 		struct pollfd fds[2] = {
 			{ .fd = ir_source_fd(src), .events = POLLIN },
 			{ .fd = termios_saved ? STDIN_FILENO : -1, .events = POLLIN },
 		};
-		uint64_t now = now_ns();
+		uint64_t now = ir_monotonic_ns();
 		int timeout_ms = next_update > now ? (int)((next_update - now) / 1000000u) + 1 : 0;
 		double audio_s;
 
@@ -545,9 +538,9 @@ int cmd_monitor(int argc, char **argv)
 		if (a.live.duration_s > 0 && audio_s >= a.live.duration_s)
 			ended = true;
 		/* a source that stopped delivering must not hold a --duration forever */
-		if (a.live.duration_s > 0 && (double)(now_ns() - start) / 1e9 > a.live.duration_s + 2.0)
+		if (a.live.duration_s > 0 && (double)(ir_monotonic_ns() - start) / 1e9 > a.live.duration_s + 2.0)
 			ended = true;
-		now = now_ns();
+		now = ir_monotonic_ns();
 		if (now < next_update && !ended)
 			continue;
 		next_update = now + UPDATE_NS;

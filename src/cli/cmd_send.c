@@ -6,23 +6,16 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
-#include "ir_audio_alsa_out.h"
-#include "ir_audio_file.h"
 #include "ir_keymap.h"
 #include "ir_keymap_file.h"
-#ifdef IRJACK_HAVE_LIRC_DEV
-#include "ir_lirc_tx.h"
-#endif
 #include "ir_protocol.h"
-#include "ir_synth.h"
 #include "ir_timing_io.h"
+#include "ir_tx.h"
 
 static void send_usage(FILE *out)
 {
@@ -84,15 +77,14 @@ enum {
 	OPT_TRANSMITTERS,
 };
 
-/* "lirc:PATH" or a bare /dev/lircN names the kernel's LIRC device. */
-static const char *lirc_path(const char *device)
-{
-	if (strncmp(device, "lirc:", 5) == 0)
-		return device + 5;
-	if (strncmp(device, "/dev/lirc", 9) == 0)
-		return device;
-	return NULL;
-}
+/* What the options say. */
+struct send_args {
+	const char *device, *output, *raw, *keymap;
+	unsigned long long rate, repeats, carrier, duty, volume, ramp;
+	enum ir_synth_mode mode;
+	bool scancode_mode, verbose;
+	uint32_t emitters; /* --transmitters */
+};
 
 /* "1,2" → 0x3 */
 static int parse_transmitters(const char *list, uint32_t *mask)
@@ -117,134 +109,34 @@ static int parse_transmitters(const char *list, uint32_t *mask)
 	return 0;
 }
 
-struct lirc_send {
-	const char *path;
-	bool scancode_mode;
-	bool have_mask;
-	uint32_t mask;
-	uint32_t carrier, duty;       /* 0 = the protocol's */
-	bool carrier_given, duty_given;
-	unsigned repeats;
-};
-
-#ifdef IRJACK_HAVE_LIRC_DEV
-/* Sends through /dev/lircN: the timings in `edges`, or (scancode mode) the
- * codes in argv again, encoded by the kernel.  Returns the exit status. */
-static int send_lirc(const struct lirc_send *ls, const struct ir_edge_buf *edges, int argc,
-		     char **argv)
+/* One option into `a`: 0, or -1 for a bad value (reported). */
+static int send_option(int c, const char *arg, struct send_args *a)
 {
-	struct ir_lirc_tx *tx;
-	unsigned count;
-	int err = ir_lirc_tx_open(ls->path, &tx);
-
-	if (err < 0) {
-		cli_error("%s: %s", ls->path,
-			  err == -EOPNOTSUPP ? "this LIRC device cannot transmit" :
-			  err == -ENOTTY ? "not a LIRC device" : strerror(-err));
-		return 2;
-	}
-	if (ls->have_mask && (err = ir_lirc_tx_set_transmitters(tx, ls->mask, &count)) < 0) {
-		if (err == -EINVAL && count)
-			cli_error("%s: --transmitters: the device has %u", ls->path, count);
-		else
-			cli_error("%s: --transmitters: %s", ls->path,
-				  err == -EOPNOTSUPP ? "the device has one fixed output" : strerror(-err));
-		goto fail;
-	}
-	/* A default the device cannot take is fine; one the user asked for
-	 * is an error. */
-	err = ls->carrier ? ir_lirc_tx_set_carrier(tx, ls->carrier) : 0;
-	if (err < 0 && (ls->carrier_given || err != -EOPNOTSUPP)) {
-		cli_error("%s: carrier %u Hz: %s", ls->path, ls->carrier,
-			  err == -EOPNOTSUPP ? "the device's carrier is fixed" : strerror(-err));
-		goto fail;
-	}
-	err = ls->duty ? ir_lirc_tx_set_duty_cycle(tx, ls->duty) : 0;
-	if (err < 0 && (ls->duty_given || err != -EOPNOTSUPP)) {
-		cli_error("%s: duty cycle %u%%: %s", ls->path, ls->duty,
-			  err == -EOPNOTSUPP ? "the device's duty cycle is fixed" : strerror(-err));
-		goto fail;
-	}
-	if (!ls->scancode_mode) {
-		err = ir_lirc_tx_send_edges(tx, edges->edges, edges->len);
-		if (err < 0) {
-			cli_error("%s: %s", ls->path,
-				  err == -ERANGE ? "a pulse is longer than the kernel sends (500 ms)"
-						 : strerror(-err));
-			goto fail;
-		}
-	}
-	for (int i = 0; ls->scancode_mode && i < argc; i++) {
-		enum ir_protocol p;
-		uint64_t sc;
-
-		if (cli_parse_proto_scancode(argv[i], &p, &sc) < 0)
-			goto fail;
-		err = ir_lirc_tx_send_scancode(tx, p, sc, ls->repeats);
-		if (err < 0) {
-			cli_error("%s: %s: %s", ls->path, argv[i],
-				  err == -EPROTONOSUPPORT ? "the kernel has no such protocol" :
-				  err == -EINVAL ? "the kernel refused it (encoder module not loaded, or a "
-						   "scancode the protocol cannot carry)" : strerror(-err));
-			goto fail;
-		}
-	}
-	ir_lirc_tx_free(tx);
-	return 0;
-fail:
-	ir_lirc_tx_free(tx);
-	return 2;
-}
-#endif
-
-/* A button of a keymap: REMOTE KEY, or KEY of the first remote that has
- * it.  Returns 0 or prints why not and returns -1. */
-static int encode_keymap_button(const char *path, int argc, char **argv, unsigned repeats,
-				struct ir_edge_buf *out, uint32_t *hz, unsigned *duty)
-{
-	struct ir_keymap *km;
-	struct ir_keymap_error kerr = { 0 };
-	const char *remote, *key;
-	int err, ret = -1;
-
-	if (argc < 1 || argc > 2) {
-		cli_error("--keymap takes KEY or REMOTE KEY");
+	switch (c) {
+	case 'd': a->device = arg; return 0;
+	case 'o': a->output = arg; return 0;
+	case 'r': return cli_parse_uint(arg, "--rate", 8000, 768000, &a->rate);
+	case 'n': return cli_parse_uint(arg, "--repeats", 0, 1000, &a->repeats);
+	case OPT_CARRIER: return cli_parse_uint(arg, "--carrier", 10000, 500000, &a->carrier);
+	case OPT_DUTY: return cli_parse_uint(arg, "--duty", 1, 99, &a->duty);
+	case OPT_VOLUME: return cli_parse_uint(arg, "--volume", 0, 100, &a->volume);
+	case OPT_RAMP: return cli_parse_uint(arg, "--ramp-us", 0, 1000, &a->ramp);
+	case OPT_RAW: a->raw = arg; return 0;
+	case 'k': a->keymap = arg; return 0;
+	case OPT_SCANCODE_MODE: a->scancode_mode = true; return 0;
+	case OPT_TRANSMITTERS: return parse_transmitters(arg, &a->emitters);
+	case 'v': a->verbose = true; return 0;
+	case OPT_MODE:
+		if (ir_synth_mode_from_name(arg, &a->mode) == 0)
+			return 0;
+		cli_error("unknown --mode '%s' (half-carrier-stereo, full-carrier, subharmonic)", arg);
 		return -1;
 	}
-	if (ir_keymap_new(&km) < 0) {
-		cli_error("out of memory");
-		return -1;
-	}
-	err = ir_keymap_load(km, path, &kerr);
-	if (err < 0) {
-		if (kerr.parse.line)
-			cli_error("%s:%u: %s", kerr.file, kerr.parse.line, kerr.parse.message);
-		else
-			cli_error("%s: %s", path, strerror(-err));
-		goto out;
-	}
-	key = argv[argc - 1];
-	remote = argc == 2 ? argv[0] : ir_keymap_remote_of_key(km, key);
-	if (!remote) {
-		cli_error("%s: no remote has a key '%s'", path, key);
-		goto out;
-	}
-	err = ir_keymap_encode(km, remote, key, repeats, out);
-	if (err < 0) {
-		cli_error("%s: %s %s: %s", path, remote, key,
-			  err == -ENOENT ? "no such remote or key"
-			  : err == -EINVAL ? "this button has no timings to send"
-					   : strerror(-err));
-		goto out;
-	}
-	ir_keymap_carrier(km, remote, key, hz, duty);
-	ret = 0;
-out:
-	ir_keymap_free(km);
-	return ret;
+	return -1;
 }
 
-int cmd_send(int argc, char **argv)
+/* Parses the options; returns 0, 1 after --help, or -1 (reported). */
+static int parse_send_args(int argc, char **argv, struct send_args *a)
 {
 	static const struct option opts[] = {
 		{ "device", required_argument, NULL, 'd' },
@@ -264,231 +156,225 @@ int cmd_send(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *device = "default", *output = NULL, *raw = NULL, *keymap = NULL;
-	unsigned long long rate = 48000, repeats = 0, carrier = 0, duty = 0, volume = 80, ramp = 0;
-	struct ir_synth_config cfg;
-	struct ir_edge_buf edges = { 0 };
-	uint32_t proto_carrier = 0, proto_duty = 0;
-	struct lirc_send lirc = { 0 };
-	int c, ret = 1, verbose = 0;
+	int c;
 
+	*a = (struct send_args){ .device = "default", .rate = 48000, .volume = 80,
+				 .mode = IR_SYNTH_AUTO };
 	optind = 1;
-	ir_synth_config_default(&cfg);
 	while ((c = getopt_long(argc, argv, "d:o:r:n:k:vh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			device = optarg;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'r':
-			if (cli_parse_uint(optarg, "--rate", 8000, 768000, &rate) < 0)
-				return 1;
-			break;
-		case 'n':
-			if (cli_parse_uint(optarg, "--repeats", 0, 1000, &repeats) < 0)
-				return 1;
-			break;
-		case OPT_MODE:
-			if (ir_synth_mode_from_name(optarg, &cfg.mode) < 0) {
-				cli_error("unknown --mode '%s' (half-carrier-stereo, full-carrier, subharmonic)",
-					  optarg);
-				return 1;
-			}
-			break;
-		case OPT_CARRIER:
-			if (cli_parse_uint(optarg, "--carrier", 10000, 500000, &carrier) < 0)
-				return 1;
-			break;
-		case OPT_DUTY:
-			if (cli_parse_uint(optarg, "--duty", 1, 99, &duty) < 0)
-				return 1;
-			break;
-		case OPT_VOLUME:
-			if (cli_parse_uint(optarg, "--volume", 0, 100, &volume) < 0)
-				return 1;
-			break;
-		case OPT_RAMP:
-			if (cli_parse_uint(optarg, "--ramp-us", 0, 1000, &ramp) < 0)
-				return 1;
-			break;
-		case OPT_RAW:
-			raw = optarg;
-			break;
-		case 'k':
-			keymap = optarg;
-			break;
-		case OPT_SCANCODE_MODE:
-			lirc.scancode_mode = true;
-			break;
-		case OPT_TRANSMITTERS:
-			if (parse_transmitters(optarg, &lirc.mask) < 0)
-				return 1;
-			lirc.have_mask = true;
-			break;
-		case 'v':
-			verbose = 1;
-			break;
-		case 'h':
+		if (c == 'h') {
 			send_usage(stdout);
-			return 0;
-		default:
+			return 1;
+		}
+		if (c == '?' || c == ':') {
 			send_usage(stderr);
-			return 1;
+			return -1;
 		}
+		if (send_option(c, optarg, a) < 0)
+			return -1;
 	}
-	if (!raw && optind >= argc) {
-		cli_error("nothing to send: give PROTOCOL:SCANCODE, --raw FILE or --keymap FILE KEY");
-		return 1;
-	}
-	if (keymap) {
-		unsigned keymap_duty = 0;
+	return 0;
+}
 
-		if (raw) {
-			cli_error("--raw and --keymap: give one of them");
-			return 1;
-		}
-		if (encode_keymap_button(keymap, argc - optind, argv + optind, (unsigned)repeats,
-					 &edges, &proto_carrier, &keymap_duty) < 0)
-			goto out;
-		proto_duty = keymap_duty;
-		optind = argc; /* the arguments were the button */
+/* The options that go together; reports the first that does not. */
+static int check_send_args(const struct send_args *a, bool lirc, int nargs)
+{
+	const char *why = NULL;
+
+	if (!a->raw && nargs == 0)
+		why = "nothing to send: give PROTOCOL:SCANCODE, --raw FILE or --keymap FILE KEY";
+	else if (a->keymap && a->raw)
+		why = "--raw and --keymap: give one of them";
+	else if (a->keymap && (nargs < 1 || nargs > 2))
+		why = "--keymap takes KEY or REMOTE KEY";
+	else if ((a->scancode_mode || a->emitters) && !lirc)
+		why = "--scancode-mode and --transmitters need --device lirc:/dev/lircN";
+	else if (a->scancode_mode && a->keymap)
+		why = "--scancode-mode sends PROTOCOL:SCANCODE arguments, not --keymap buttons";
+	else if (a->scancode_mode && a->raw)
+		why = "--scancode-mode sends scancodes, not --raw timings";
+	if (why)
+		cli_error("%s", why);
+	return why ? -1 : 0;
+}
+
+/* A button of a keymap: REMOTE KEY, or KEY of the first remote that has
+ * it.  Returns 0 or prints why not and returns -1. */
+static int encode_keymap_button(const char *path, int argc, char **argv, unsigned repeats,
+				struct ir_edge_buf *out, struct ir_tx_carrier *carrier)
+{
+	struct ir_keymap *km = NULL;
+	const char *remote, *key = argv[argc - 1];
+	int err, ret = -1;
+
+	if (cli_load_keymap(path, &km) < 0)
+		goto out;
+	remote = argc == 2 ? argv[0] : ir_keymap_remote_of_key(km, key);
+	if (!remote) {
+		cli_error("%s: no remote has a key '%s'", path, key);
+		goto out;
 	}
-	lirc.path = output ? NULL : lirc_path(device);
-	if ((lirc.scancode_mode || lirc.have_mask) && !lirc.path) {
-		cli_error("--scancode-mode and --transmitters need --device lirc:/dev/lircN");
-		return 1;
+	err = ir_tx_encode_key(km, remote, key, repeats, out, carrier);
+	if (err < 0) {
+		cli_error("%s: %s %s: %s", path, remote, key,
+			  err == -ENOENT ? "no such remote or key"
+			  : err == -EINVAL ? "this button has no timings to send"
+					   : strerror(-err));
+		goto out;
 	}
-	if (lirc.scancode_mode && keymap) {
-		cli_error("--scancode-mode sends PROTOCOL:SCANCODE arguments, not --keymap buttons");
-		return 1;
-	}
-	if (lirc.scancode_mode && raw) {
-		cli_error("--scancode-mode sends scancodes, not --raw timings");
-		return 1;
-	}
-#ifndef IRJACK_HAVE_LIRC_DEV
-	if (lirc.path) {
-		cli_error("%s: LIRC device support is not built in", device);
-		return 1;
-	}
-#endif
-	if (raw) {
+	ret = 0;
+out:
+	ir_keymap_free(km);
+	return ret;
+}
+
+/* The timings to send and the carrier they are meant for, from a keymap
+ * button, a timing file or PROTOCOL:SCANCODE arguments.  Returns 0 or -1
+ * (reported). */
+static int send_timings(const struct send_args *a, int argc, char **argv,
+			struct ir_edge_buf *edges, struct ir_tx_carrier *carrier)
+{
+	if (a->keymap)
+		return encode_keymap_button(a->keymap, argc, argv, (unsigned)a->repeats, edges,
+					    carrier);
+	if (a->raw) {
 		struct ir_parse_error perr;
-		int err = ir_timing_read_file(raw, IR_FORMAT_AUTO, NULL, &edges, NULL, &perr);
+		int err = ir_timing_read_file(a->raw, IR_FORMAT_AUTO, NULL, edges, NULL, &perr);
 
 		if (err < 0) {
-			cli_error("%s: %s", raw, strerror(-err));
-			goto out;
+			cli_error("%s: %s", a->raw, strerror(-err));
+			return -1;
 		}
 	}
-	for (int i = optind; i < argc && !lirc.scancode_mode; i++) {
+	for (int i = 0; i < argc; i++) {
 		enum ir_protocol p;
 		uint64_t sc;
 		int err;
 
 		if (cli_parse_proto_scancode(argv[i], &p, &sc) < 0)
-			goto out;
-		err = ir_encode(p, sc, &(struct ir_encode_opts){ .repeats = (unsigned)repeats }, &edges);
+			return -1;
+		err = ir_tx_encode_scancode(p, sc, (unsigned)a->repeats, edges, carrier);
 		if (err < 0) {
 			cli_error("%s: %s", argv[i],
 				  err == -EOPNOTSUPP ? "this protocol has no encoder" : strerror(-err));
-			goto out;
-		}
-		const struct ir_protocol_info *info = ir_protocol_get(p);
-
-		if (!proto_carrier) {
-			proto_carrier = info->carrier_hz;
-			proto_duty = info->duty_cycle;
+			return -1;
 		}
 	}
-#ifdef IRJACK_HAVE_LIRC_DEV
-	if (lirc.path) {
-		lirc.carrier = carrier ? (uint32_t)carrier : proto_carrier ? proto_carrier : 38000;
-		lirc.carrier_given = carrier != 0;
-		lirc.duty = duty ? (uint32_t)duty : proto_duty;
-		lirc.duty_given = duty != 0;
-		lirc.repeats = (unsigned)repeats;
-		if (lirc.scancode_mode) /* the kernel sets the protocol's carrier itself */
-			lirc.carrier = (uint32_t)carrier;
-		ret = send_lirc(&lirc, &edges, argc - optind, argv + optind);
-		goto out;
-	}
-#endif
-	cfg.sample_rate = (unsigned)rate;
-	cfg.carrier_hz = carrier ? (double)carrier : proto_carrier ? proto_carrier : 38000;
-	cfg.duty_pct = duty ? (unsigned)duty : proto_duty ? proto_duty : 33;
-	cfg.amplitude = (float)volume / 100.0f;
-	cfg.ramp_us = (double)ramp;
+	return 0;
+}
 
-	struct ir_synth *s;
-	int err = ir_synth_new(&cfg, edges.edges, edges.len, &s);
+/* The kernel encodes each PROTOCOL:SCANCODE argument itself. */
+static int send_scancodes(struct ir_tx *tx, const struct send_args *a, int argc, char **argv,
+			  const struct ir_tx_carrier *carrier)
+{
+	char err[512];
 
-	if (err < 0) {
-		cli_error("cannot make a %.0f Hz carrier in %s mode at %llu Hz (try --rate 96000 or --mode)",
-			  cfg.carrier_hz, ir_synth_mode_name(ir_synth_resolve_mode(&cfg)), rate);
-		goto out;
-	}
-	float block[2 * 1024];
-	size_t n;
+	for (int i = 0; i < argc; i++) {
+		enum ir_protocol p;
+		uint64_t sc;
 
-	ret = 2;
-	if (output) {
-		struct ir_audio_writer *w;
-
-		err = ir_audio_writer_open(output, (unsigned)rate, 2, IR_AUDIO_FLOAT, &w);
-		if (err < 0) {
-			cli_error("%s: %s", output, strerror(-err));
-			goto synth_out;
+		if (cli_parse_proto_scancode(argv[i], &p, &sc) < 0)
+			return 2;
+		if (ir_tx_send_scancode(tx, p, sc, (unsigned)a->repeats, carrier, err,
+					sizeof(err)) < 0) {
+			cli_error("%s", err);
+			return 2;
 		}
-		while ((n = ir_synth_generate(s, block, 1024)) > 0)
-			if ((err = ir_audio_writer_write(w, block, n)) < 0)
-				break;
-		int cerr = ir_audio_writer_close(w);
+	}
+	return 0;
+}
 
-		if (err < 0 || cerr < 0) {
-			cli_error("%s: write failed", output);
-			goto synth_out;
-		}
+/* What a test of the real device's timing compares: the audio's length
+ * against the wall time up to the end of the drain. */
+static void print_playback(const struct ir_tx *tx, const char *device)
+{
+	struct ir_tx_stats st;
+
+	ir_tx_stats(tx, &st);
+	if (!st.format)
+		return;
+	fprintf(stderr,
+		"%s: %u Hz %s, period %zu frames (%.1f ms); played %llu frames (%.1f ms) in %.1f ms; "
+		"%u underruns\n",
+		device, st.rate, st.format, st.period_frames,
+		1e3 * (double)st.period_frames / (double)st.rate, (unsigned long long)st.frames,
+		1e3 * (double)st.frames / (double)st.rate, (double)st.wall_us / 1e3, st.underruns);
+}
+
+static void warn_cli(void *userdata, const char *message)
+{
+	(void)userdata;
+	cli_error("warning: %s", message);
+}
+
+/* Opens the transmitter and sends; returns the exit status. */
+static int transmit(const struct send_args *a, const char *spec, int argc, char **argv,
+		    const struct ir_edge_buf *edges, const struct ir_tx_carrier *carrier)
+{
+	struct ir_tx_options opt;
+	struct ir_tx *tx;
+	char err[512];
+	int ret;
+
+	ir_tx_options_init(&opt);
+	opt.rate = (unsigned)a->rate;
+	opt.mode = a->mode;
+	opt.volume = (double)a->volume / 100.0;
+	opt.ramp_us = (double)a->ramp;
+	opt.emitters = a->emitters;
+	opt.warn = warn_cli;
+	ret = ir_tx_open(spec, &opt, &tx, err, sizeof(err));
+	if (ret < 0) {
+		cli_error("%s", err);
+		return ret == -EPROTONOSUPPORT ? 1 : 2;
+	}
+	if (a->scancode_mode) {
+		ret = send_scancodes(tx, a, argc, argv, carrier);
 	} else {
-		struct ir_alsa_out *o;
-		struct timespec t0, t1;
-		size_t played = 0;
-
-		err = ir_alsa_out_new(device, (unsigned)rate, &o);
-		if (err < 0) {
-			cli_error("%s: %s", device, strerror(-err));
-			goto synth_out;
-		}
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		while ((n = ir_synth_generate(s, block, 1024)) > 0) {
-			if ((err = ir_alsa_out_write(o, block, n)) < 0)
-				break;
-			played += n;
-		}
-		if (err >= 0)
-			err = ir_alsa_out_drain(o);
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		/* What a test of the real device's timing compares: the audio's
-		 * length against the wall time up to the end of drain. */
-		if (verbose)
-			fprintf(stderr, "%s: %llu Hz %s, period %zu frames (%.1f ms); played %zu frames (%.1f ms) in %.1f ms; %u underruns\n",
-				device, rate, ir_alsa_out_format(o), ir_alsa_out_period(o),
-				1e3 * (double)ir_alsa_out_period(o) / (double)rate, played,
-				1e3 * (double)played / (double)rate,
-				1e3 * (double)(t1.tv_sec - t0.tv_sec) + 1e-6 * (double)(t1.tv_nsec - t0.tv_nsec),
-				ir_alsa_out_xruns(o));
-		ir_alsa_out_free(o);
-		if (err < 0) {
-			cli_error("%s: playback failed: %s", device, strerror(-err));
-			goto synth_out;
-		}
+		ret = ir_tx_send(tx, edges->edges, edges->len, carrier, err, sizeof(err));
+		if (ret < 0)
+			cli_error("%s", err);
+		else if (a->verbose)
+			print_playback(tx, a->device);
+		ret = ret == -EDOM ? 1 : ret < 0 ? 2 : 0;
 	}
-	ret = 0;
-synth_out:
-	ir_synth_free(s);
-out:
+	ir_tx_close(tx);
+	return ret;
+}
+
+int cmd_send(int argc, char **argv)
+{
+	struct send_args a;
+	struct ir_edge_buf edges = { 0 };
+	struct ir_tx_carrier carrier = { 0 };
+	char spec[512];
+	bool lirc;
+	int ret;
+
+	ret = parse_send_args(argc, argv, &a);
+	if (ret != 0)
+		return ret > 0 ? 0 : 1;
+	if (a.output)
+		snprintf(spec, sizeof(spec), "wav:%s", a.output);
+	else
+		snprintf(spec, sizeof(spec), "%s", a.device);
+	lirc = strcmp(ir_tx_spec_backend(spec), "lirc") == 0;
+	if (check_send_args(&a, lirc, argc - optind) < 0)
+		return 1;
+	if (!a.scancode_mode &&
+	    send_timings(&a, argc - optind, argv + optind, &edges, &carrier) < 0) {
+		ir_edge_buf_free(&edges);
+		return 1;
+	}
+	if (a.carrier) {
+		carrier.hz = (uint32_t)a.carrier;
+		carrier.hz_required = true;
+	}
+	if (a.duty) {
+		carrier.duty_pct = (unsigned)a.duty;
+		carrier.duty_required = true;
+	}
+	ret = transmit(&a, spec, argc - optind, argv + optind, &edges, &carrier);
 	ir_edge_buf_free(&edges);
 	return ret;
 }

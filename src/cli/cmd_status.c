@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ir_time.h"
 
 #define DEFAULT_SOCKET "/run/irjack/lircd"
 /* A reply bigger than this is not irjackd's (64 KiB is its per-client cap). */
@@ -67,14 +68,6 @@ static int connect_socket(const char *path)
 	return fd;
 }
 
-static long long ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /*
  * Reads until the reply to STATUS is complete (its END line), skipping the
  * broadcast lines of key presses that may come first.  Returns the offset
@@ -98,7 +91,7 @@ static long read_reply(int fd, char *buf, size_t size, long long deadline)
 		if (begin && strstr(begin, "\nEND\n"))
 			return begin - buf;
 
-		long long left = deadline - ms_now();
+		long long left = deadline - (long long)ir_monotonic_ms();
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		ssize_t n;
 
@@ -214,7 +207,7 @@ int cmd_status(int argc, char **argv)
 		cli_error("out of memory");
 		return EXIT_USAGE;
 	}
-	at = read_reply(fd, buf, REPLY_MAX + 1, ms_now() + (long long)(timeout_s * 1000));
+	at = read_reply(fd, buf, REPLY_MAX + 1, (long long)ir_monotonic_ms() + (long long)(timeout_s * 1000));
 	ret = at < 0 ? EXIT_USAGE : print_reply(buf + at);
 	free(buf);
 	close(fd);

@@ -37,6 +37,10 @@ enum ir_edge_kind {
  * the ecosystem can express (16.7 s).  Readers reject longer values. */
 #define IR_DURATION_MAX 0x00FFFFFFu
 
+/* The carrier (Hz) when nothing says which: LIRC's default for a remote
+ * without `frequency`, and what most consumer remotes use. */
+#define IR_CARRIER_DEFAULT_HZ 38000u
+
 struct ir_edge {
 	uint32_t duration; /* µs, or Hz for IR_CARRIER */
 	uint8_t kind;      /* enum ir_edge_kind */

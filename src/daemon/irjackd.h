@@ -15,6 +15,12 @@
  * carries the "<N>" priority prefix the journal understands. */
 void irjackd_set_log_level(int level);
 void irjackd_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same for one finished line, as the outputs' logger (struct
+ * ir_output_env.log); safe from any thread. */
+void irjackd_log_line(void *userdata, int level, const char *message);
+
+/* Tells systemd the service's state ("READY=1" ...) when run under it. */
+void irjackd_notify(const char *state);
 
 /* Loads every keymap the configuration names into a new keymap (the
  * caller frees it); errors are logged with file:line.  Returns 0 or a

@@ -42,6 +42,14 @@ enum ir_lircd_send {
 	IR_LIRCD_SEND_STOP,
 };
 
+/* What a configuration says about the socket (irjackd.conf's [output
+ * lircd]); the output kind "lircd" (ir_output.h) takes it. */
+struct ir_lircd_settings {
+	char path[256];
+	unsigned mode;  /* 0: 0666 */
+	bool simulate;  /* allow SIMULATE */
+};
+
 struct ir_lircd_config {
 	const char *path;         /* the socket's path (an existing socket is replaced) */
 	unsigned mode;            /* its permissions; 0: 0666 like lircd */

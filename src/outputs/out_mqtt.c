@@ -16,12 +16,14 @@
 #include "out_mqtt.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,6 +31,7 @@
 #include <mosquitto.h>
 
 #include "ir_frame_format.h"
+#include "ir_time.h"
 
 #define BACKOFF_MIN_S 1
 #define BACKOFF_MAX_S 30
@@ -50,6 +53,8 @@ struct ir_mqtt {
 	size_t source_count;
 	ir_mqtt_send_fn send;
 	void *userdata;
+	void (*log)(void *userdata, int level, const char *message); /* fixed at _new */
+	void *log_userdata;
 
 	char host_id[64]; /* the hostname, made topic-safe */
 	char prefix[IR_MQTT_PATH_MAX];
@@ -79,12 +84,23 @@ struct ir_mqtt {
 	struct ir_mqtt_stats stats;
 };
 
-static uint64_t monotonic_us(void)
-{
-	struct timespec ts;
+/* One line to the program's logger (from any thread: the logger writes
+ * each line whole). */
+static void mqtt_log(const struct ir_mqtt *m, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+static void mqtt_log(const struct ir_mqtt *m, int level, const char *fmt, ...)
+{
+	char line[512];
+	int n = snprintf(line, sizeof(line), "mqtt: ");
+	va_list ap;
+
+	if (!m->log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	va_end(ap);
+	m->log(m->log_userdata, level, line);
 }
 
 static void deadline_after_ms(struct timespec *ts, unsigned ms)
@@ -132,9 +148,8 @@ static void enqueue_locked(struct ir_mqtt *m, const char *topic, const char *pay
 		m->queue_count--;
 		m->stats.dropped++;
 		if (!m->drop_logged) {
-			fprintf(stderr, "irjackd: mqtt: offline queue full (%u events), dropping the "
-					"oldest\n",
-				m->s->queue_max);
+			mqtt_log(m, LOG_WARNING, "offline queue full (%u events), dropping the oldest",
+				 m->s->queue_max);
 			m->drop_logged = true;
 		}
 	}
@@ -289,8 +304,8 @@ static void on_connect(struct mosquitto *mosq, void *obj, int rc)
 		/* retried with back-off like any failure; said once per outage */
 		pthread_mutex_lock(&m->lock);
 		if (!m->connect_failure_logged)
-			fprintf(stderr, "irjackd: mqtt: %s:%u refused the connection: %s\n",
-				m->s->host, m->s->port, mosquitto_connack_string(rc));
+			mqtt_log(m, LOG_WARNING, "%s:%u refused the connection: %s", m->s->host,
+				 m->s->port, mosquitto_connack_string(rc));
 		m->connect_failure_logged = true;
 		pthread_mutex_unlock(&m->lock);
 		return;
@@ -301,13 +316,13 @@ static void on_connect(struct mosquitto *mosq, void *obj, int rc)
 	m->drop_logged = false;
 	m->backoff_s = BACKOFF_MIN_S;
 	m->stats.connects++;
-	offline_us = monotonic_us() - m->offline_since_us;
+	offline_us = ir_monotonic_us() - m->offline_since_us;
 	publish_locked(m, m->status_topic, "online", 1, true, NULL);
 	mosquitto_subscribe(m->mosq, NULL, m->send_topic, 1);
 	if (m->s->discovery)
 		publish_discovery_locked(m);
 	sent = flush_queue_locked(m);
-	/* one fprintf: the daemon's thread may be writing too */
+	/* one line: the daemon's thread may be writing too */
 	if (m->stats.connects == 1)
 		n = snprintf(line, sizeof(line), "connected to %s:%u, topics under %s/", m->s->host,
 			     m->s->port, m->prefix);
@@ -318,7 +333,7 @@ static void on_connect(struct mosquitto *mosq, void *obj, int rc)
 		snprintf(line + n, sizeof(line) - (size_t)n,
 			 ", %zu queued event%s sent, %" PRIu64 " dropped so far", sent,
 			 sent == 1 ? "" : "s", m->stats.dropped);
-	fprintf(stderr, "irjackd: mqtt: %s\n", line);
+	mqtt_log(m, LOG_INFO, "%s", line);
 	pthread_mutex_unlock(&m->lock);
 }
 
@@ -331,13 +346,13 @@ static void on_disconnect(struct mosquitto *mosq, void *obj, int rc)
 	pthread_mutex_lock(&m->lock);
 	was_connected = m->connected;
 	if (was_connected)
-		m->offline_since_us = monotonic_us();
+		m->offline_since_us = ir_monotonic_us();
 	m->connected = false;
 	pthread_cond_broadcast(&m->cond);
 	pthread_mutex_unlock(&m->lock);
 	if (was_connected && rc != 0)
-		fprintf(stderr, "irjackd: mqtt: connection to %s:%u lost (%s), reconnecting\n",
-			m->s->host, m->s->port, mosquitto_strerror(rc));
+		mqtt_log(m, LOG_WARNING, "connection to %s:%u lost (%s), reconnecting", m->s->host,
+			 m->s->port, mosquitto_strerror(rc));
 }
 
 static void on_publish(struct mosquitto *mosq, void *obj, int mid)
@@ -394,7 +409,7 @@ static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto
 	m->request_count++;
 	pthread_mutex_unlock(&m->lock);
 	if (write(m->efd, &one, sizeof(one)) != (ssize_t)sizeof(one))
-		fprintf(stderr, "irjackd: mqtt: cannot wake the main loop\n");
+		mqtt_log(m, LOG_ERR, "cannot wake the main loop");
 }
 
 /* ---- the network thread ---- */
@@ -421,11 +436,10 @@ static void *network_thread(void *arg)
 
 				pthread_mutex_lock(&m->lock);
 				if (!m->connect_failure_logged && !m->stop)
-					fprintf(stderr, "irjackd: mqtt: cannot connect to %s:%u: %s; "
-							"retrying\n",
-						m->s->host, m->s->port,
-						rc == MOSQ_ERR_ERRNO ? strerror(err)
-								     : mosquitto_strerror(rc));
+					mqtt_log(m, LOG_WARNING, "cannot connect to %s:%u: %s; retrying",
+						 m->s->host, m->s->port,
+						 rc == MOSQ_ERR_ERRNO ? strerror(err)
+								      : mosquitto_strerror(rc));
 				m->connect_failure_logged = true;
 				pthread_mutex_unlock(&m->lock);
 			}
@@ -580,8 +594,10 @@ int ir_mqtt_new(const struct ir_mqtt_config *cfg, struct ir_mqtt **out, char *er
 	m->source_count = m->source_names ? cfg->source_count : 0;
 	m->send = cfg->send;
 	m->userdata = cfg->userdata;
+	m->log = cfg->log;
+	m->log_userdata = cfg->userdata;
 	m->backoff_s = BACKOFF_MIN_S;
-	m->offline_since_us = monotonic_us();
+	m->offline_since_us = ir_monotonic_us();
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
@@ -714,16 +730,17 @@ void ir_mqtt_free(struct ir_mqtt *m)
 			 * (TCP gives up after minutes): connect() is a
 			 * cancellation point.  libmosquitto's state is then
 			 * unknown, so the handle is left to the exiting process. */
-			fprintf(stderr, "irjackd: mqtt: the network thread did not stop; cancelled\n");
+			mqtt_log(m, LOG_WARNING, "the network thread did not stop; cancelled");
 			pthread_cancel(m->thread);
 			pthread_join(m->thread, NULL);
 			m->mosq = NULL;
 		}
-		fprintf(stderr, "irjackd: mqtt: %" PRIu64 " events, %" PRIu64 " published, %" PRIu64
-				" dropped, %zu never sent; %" PRIu64 " connections; %" PRIu64
-				" requests carried out, %" PRIu64 " refused\n",
-			m->stats.events, m->stats.published, m->stats.dropped, m->queue_count,
-			m->stats.connects, m->stats.requests, m->stats.rejected);
+		mqtt_log(m, LOG_INFO,
+			 "%" PRIu64 " events, %" PRIu64 " published, %" PRIu64
+			 " dropped, %zu never sent; %" PRIu64 " connections; %" PRIu64
+			 " requests carried out, %" PRIu64 " refused",
+			 m->stats.events, m->stats.published, m->stats.dropped, m->queue_count,
+			 m->stats.connects, m->stats.requests, m->stats.rejected);
 	}
 	mosquitto_destroy(m->mosq);
 	mosquitto_lib_cleanup();

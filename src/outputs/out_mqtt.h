@@ -88,6 +88,9 @@ struct ir_mqtt_config {
 	const char *const *source_names;    /* for discovery */
 	size_t source_count;
 	ir_mqtt_send_fn send;               /* NULL: requests are refused */
+	/* Connections, losses and the final counts, one line each at a
+	 * syslog level, from the network thread too; NULL: silent. */
+	void (*log)(void *userdata, int level, const char *message);
 	void *userdata;
 };
 

@@ -14,6 +14,13 @@
 #include "ir_keymap.h"
 #include "ir_keypress.h"
 
+/* What a configuration says about the device (irjackd.conf's [output
+ * uinput]); the output kind "uinput" (ir_output.h) takes it. */
+struct ir_uinput_settings {
+	char name[64];
+	uint16_t vendor, product;
+};
+
 struct ir_uinput_config {
 	const char *name;       /* device name; default "irjack" */
 	uint16_t vendor, product;

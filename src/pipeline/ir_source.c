@@ -8,9 +8,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ir_keymap.h"
 #include "ir_receiver.h"
+#include "ir_util.h"
 
 struct ir_source_sink {
 	struct ir_source *src;
@@ -213,20 +215,91 @@ void ir_source_sink_event(struct ir_source_sink *sink, enum ir_source_event even
 		src->cb.event(src->cb.userdata, event, message);
 }
 
-static bool has_suffix(const char *s, const char *suffix)
+/* A bare argument that names a recording rather than a device: a path, or
+ * a name with an audio or timing file's suffix. */
+static bool names_a_file(const char *spec)
 {
-	size_t a = strlen(s), b = strlen(suffix);
+	static const char *const suffixes[] = { ".wav", ".flac", ".ogg", ".aiff", ".mode2", ".txt" };
+	size_t len = strlen(spec);
 
-	return a >= b && strcasecmp(s + a - b, suffix) == 0;
+	if (strchr(spec, '/'))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++) {
+		size_t n = strlen(suffixes[i]);
+
+		if (len > n && strcasecmp(spec + len - n, suffixes[i]) == 0)
+			return true;
+	}
+	return false;
 }
 
-/* Splits a spec into a backend and its device string. */
+/* The backend a "NAME:" prefix names, if any. */
+static const struct ir_source_backend *prefix_backend(const char *spec, const char *colon)
+{
+	char name[32];
+
+	if (!colon || (size_t)(colon - spec) >= sizeof(name))
+		return NULL;
+	memcpy(name, spec, (size_t)(colon - spec));
+	name[colon - spec] = '\0';
+	return ir_source_backend_find(name);
+}
+
+/* How configuration files name sources: a kind and a device. */
+static const struct {
+	const char *kind;
+	const char *prefix;         /* the spec up to the device */
+	const char *default_device; /* NULL: none, the prefix alone */
+} source_kinds[] = {
+	{ "alsa", "alsa", "default" },
+	{ "portaudio", "portaudio", "default" },
+	{ "file", "file", NULL },
+	{ "lirc", "lirc", NULL },
+	{ "mceusb", "usb:mceusb", NULL },
+	{ "imon", "usb:imon", NULL },
+};
+
+int ir_source_spec_from_kind(const char *kind, const char *device, char *spec, size_t size)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(source_kinds); i++) {
+		const char *d = device && device[0] ? device : source_kinds[i].default_device;
+
+		if (strcmp(kind, source_kinds[i].kind))
+			continue;
+		return d ? snprintf(spec, size, "%s:%s", source_kinds[i].prefix, d)
+			 : snprintf(spec, size, "%s", source_kinds[i].prefix);
+	}
+	return -EINVAL;
+}
+
+int ir_source_spec_resolve(const char *device, const char *backend, char *spec, size_t size)
+{
+	const char *colon = device ? strchr(device, ':') : NULL;
+	int len;
+
+	if (backend && !ir_source_backend_find(backend))
+		return -EPROTONOSUPPORT;
+	if (!backend)
+		backend = "alsa";
+	if (!device || !*device)
+		len = snprintf(spec, size, "%s:default", backend);
+	else if (colon) /* "alsa:hw:1" is a spec; "hw:1" or "irfile:IN=/x.raw" a PCM name */
+		len = prefix_backend(device, colon) ? snprintf(spec, size, "%s", device)
+						    : snprintf(spec, size, "%s:%s", backend, device);
+	else if (ir_source_backend_find(device) || names_a_file(device))
+		len = snprintf(spec, size, "%s", device);
+	else
+		len = snprintf(spec, size, "%s:%s", backend, device);
+	return len < 0 || (size_t)len >= size ? -ENAMETOOLONG : 0;
+}
+
+/* Splits a spec into a backend and its device string: the one parser of
+ * source specs. */
 static const struct ir_source_backend *parse_spec(const char *spec, const char **device,
 						  char *err, size_t err_size)
 {
 	const struct ir_source_backend *b;
 	const char *colon = strchr(spec, ':');
-	char name[32];
 
 	if (!colon && strncmp(spec, "/dev/lirc", 9) == 0) {
 		*device = spec;
@@ -235,20 +308,15 @@ static const struct ir_source_backend *parse_spec(const char *spec, const char *
 			snprintf(err, err_size, "%s: /dev/lirc support is not built in", spec);
 		return b;
 	}
-	if (colon && (size_t)(colon - spec) < sizeof(name)) {
-		memcpy(name, spec, (size_t)(colon - spec));
-		name[colon - spec] = '\0';
-		b = ir_source_backend_find(name);
-		if (b) {
-			*device = colon + 1;
-			return b;
-		}
-	} else if (!colon && (b = ir_source_backend_find(spec))) {
+	if ((b = prefix_backend(spec, colon))) {
+		*device = colon + 1;
+		return b;
+	}
+	if (!colon && (b = ir_source_backend_find(spec))) {
 		*device = "";
 		return b;
 	}
-	if (strchr(spec, '/') || has_suffix(spec, ".wav") || has_suffix(spec, ".flac") ||
-	    has_suffix(spec, ".mode2") || has_suffix(spec, ".ogg")) {
+	if (names_a_file(spec)) {
 		*device = spec;
 		b = ir_source_backend_find("file");
 		if (!b)

@@ -158,6 +158,27 @@ int ir_source_register(const struct ir_source_backend *b);
 const struct ir_source_backend *const *ir_source_backends(void);
 const struct ir_source_backend *ir_source_backend_find(const char *name);
 
+/* ---- specs: the one place they are parsed ---- */
+
+/*
+ * The spec of a source named the way a configuration file names it: a kind
+ * ("alsa", "portaudio", "file", "lirc", or the USB receivers "mceusb" and
+ * "imon") and a device ("" or NULL: the kind's default).  Returns the
+ * spec's length, as snprintf() (>= size: cut short), or -EINVAL for an
+ * unknown kind.
+ */
+int ir_source_spec_from_kind(const char *kind, const char *device, char *spec, size_t size);
+
+/*
+ * The spec for a command line's DEVICE and BACKEND (either may be NULL): a
+ * full spec ("alsa:hw:1", "lirc:/dev/lirc0", "file:x.wav", a path, a
+ * backend's name) is kept; a bare ALSA PCM name ("hw:1,0", "default",
+ * "irfile:IN=x.raw") gets "BACKEND:" (default alsa); no DEVICE is
+ * "BACKEND:default".  Returns 0, -EPROTONOSUPPORT (BACKEND is not built
+ * in) or -ENAMETOOLONG (does not fit in `size`).
+ */
+int ir_source_spec_resolve(const char *device, const char *backend, char *spec, size_t size);
+
 struct ir_source;
 
 /*

@@ -17,6 +17,7 @@
 
 #include "ir_audio_file.h"
 #include "ir_timing_io.h"
+#include "ir_time.h"
 
 #define BLOCK_FRAMES 4096
 #define PACE_TICK_NS 5000000L /* 5 ms: well under any key-up timeout */
@@ -36,14 +37,6 @@ struct file_source {
 	struct ir_edge_buf edges;
 	size_t next_edge;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void file_close(void *impl)
 {
@@ -79,7 +72,7 @@ static int arm_fd(struct file_source *fs, uint32_t delay_ms)
 		if (fs->fd < 0)
 			return -errno;
 	}
-	fs->start_ns = now_ns() + (fs->paced ? (uint64_t)delay_ms * 1000000u : 0);
+	fs->start_ns = ir_monotonic_ns() + (fs->paced ? (uint64_t)delay_ms * 1000000u : 0);
 	return 0;
 }
 
@@ -187,7 +180,7 @@ static int dispatch_timings(struct file_source *fs, uint64_t due_us)
 static int file_dispatch(void *impl)
 {
 	struct file_source *fs = impl;
-	uint64_t now = now_ns(), elapsed_ns = now > fs->start_ns ? now - fs->start_ns : 0;
+	uint64_t now = ir_monotonic_ns(), elapsed_ns = now > fs->start_ns ? now - fs->start_ns : 0;
 	uint64_t ticks;
 
 	if (fs->paced && read(fs->fd, &ticks, sizeof(ticks)) < 0 && errno != EAGAIN)

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * irjackd_outputs.c - the outputs a configuration names ([output uinput],
+ * [output lircd], [output json], [output mqtt]) through the output
+ * interface (src/outputs/ir_output.h): their settings from the
+ * configuration, what the service lends them, and what a reload keeps.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "irjackd.h"
+#include "irjackd_service.h"
+#include "out_json.h"
+#include "out_lircd.h"
+#include "out_mqtt.h"
+#include "out_uinput.h"
+
+static const char *const slot_kind[OUTPUT_SLOTS] = {
+	[OUTPUT_LIRCD] = "lircd",
+	[OUTPUT_UINPUT] = "uinput",
+	[OUTPUT_JSON] = "json",
+	[OUTPUT_MQTT] = "mqtt",
+};
+
+/* One output's settings, as its kind takes them. */
+union output_settings {
+	struct ir_lircd_settings lircd;
+	struct ir_uinput_settings uinput;
+	struct ir_json_settings json;
+	struct ir_mqtt_settings mqtt;
+};
+
+/* Fills *s from the configuration; false when it does not name the output. */
+static bool settings_of(const struct irjackd_config *cfg, enum output_slot slot,
+			union output_settings *s)
+{
+	memset(s, 0, sizeof(*s));
+	switch (slot) {
+	case OUTPUT_LIRCD:
+		snprintf(s->lircd.path, sizeof(s->lircd.path), "%s", cfg->lircd_path);
+		s->lircd.mode = cfg->lircd_mode;
+		s->lircd.simulate = cfg->lircd_simulate;
+		return cfg->lircd;
+	case OUTPUT_UINPUT:
+		snprintf(s->uinput.name, sizeof(s->uinput.name), "%s", cfg->uinput_name);
+		s->uinput.vendor = cfg->uinput_vendor;
+		s->uinput.product = cfg->uinput_product;
+		return cfg->uinput;
+	case OUTPUT_JSON:
+		snprintf(s->json.path, sizeof(s->json.path), "%s", cfg->json_path);
+		return cfg->json;
+	case OUTPUT_MQTT:
+		s->mqtt = cfg->mqtt_cfg;
+		return cfg->mqtt;
+	case OUTPUT_SLOTS:
+		break;
+	}
+	return false;
+}
+
+/* What the service lends its outputs: valid as long as generation `g`. */
+static struct ir_output_env env_of(struct service *sv, const struct generation *g)
+{
+	return (struct ir_output_env){
+		.keymap = g->km,
+		.source_names = g->source_names,
+		.source_count = g->cfg->source_count,
+		.send = transmit_lircd_send,
+		.set_transmitters = transmit_set_transmitters,
+		.status = status_lines,
+		.send_request = transmit_request,
+		.log = irjackd_log_line,
+		.userdata = sv,
+	};
+}
+
+int outputs_open(struct service *sv, const struct generation *g, enum output_slot slot)
+{
+	const struct ir_output_kind *kind = ir_output_kind_find(slot_kind[slot]);
+	struct ir_output_env env = env_of(sv, g);
+	union output_settings s;
+	char err[512];
+	int ret;
+
+	if (!settings_of(g->cfg, slot, &s))
+		return 0;
+	ret = ir_output_open(kind, &s, &env, &sv->outputs[slot], err, sizeof(err));
+	if (ret < 0) {
+		sv->outputs[slot] = NULL;
+		irjackd_log(LOG_ERR, "%s", err);
+	}
+	return ret;
+}
+
+void outputs_reload(struct service *sv, const struct generation *old, const struct generation *g)
+{
+	(void)old;
+	for (unsigned slot = 0; slot < OUTPUT_SLOTS; slot++) {
+		struct ir_output_env env = env_of(sv, g);
+		union output_settings s;
+		bool wanted = settings_of(g->cfg, slot, &s);
+
+		if (sv->outputs[slot] && wanted && ir_output_rebind(sv->outputs[slot], &s, &env) == 0)
+			continue;
+		ir_output_close(sv->outputs[slot]);
+		sv->outputs[slot] = NULL;
+		outputs_open(sv, g, slot);
+	}
+}
+
+void outputs_close(struct service *sv, enum output_slot slot)
+{
+	ir_output_close(sv->outputs[slot]);
+	sv->outputs[slot] = NULL;
+}
+
+void outputs_frame(struct service *sv, const struct ir_output_frame *f)
+{
+	for (unsigned slot = 0; slot < OUTPUT_SLOTS; slot++)
+		if (sv->outputs[slot])
+			ir_output_frame(sv->outputs[slot], f);
+}
+
+void outputs_key(struct service *sv, const struct ir_key_event *ev)
+{
+	for (unsigned slot = 0; slot < OUTPUT_SLOTS; slot++)
+		if (sv->outputs[slot])
+			ir_output_key(sv->outputs[slot], ev);
+}
+
+size_t outputs_fds(struct service *sv, struct pollfd *fds, size_t max, size_t *first,
+		   size_t *count)
+{
+	size_t n = 0;
+
+	for (unsigned slot = 0; slot < OUTPUT_SLOTS; slot++) {
+		first[slot] = n;
+		count[slot] = sv->outputs[slot] ? ir_output_fds(sv->outputs[slot], fds + n, max - n) : 0;
+		n += count[slot];
+	}
+	return n;
+}
+
+void outputs_process(struct service *sv, const struct pollfd *fds, const size_t *first,
+		     const size_t *count)
+{
+	for (unsigned slot = 0; slot < OUTPUT_SLOTS; slot++)
+		if (sv->outputs[slot])
+			ir_output_process(sv->outputs[slot], fds + first[slot], count[slot]);
+}
+
+bool outputs_keep_running(const struct service *sv)
+{
+	for (unsigned slot = 0; slot < OUTPUT_SLOTS; slot++)
+		if (sv->outputs[slot] && ir_output_keeps_running(sv->outputs[slot]))
+			return true;
+	return false;
+}

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * irjackd_service.h - the running service's state and the parts of the
+ * daemon that share it:
+ *
+ *   irjackd_transmit.c     transmitters (src/tx/ir_tx.h)
+ *   irjackd_send_repeat.c  SEND_START's button, repeated until SEND_STOP
+ *   irjackd_requests.c     what lircd clients and MQTT ask to send
+ *   irjackd_status.c       the STATUS text (`irjack status`)
+ *   irjackd_outputs.c      the outputs (src/outputs/ir_output.h) a
+ *                          configuration names, kept or made anew on reload
+ *   irjackd_sources.c      the sources of a configuration and their frames
+ *   irjackd_reload.c       SIGHUP: a new generation or the old one kept
+ *   irjackd_run.c          the poll loop
+ * (with irjackd_log.c and irjackd_keymaps.c below them all).
+ *
+ * Each part calls only those listed above it (tools/check-layers checks
+ * that no files call each other in a circle).  Everything runs on the
+ * loop's thread.  Service time is CLOCK_MONOTONIC
+ * minus the moment the service started (µs).
+ */
+#ifndef IRJACK_IRJACKD_SERVICE_H
+#define IRJACK_IRJACKD_SERVICE_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ir_keymap.h"
+#include "ir_keypress.h"
+#include "ir_output.h"
+#include "ir_source.h"
+#include "ir_time.h"
+#include "ir_tx.h"
+#include "irjackd_config.h"
+
+struct service;
+
+struct source {
+	struct service *sv;
+	const struct irjackd_source *cfg;
+	struct ir_source *src;
+	struct ir_keypress *keys;
+	struct ir_protocol_set enabled;
+	int64_t offset_us;   /* service time minus source time */
+	bool offset_known;
+	bool ended;          /* a finite source that has delivered everything, or failed */
+	char state[96];      /* "running", or what happened last */
+	char last[128];      /* the last frame, as text */
+	uint64_t last_us;    /* when (service time) */
+};
+
+/* What one configuration runs: replaced as a whole on reload. */
+struct generation {
+	struct irjackd_config *cfg;
+	struct ir_keymap *km;
+	struct source sources[IRJACKD_MAX_SOURCES];
+	unsigned source_count;
+	const char *source_names[IRJACKD_MAX_SOURCES]; /* for the outputs */
+};
+
+/* SEND_START's button: sent again every frame period until SEND_STOP, at
+ * most SEND_REPEAT_MAX times (lircd's --repeat-max default). */
+#define SEND_REPEAT_MAX 600
+struct send_repeat {
+	bool active;
+	char remote[IR_LIRCD_LINE_MAX], key[IR_LIRCD_LINE_MAX];
+	unsigned mask;               /* the transmitters */
+	struct ir_tx_carrier carrier;
+	struct ir_edge_buf chunk;    /* one repeat code (or frame) and the gap to the next */
+	uint64_t chunk_us;
+	uint64_t due_us;             /* service time the next repeat starts */
+	unsigned sent;
+};
+
+/* The outputs, in the order STATUS lists them and events reach them. */
+enum output_slot { OUTPUT_LIRCD, OUTPUT_UINPUT, OUTPUT_JSON, OUTPUT_MQTT, OUTPUT_SLOTS };
+
+struct service {
+	const char *config_path;
+	struct generation *gen;
+	struct ir_output *outputs[OUTPUT_SLOTS];
+	unsigned tx_mask;    /* SET_TRANSMITTERS; 0: chosen per remote */
+	struct send_repeat repeat;
+	uint64_t start_us;   /* monotonic time of service time 0 */
+	uint64_t reloads, reload_failures;
+	bool stop;
+};
+
+static inline uint64_t service_now_us(const struct service *sv)
+{
+	return ir_monotonic_us() - sv->start_us;
+}
+
+/* irjackd_sources.c */
+int sources_open(struct service *sv, struct generation *g);
+void sources_close(struct service *sv, struct generation *g);
+void source_dispatch(struct source *s);
+/* Closes the sources and frees the generation (NULL is allowed). */
+void generation_free(struct service *sv, struct generation *g);
+
+/* irjackd_outputs.c */
+/* Opens output `slot` if the generation's configuration has it; errors
+ * are logged.  Returns 0 or a negative errno. */
+int outputs_open(struct service *sv, const struct generation *g, enum output_slot slot);
+/* After a reload to `g`: keeps, reopens, opens or closes each output. */
+void outputs_reload(struct service *sv, const struct generation *old, const struct generation *g);
+void outputs_close(struct service *sv, enum output_slot slot);
+void outputs_frame(struct service *sv, const struct ir_output_frame *f);
+void outputs_key(struct service *sv, const struct ir_key_event *ev);
+/* Fills `fds` (at most `max`) with what the outputs poll: output slot i's
+ * descriptors are fds[first[i]], count[i] of them (OUTPUT_SLOTS each). */
+size_t outputs_fds(struct service *sv, struct pollfd *fds, size_t max, size_t *first,
+		   size_t *count);
+void outputs_process(struct service *sv, const struct pollfd *fds, const size_t *first,
+		     const size_t *count);
+bool outputs_keep_running(const struct service *sv);
+
+/* irjackd_transmit.c */
+/* Where a request goes, as a mask over the configured transmitters (bit n
+ * for the n-th): the one named `name`; else those SET_TRANSMITTERS chose;
+ * else the first that serves `remote` (NULL: any).  0: none. */
+unsigned transmitters_for(const struct service *sv, const char *name, const char *remote);
+/* Sends `edges` through every configured transmitter in `mask`; the first
+ * error is the one reported. */
+int transmit_mask(struct service *sv, unsigned mask, const struct ir_edge_buf *edges,
+		  const struct ir_tx_carrier *carrier, char *error, size_t error_size);
+
+/* irjackd_requests.c: the callbacks of struct ir_output_env */
+int transmit_lircd_send(void *userdata, enum ir_lircd_send kind, const char *remote,
+			const char *key, unsigned repeats, char *error, size_t error_size);
+int transmit_set_transmitters(void *userdata, unsigned mask, char *error, size_t error_size);
+int transmit_request(void *userdata, const struct irjackd_send_request *req, char *error,
+		     size_t error_size);
+
+/* irjackd_send_repeat.c */
+int repeat_start(struct service *sv, unsigned mask, const char *remote, const char *key,
+		 char *error, size_t error_size);
+void repeat_due(struct service *sv);
+void repeat_stop(struct service *sv, const char *why);
+
+/* irjackd_status.c: STATUS's lines (ir_lircd_config.status) */
+unsigned status_lines(void *userdata, char *buf, size_t size);
+
+/* irjackd_reload.c */
+void reload(struct service *sv);
+
+#endif

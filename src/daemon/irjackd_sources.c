@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * irjackd_sources.c - a configuration's sources: each a src/pipeline source
+ * with its own decoder state and key-press tracker, its frames moved from
+ * the source's clock to the service's and handed to the outputs.
+ *
+ * The offset between the clocks only grows, so a frame is never dated
+ * after its arrival and key-ups are never early.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "ir_frame_format.h"
+#include "irjackd.h"
+#include "irjackd_service.h"
+
+static void on_key(void *userdata, const struct ir_key_event *ev)
+{
+	struct source *s = userdata;
+
+	outputs_key(s->sv, ev);
+}
+
+/* A frame's text line for STATUS: without its time column and padding. */
+static void compact_frame_text(char *text)
+{
+	char *in = text + strspn(text, " ");
+	char *out = text;
+
+	in += strcspn(in, " "); /* the time */
+	for (in += strspn(in, " "); *in && *in != '\n'; in++)
+		if (*in != ' ' || (in[1] != ' ' && in[1] != '\n' && in[1]))
+			*out++ = *in;
+	*out = '\0';
+}
+
+static void on_frame(void *userdata, const struct ir_frame *frame)
+{
+	struct source *s = userdata;
+	struct service *sv = s->sv;
+	struct ir_frame f = *frame;
+	uint64_t now = service_now_us(sv);
+	int64_t lag = (int64_t)now - (int64_t)frame->end_us;
+	struct ir_key_binding key;
+	bool named = ir_keymap_lookup(sv->gen->km, frame, &key);
+
+	if (!s->offset_known || lag > s->offset_us) {
+		s->offset_us = lag;
+		s->offset_known = true;
+	}
+	f.start_us = (uint64_t)((int64_t)f.start_us + s->offset_us);
+	f.end_us = (uint64_t)((int64_t)f.end_us + s->offset_us);
+	outputs_frame(sv, &(struct ir_output_frame){
+				  .source = s->cfg->name,
+				  .frame = frame,
+				  .key = named ? &key : NULL,
+			  });
+	ir_keypress_frame(s->keys, &f);
+	ir_frame_format_text(frame, &(struct ir_frame_labels){ .key = named ? key.key : NULL },
+			     s->last, sizeof(s->last));
+	compact_frame_text(s->last);
+	s->last_us = now;
+	irjackd_log(LOG_DEBUG, "source %s: %s", s->cfg->name, s->last);
+}
+
+static void on_source_event(void *userdata, enum ir_source_event event, const char *message)
+{
+	struct source *s = userdata;
+
+	switch (event) {
+	case IR_SOURCE_XRUN:
+		irjackd_log(LOG_WARNING, "source %s: audio lost: %s", s->cfg->name, message);
+		break;
+	case IR_SOURCE_GONE:
+		snprintf(s->state, sizeof(s->state), "gone (%.80s)", message);
+		irjackd_log(LOG_WARNING, "source %s: device gone: %s; reopening", s->cfg->name, message);
+		break;
+	case IR_SOURCE_BACK:
+		snprintf(s->state, sizeof(s->state), "running");
+		irjackd_log(LOG_INFO, "source %s: device back: %s", s->cfg->name, message);
+		break;
+	case IR_SOURCE_END:
+		snprintf(s->state, sizeof(s->state), "ended");
+		irjackd_log(LOG_INFO, "source %s: end of input", s->cfg->name);
+		break;
+	}
+}
+
+void sources_close(struct service *sv, struct generation *g)
+{
+	uint64_t now = service_now_us(sv);
+
+	for (unsigned i = 0; i < g->source_count; i++) {
+		struct source *s = &g->sources[i];
+
+		if (s->keys)
+			ir_keypress_release(s->keys, now);
+		ir_source_free(s->src);
+		ir_keypress_free(s->keys);
+		memset(s, 0, sizeof(*s));
+	}
+	g->source_count = 0;
+}
+
+/* What the source is opened with: a keymap's protocols are decoded even if
+ * the configured list leaves them out. */
+static void source_options(struct source *s, const struct generation *g,
+			   struct ir_source_options *opt)
+{
+	const struct irjackd_source *c = s->cfg;
+	struct ir_protocol_set named;
+
+	s->enabled = c->protocols;
+	ir_keymap_protocols(g->km, &named);
+	for (unsigned p = 0; p < IR_PROTO_COUNT; p++)
+		if (ir_protocol_set_has(&named, (enum ir_protocol)p))
+			ir_protocol_set_add(&s->enabled, (enum ir_protocol)p);
+	ir_source_options_init(opt);
+	opt->rate = c->rate;
+	opt->channel = c->channel;
+	opt->polarity = c->polarity;
+	opt->timeout_us = c->timeout_us;
+	opt->period_us = c->period_us;
+	opt->protocols = &s->enabled;
+	opt->keymap = g->km;
+	opt->realtime = true;
+	opt->paced = true;
+	opt->start_delay_ms = c->replay_delay_ms;
+}
+
+static int source_open(struct service *sv, struct generation *g, const struct irjackd_source *c)
+{
+	struct source *s = &g->sources[g->source_count];
+	struct ir_source_callbacks cb = { .frame = on_frame, .event = on_source_event, .userdata = s };
+	struct ir_source_options opt;
+	char spec[IRJACKD_PATH_MAX + 16], err[256];
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->sv = sv;
+	s->cfg = c;
+	snprintf(s->state, sizeof(s->state), "running");
+	source_options(s, g, &opt);
+	ret = ir_keypress_new(g->km, on_key, s, &s->keys);
+	if (ret < 0)
+		return ret;
+	g->source_count++;
+	ir_keypress_set_keyup_timeout(s->keys, g->cfg->keyup_timeout_ms * 1000);
+	ret = ir_source_spec_from_kind(irjackd_source_type_name(c->type), c->device, spec,
+				       sizeof(spec));
+	if (ret < 0 || ret >= (int)sizeof(spec)) {
+		irjackd_log(LOG_ERR, "source %s: device name too long", c->name);
+		return -ENAMETOOLONG;
+	}
+	ret = ir_source_open(spec, &opt, &cb, &s->src, err, sizeof(err));
+	if (ret < 0) {
+		irjackd_log(LOG_ERR, "source %s (%s): %s", c->name, spec, err);
+		return ret;
+	}
+	irjackd_log(LOG_INFO, "source %s: %s", c->name, spec);
+	return 0;
+}
+
+int sources_open(struct service *sv, struct generation *g)
+{
+	for (unsigned i = 0; i < g->cfg->source_count; i++) {
+		int ret;
+
+		g->source_names[i] = g->cfg->sources[i].name;
+		ret = source_open(sv, g, &g->cfg->sources[i]);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+void source_dispatch(struct source *s)
+{
+	char err[256];
+	int ret;
+
+	if (s->ended)
+		return;
+	ret = ir_source_dispatch(s->src, err, sizeof(err));
+	if (ret == -ENODATA) {
+		s->ended = true;
+	} else if (ret < 0) {
+		s->ended = true;
+		snprintf(s->state, sizeof(s->state), "failed (%.80s)", err);
+		irjackd_log(LOG_ERR, "source %s: %s; it is stopped", s->cfg->name, err);
+	}
+}
+
+void generation_free(struct service *sv, struct generation *g)
+{
+	if (!g)
+		return;
+	sources_close(sv, g);
+	ir_keymap_free(g->km);
+	free(g->cfg);
+	free(g);
+}

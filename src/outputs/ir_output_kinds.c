@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ir_output_kinds.c - uinput, the lircd socket and MQTT as output kinds
+ * (ir_output.h) over their modules.  What a reload keeps: the lircd socket
+ * (clients stay connected) and the MQTT connection (its offline queue and
+ * status) when their settings did not change; the uinput device when its
+ * settings did not change and it declares every key the new keymap binds.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "ir_output_kinds.h"
+#include "out_lircd.h"
+#include "out_mqtt.h"
+#include "out_uinput.h"
+
+static void env_log(const struct ir_output_env *env, int level, const char *message)
+{
+	if (env->log)
+		env->log(env->userdata, level, message);
+}
+
+/* ---- uinput ---- */
+
+struct uinput_out {
+	struct ir_uinput *dev;
+	struct ir_output_env env;
+};
+
+static int uinput_open(const void *settings, const struct ir_output_env *env, void **impl,
+		       char *err, size_t err_size)
+{
+	const struct ir_uinput_settings *s = settings;
+	struct ir_uinput_config uc = {
+		.name = s->name,
+		.vendor = s->vendor,
+		.product = s->product,
+		.keymap = env->keymap,
+	};
+	struct uinput_out *u = calloc(1, sizeof(*u));
+	char line[320];
+	int ret;
+
+	if (!u)
+		return -ENOMEM;
+	ret = ir_uinput_new(&uc, &u->dev);
+	if (ret < 0) {
+		snprintf(err, err_size, "uinput: %s (is /dev/uinput there and writable?)",
+			 strerror(-ret));
+		free(u);
+		return ret;
+	}
+	u->env = *env;
+	snprintf(line, sizeof(line), "uinput device %s", ir_uinput_devnode(u->dev));
+	env_log(env, LOG_INFO, line);
+	*impl = u;
+	return 0;
+}
+
+static int uinput_rebind(void *impl, const void *old, const void *settings,
+			 const struct ir_output_env *env)
+{
+	const struct ir_uinput_settings *a = old, *b = settings;
+	struct uinput_out *u = impl;
+
+	if (strcmp(a->name, b->name) || a->vendor != b->vendor || a->product != b->product ||
+	    !ir_uinput_has_keys(u->dev, env->keymap))
+		return -EAGAIN;
+	u->env = *env;
+	return 0;
+}
+
+static void uinput_key(void *impl, const struct ir_key_event *ev)
+{
+	struct uinput_out *u = impl;
+
+	if (ir_uinput_event(u->dev, ev) < 0)
+		env_log(&u->env, LOG_WARNING, "uinput: cannot write an event");
+}
+
+static void uinput_status(void *impl, const void *settings, char *line, size_t size)
+{
+	const struct uinput_out *u = impl;
+
+	(void)settings;
+	snprintf(line, size, "output uinput %s", ir_uinput_devnode(u->dev));
+}
+
+static void uinput_close(void *impl)
+{
+	struct uinput_out *u = impl;
+
+	ir_uinput_free(u->dev);
+	free(u);
+}
+
+const struct ir_output_kind ir_output_uinput = {
+	.name = "uinput",
+	.settings_size = sizeof(struct ir_uinput_settings),
+	.keeps_running = true,
+	.open = uinput_open,
+	.rebind = uinput_rebind,
+	.key = uinput_key,
+	.status = uinput_status,
+	.close = uinput_close,
+};
+
+/* ---- the lircd socket ---- */
+
+static void lircd_log(void *userdata, const char *message)
+{
+	const struct ir_output_env *env = userdata;
+	char line[320];
+
+	snprintf(line, sizeof(line), "lircd socket: %s", message);
+	env_log(env, LOG_WARNING, line);
+}
+
+struct lircd_out {
+	struct ir_lircd *sock;
+	struct ir_output_env env; /* the socket's callbacks' userdata */
+};
+
+/* The socket calls back with &lircd_out.env; the program's callbacks get
+ * their own userdata. */
+static int lircd_send(void *userdata, enum ir_lircd_send kind, const char *remote,
+		      const char *key, unsigned repeats, char *error, size_t error_size)
+{
+	const struct ir_output_env *env = userdata;
+
+	return env->send(env->userdata, kind, remote, key, repeats, error, error_size);
+}
+
+static int lircd_set_transmitters(void *userdata, unsigned mask, char *error, size_t error_size)
+{
+	const struct ir_output_env *env = userdata;
+
+	return env->set_transmitters(env->userdata, mask, error, error_size);
+}
+
+static unsigned lircd_status_lines(void *userdata, char *buf, size_t size)
+{
+	const struct ir_output_env *env = userdata;
+
+	return env->status(env->userdata, buf, size);
+}
+
+static int lircd_open(const void *settings, const struct ir_output_env *env, void **impl,
+		      char *err, size_t err_size)
+{
+	const struct ir_lircd_settings *s = settings;
+	struct lircd_out *l = calloc(1, sizeof(*l));
+	int ret;
+
+	if (!l)
+		return -ENOMEM;
+	l->env = *env;
+	struct ir_lircd_config lc = {
+		.path = s->path,
+		.mode = s->mode,
+		.allow_simulate = s->simulate,
+		.keymap = env->keymap,
+		.send = env->send ? lircd_send : NULL,
+		.set_transmitters = env->set_transmitters ? lircd_set_transmitters : NULL,
+		.status = env->status ? lircd_status_lines : NULL,
+		.log = lircd_log,
+		.userdata = &l->env,
+	};
+	ret = ir_lircd_new(&lc, &l->sock);
+	if (ret < 0) {
+		snprintf(err, err_size, "lircd socket %s: %s", s->path, strerror(-ret));
+		free(l);
+		return ret;
+	}
+	*impl = l;
+	return 0;
+}
+
+static int lircd_rebind(void *impl, const void *old, const void *settings,
+			const struct ir_output_env *env)
+{
+	const struct ir_lircd_settings *a = old, *b = settings;
+	struct lircd_out *l = impl;
+
+	if (strcmp(a->path, b->path) || a->mode != b->mode || a->simulate != b->simulate)
+		return -EAGAIN;
+	l->env = *env;
+	ir_lircd_set_keymap(l->sock, env->keymap);
+	return 0;
+}
+
+static void lircd_key(void *impl, const struct ir_key_event *ev)
+{
+	struct lircd_out *l = impl;
+
+	ir_lircd_broadcast(l->sock, ev);
+}
+
+static size_t lircd_fds(void *impl, struct pollfd *fds, size_t max)
+{
+	struct lircd_out *l = impl;
+
+	return ir_lircd_fds(l->sock, fds, max);
+}
+
+static void lircd_process(void *impl, const struct pollfd *fds, size_t n)
+{
+	struct lircd_out *l = impl;
+
+	(void)fds;
+	(void)n;
+	ir_lircd_process(l->sock);
+}
+
+static void lircd_status(void *impl, const void *settings, char *line, size_t size)
+{
+	const struct ir_lircd_settings *s = settings;
+	const struct lircd_out *l = impl;
+	size_t clients = ir_lircd_client_count(l->sock);
+
+	snprintf(line, size, "output lircd %s, %zu client%s", s->path, clients,
+		 clients == 1 ? "" : "s");
+}
+
+static void lircd_close(void *impl)
+{
+	struct lircd_out *l = impl;
+
+	ir_lircd_free(l->sock);
+	free(l);
+}
+
+const struct ir_output_kind ir_output_lircd = {
+	.name = "lircd",
+	.settings_size = sizeof(struct ir_lircd_settings),
+	.keeps_running = true,
+	.open = lircd_open,
+	.rebind = lircd_rebind,
+	.key = lircd_key,
+	.fds = lircd_fds,
+	.process = lircd_process,
+	.status = lircd_status,
+	.close = lircd_close,
+};
+
+/* ---- MQTT ---- */
+
+static struct ir_mqtt_config mqtt_config(const struct ir_mqtt_settings *s,
+					 const struct ir_output_env *env)
+{
+	return (struct ir_mqtt_config){
+		.settings = s,
+		.keymap = env->keymap,
+		.source_names = env->source_names,
+		.source_count = env->source_count,
+		.send = env->send_request,
+		.log = env->log,
+		.userdata = env->userdata,
+	};
+}
+
+static int mqtt_open(const void *settings, const struct ir_output_env *env, void **impl,
+		     char *err, size_t err_size)
+{
+	struct ir_mqtt_config mc = mqtt_config(settings, env);
+	struct ir_mqtt *m;
+	char why[256];
+	int ret = ir_mqtt_new(&mc, &m, why, sizeof(why));
+
+	if (ret < 0) {
+		snprintf(err, err_size, "mqtt: %s", why);
+		return ret;
+	}
+	*impl = m;
+	return 0;
+}
+
+static int mqtt_rebind(void *impl, const void *old, const void *settings,
+		       const struct ir_output_env *env)
+{
+	struct ir_mqtt_config mc = mqtt_config(settings, env);
+
+	if (!ir_mqtt_same_settings(old, settings))
+		return -EAGAIN;
+	return ir_mqtt_rebind(impl, &mc) == 0 ? 0 : -EAGAIN;
+}
+
+static void mqtt_frame(void *impl, const struct ir_output_frame *f)
+{
+	ir_mqtt_frame(impl, f->source, f->frame, f->key);
+}
+
+static size_t mqtt_fds(void *impl, struct pollfd *fds, size_t max)
+{
+	if (max == 0)
+		return 0;
+	fds[0] = (struct pollfd){ .fd = ir_mqtt_fd(impl), .events = POLLIN };
+	return 1;
+}
+
+static void mqtt_process(void *impl, const struct pollfd *fds, size_t n)
+{
+	if (n > 0 && (fds[0].revents & POLLIN))
+		ir_mqtt_process(impl);
+}
+
+static void mqtt_status(void *impl, const void *settings, char *line, size_t size)
+{
+	const struct ir_mqtt_settings *s = settings;
+	struct ir_mqtt_stats ms;
+
+	ir_mqtt_get_stats(impl, &ms);
+	snprintf(line, size,
+		 "output mqtt %s:%u, events %" PRIu64 ", published %" PRIu64 ", queued %" PRIu64
+		 ", dropped %" PRIu64 ", connects %" PRIu64 ", requests %" PRIu64 " (%" PRIu64
+		 " rejected)",
+		 s->host, s->port, ms.events, ms.published, ms.queued, ms.dropped, ms.connects,
+		 ms.requests, ms.rejected);
+}
+
+static void mqtt_close(void *impl)
+{
+	ir_mqtt_free(impl);
+}
+
+const struct ir_output_kind ir_output_mqtt = {
+	.name = "mqtt",
+	.settings_size = sizeof(struct ir_mqtt_settings),
+	.keeps_running = true,
+	.open = mqtt_open,
+	.rebind = mqtt_rebind,
+	.frame = mqtt_frame,
+	.fds = mqtt_fds,
+	.process = mqtt_process,
+	.status = mqtt_status,
+	.close = mqtt_close,
+};
