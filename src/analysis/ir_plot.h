@@ -27,4 +27,17 @@ struct ir_plot {
 /* Writes the SVG document.  Returns 0 or -EIO. */
 int ir_plot_svg(FILE *f, const struct ir_plot *p);
 
+/*
+ * Reads a recording for plotting (ir_plot_read.c): audio is demodulated
+ * and its waveform reduced to `width` columns between from_us and to_us
+ * (to_us 0: the end), timings are decoded; of several audio channels the
+ * one with the most frames is shown.  Fills *p (borrowing from *out, which
+ * the caller frees with ir_plot_capture_free()).  Returns 0, or a negative
+ * errno with the reason in `err`.
+ */
+struct ir_plot_capture;
+int ir_plot_read(const char *path, uint64_t from_us, uint64_t to_us, unsigned width,
+		 struct ir_plot_capture **out, struct ir_plot *p, char *err, size_t err_size);
+void ir_plot_capture_free(struct ir_plot_capture *c);
+
 #endif

@@ -69,7 +69,110 @@ static int parse_double(const char *arg, const char *what, double min, double ma
 	return 0;
 }
 
-int cmd_synth(int argc, char **argv)
+struct synth_args {
+	struct ir_channel_config cfg;
+	struct ir_encode_opts eopts;
+	const char *output, *timings;
+	enum ir_audio_sample_format format;
+	unsigned carrier;
+	double gap_ms;
+};
+
+static int parse_frontend(const char *arg, enum ir_frontend *out)
+{
+	if (strcmp(arg, "tsop") == 0)
+		*out = IR_FRONTEND_TSOP;
+	else if (strcmp(arg, "photodiode") == 0)
+		*out = IR_FRONTEND_PHOTODIODE;
+	else {
+		cli_error("--frontend: '%s' is not tsop or photodiode", arg);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_format(const char *arg, enum ir_audio_sample_format *out)
+{
+	static const struct {
+		const char *name;
+		enum ir_audio_sample_format format;
+	} formats[] = {
+		{ "s16", IR_AUDIO_PCM_16 }, { "s24", IR_AUDIO_PCM_24 }, { "s32", IR_AUDIO_PCM_32 },
+		{ "float", IR_AUDIO_FLOAT }, { "u8", IR_AUDIO_PCM_U8 },
+	};
+
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		if (strcmp(arg, formats[i].name) == 0) {
+			*out = formats[i].format;
+			return 0;
+		}
+	}
+	cli_error("--format: '%s' is not s16, s24, s32, float or u8", arg);
+	return -1;
+}
+
+/* --hum HZ[:LEVEL] */
+static int parse_hum(char *arg, struct ir_channel_config *cfg)
+{
+	char *colon = strchr(arg, ':');
+
+	cfg->hum_level = 0.2;
+	if (colon) {
+		*colon = '\0';
+		if (parse_double(colon + 1, "--hum level", 0, 100, &cfg->hum_level) < 0)
+			return -1;
+	}
+	return parse_double(arg, "--hum", 1, 1000, &cfg->hum_hz);
+}
+
+/* One option into `a`: 0, or -1 for a bad value (reported). */
+static int synth_option(int opt, char *arg, struct synth_args *a)
+{
+	struct ir_channel_config *cfg = &a->cfg;
+	unsigned long long u = 0;
+	int ret;
+
+	switch (opt) {
+	case 'o': a->output = arg; return 0;
+	case 't': a->timings = arg; return 0;
+	case 'I': cfg->invert = true; return 0;
+	case 'F': return parse_frontend(arg, &cfg->frontend);
+	case 'f': return parse_format(arg, &a->format);
+	case 'H': return parse_hum(arg, cfg);
+	case 'A': return parse_double(arg, "--ac-tau-ms", 0, 10000, &cfg->ac_tau_ms);
+	case 'S': return parse_double(arg, "--snr-db", -20, 200, &cfg->snr_db);
+	case 'C': return parse_double(arg, "--clip", 1, 1000, &cfg->clip_drive);
+	case 'a': return parse_double(arg, "--amplitude", 1e-6, 1, &cfg->amplitude);
+	case 'D': return parse_double(arg, "--dc-offset", -1, 1, &cfg->dc_offset);
+	case 'J': return parse_double(arg, "--jitter", 0, 10000, &cfg->jitter_us);
+	case 'T': return parse_double(arg, "--stretch", -10000, 10000, &cfg->stretch_us);
+	case 'g': return parse_double(arg, "--gap-ms", 0, 60000, &a->gap_ms);
+	case 'r':
+		ret = cli_parse_uint(arg, "--rate", 8000, 192000, &u);
+		cfg->sample_rate = (unsigned)u;
+		return ret;
+	case 'c':
+		ret = cli_parse_uint(arg, "--carrier", 10000, 500000, &u);
+		a->carrier = (unsigned)u;
+		return ret;
+	case 'd':
+		ret = cli_parse_uint(arg, "--duty", 1, 99, &u);
+		cfg->duty_cycle = (unsigned)u;
+		return ret;
+	case 'n':
+		ret = cli_parse_uint(arg, "--repeats", 0, 1000, &u);
+		a->eopts.repeats = (unsigned)u;
+		return ret;
+	case 's':
+		ret = cli_parse_uint(arg, "--seed", 0, UINT64_MAX, &u);
+		cfg->seed = u;
+		return ret;
+	}
+	return -1;
+}
+
+/* Parses the options; returns 0, 1 after --help, or -1 (reported). */
+static int parse_synth_args(int argc, char **argv, struct synth_args *a)
 {
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -94,197 +197,114 @@ int cmd_synth(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ir_channel_config cfg;
-	struct ir_edge_buf edges = { 0 };
-	struct ir_encode_opts eopts = { 0 };
-	const char *output = NULL, *timings = NULL;
-	enum ir_audio_sample_format format = IR_AUDIO_PCM_16;
-	unsigned carrier = 0;
-	double gap_ms = 200;
-	unsigned long long u;
-	float *samples = NULL;
-	size_t frames;
-	struct ir_audio_writer *w = NULL;
-	int opt, ret, status = EXIT_USAGE;
+	int opt;
 
-	ir_channel_config_default(&cfg);
-	cfg.carrier_hz = 0;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:r:n:h", options, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'r':
-			if (cli_parse_uint(optarg, "--rate", 8000, 192000, &u) < 0)
-				goto out;
-			cfg.sample_rate = (unsigned)u;
-			break;
-		case 'F':
-			if (strcmp(optarg, "tsop") == 0)
-				cfg.frontend = IR_FRONTEND_TSOP;
-			else if (strcmp(optarg, "photodiode") == 0)
-				cfg.frontend = IR_FRONTEND_PHOTODIODE;
-			else {
-				cli_error("--frontend: '%s' is not tsop or photodiode", optarg);
-				goto out;
-			}
-			break;
-		case 'A':
-			if (parse_double(optarg, "--ac-tau-ms", 0, 10000, &cfg.ac_tau_ms) < 0)
-				goto out;
-			break;
-		case 'S':
-			if (parse_double(optarg, "--snr-db", -20, 200, &cfg.snr_db) < 0)
-				goto out;
-			break;
-		case 'H': {
-			char *colon = strchr(optarg, ':');
-
-			cfg.hum_level = 0.2;
-			if (colon) {
-				*colon = '\0';
-				if (parse_double(colon + 1, "--hum level", 0, 100, &cfg.hum_level) < 0)
-					goto out;
-			}
-			if (parse_double(optarg, "--hum", 1, 1000, &cfg.hum_hz) < 0)
-				goto out;
-			break;
-		}
-		case 'C':
-			if (parse_double(optarg, "--clip", 1, 1000, &cfg.clip_drive) < 0)
-				goto out;
-			break;
-		case 'a':
-			if (parse_double(optarg, "--amplitude", 1e-6, 1, &cfg.amplitude) < 0)
-				goto out;
-			break;
-		case 'D':
-			if (parse_double(optarg, "--dc-offset", -1, 1, &cfg.dc_offset) < 0)
-				goto out;
-			break;
-		case 'I':
-			cfg.invert = true;
-			break;
-		case 'J':
-			if (parse_double(optarg, "--jitter", 0, 10000, &cfg.jitter_us) < 0)
-				goto out;
-			break;
-		case 'T':
-			if (parse_double(optarg, "--stretch", -10000, 10000, &cfg.stretch_us) < 0)
-				goto out;
-			break;
-		case 'c':
-			if (cli_parse_uint(optarg, "--carrier", 10000, 500000, &u) < 0)
-				goto out;
-			carrier = (unsigned)u;
-			break;
-		case 'd':
-			if (cli_parse_uint(optarg, "--duty", 1, 99, &u) < 0)
-				goto out;
-			cfg.duty_cycle = (unsigned)u;
-			break;
-		case 'n':
-			if (cli_parse_uint(optarg, "--repeats", 0, 1000, &u) < 0)
-				goto out;
-			eopts.repeats = (unsigned)u;
-			break;
-		case 'g':
-			if (parse_double(optarg, "--gap-ms", 0, 60000, &gap_ms) < 0)
-				goto out;
-			break;
-		case 't':
-			timings = optarg;
-			break;
-		case 'f':
-			if (strcmp(optarg, "s16") == 0)
-				format = IR_AUDIO_PCM_16;
-			else if (strcmp(optarg, "s24") == 0)
-				format = IR_AUDIO_PCM_24;
-			else if (strcmp(optarg, "s32") == 0)
-				format = IR_AUDIO_PCM_32;
-			else if (strcmp(optarg, "float") == 0)
-				format = IR_AUDIO_FLOAT;
-			else if (strcmp(optarg, "u8") == 0)
-				format = IR_AUDIO_PCM_U8;
-			else {
-				cli_error("--format: '%s' is not s16, s24, s32, float or u8", optarg);
-				goto out;
-			}
-			break;
-		case 's':
-			if (cli_parse_uint(optarg, "--seed", 0, UINT64_MAX, &u) < 0)
-				goto out;
-			cfg.seed = u;
-			break;
-		case 'h':
+		if (opt == 'h') {
 			synth_usage(stdout);
-			return 0;
-		default:
+			return 1;
+		}
+		if (opt == '?' || opt == ':') {
 			synth_usage(stderr);
-			goto out;
+			return -1;
 		}
+		if (synth_option(opt, optarg, a) < 0)
+			return -1;
 	}
-	if (!output) {
+	if (!a->output) {
 		cli_error("synth: no output file (-o)");
-		goto out;
+		return -1;
 	}
-	if (timings) {
-		struct ir_parse_error perr;
-
-		if (optind < argc) {
-			cli_error("synth: give codes or --timings, not both");
-			goto out;
-		}
-		ret = ir_timing_read_file(timings, IR_FORMAT_AUTO, NULL, &edges, NULL, &perr);
-		if (ret < 0) {
-			cli_error("%s%s%u: %s", timings, perr.line ? ":" : "", perr.line,
-				  ret == -EINVAL ? perr.message : strerror(-ret));
-			goto out;
-		}
-	} else if (optind >= argc) {
+	if (a->timings && optind < argc) {
+		cli_error("synth: give codes or --timings, not both");
+		return -1;
+	}
+	if (!a->timings && optind >= argc) {
 		cli_error("synth: nothing to send");
 		synth_usage(stderr);
-		goto out;
+		return -1;
 	}
-	for (int i = optind; i < argc; i++) {
+	return 0;
+}
+
+/* The timings to render: a timing file, or the codes encoded one after
+ * another with alternating toggles, --gap-ms apart.  Returns 0 or -1. */
+static int synth_edges(struct synth_args *a, int argc, char **argv, struct ir_edge_buf *edges)
+{
+	if (a->timings) {
+		struct ir_parse_error perr;
+		int ret = ir_timing_read_file(a->timings, IR_FORMAT_AUTO, NULL, edges, NULL, &perr);
+
+		if (ret < 0) {
+			cli_error("%s%s%u: %s", a->timings, perr.line ? ":" : "", perr.line,
+				  ret == -EINVAL ? perr.message : strerror(-ret));
+			return -1;
+		}
+	}
+	for (int i = 0; i < argc; i++) {
 		enum ir_protocol proto;
 		uint64_t scancode;
 
 		if (cli_parse_proto_scancode(argv[i], &proto, &scancode) < 0)
-			goto out;
-		if (!carrier && !cfg.carrier_hz)
-			cfg.carrier_hz = ir_protocol_get(proto)->carrier_hz;
-		if (i > optind && ir_edge_buf_space(&edges, (uint32_t)(gap_ms * 1000)) < 0)
-			goto out;
-		eopts.toggle = (unsigned)(i - optind) & 1;
-		ret = ir_encode(proto, scancode, &eopts, &edges);
-		if (ret < 0) {
+			return -1;
+		if (!a->carrier && !a->cfg.carrier_hz)
+			a->cfg.carrier_hz = ir_protocol_get(proto)->carrier_hz;
+		if (i > 0 && ir_edge_buf_space(edges, (uint32_t)(a->gap_ms * 1000)) < 0)
+			return -1;
+		a->eopts.toggle = (unsigned)i & 1;
+		if (ir_encode(proto, scancode, &a->eopts, edges) < 0) {
 			cli_error("%s: not a valid %s scancode", argv[i], ir_protocol_get(proto)->name);
-			goto out;
+			return -1;
 		}
 	}
-	if (carrier)
-		cfg.carrier_hz = carrier;
-	if (!cfg.carrier_hz)
-		cfg.carrier_hz = 38000;
-	ret = ir_channel_render(&cfg, edges.edges, edges.len, &samples, &frames);
+	return 0;
+}
+
+/* Renders the receiver's output and writes it; returns 0 or -1. */
+static int render(const struct synth_args *a, const struct ir_edge_buf *edges)
+{
+	struct ir_audio_writer *w = NULL;
+	float *samples = NULL;
+	size_t frames;
+	int ret = ir_channel_render(&a->cfg, edges->edges, edges->len, &samples, &frames);
+
 	if (ret < 0) {
 		cli_error("synth: cannot render: %s", strerror(-ret));
-		goto out;
+		return -1;
 	}
-	ret = ir_audio_writer_open(output, cfg.sample_rate, 1, format, &w);
+	ret = ir_audio_writer_open(a->output, a->cfg.sample_rate, 1, a->format, &w);
 	if (ret == 0)
 		ret = ir_audio_writer_write(w, samples, frames);
 	if (w && ir_audio_writer_close(w) < 0 && ret == 0)
 		ret = -EIO;
-	if (ret < 0) {
-		cli_error("%s: %s", output, strerror(-ret));
-		goto out;
-	}
-	status = 0;
-out:
 	free(samples);
+	if (ret < 0) {
+		cli_error("%s: %s", a->output, strerror(-ret));
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_synth(int argc, char **argv)
+{
+	struct synth_args a = { .format = IR_AUDIO_PCM_16, .gap_ms = 200 };
+	struct ir_edge_buf edges = { 0 };
+	int ret, status = EXIT_USAGE;
+
+	ir_channel_config_default(&a.cfg);
+	a.cfg.carrier_hz = 0;
+	ret = parse_synth_args(argc, argv, &a);
+	if (ret != 0)
+		return ret > 0 ? 0 : EXIT_USAGE;
+	if (synth_edges(&a, argc - optind, argv + optind, &edges) == 0) {
+		if (a.carrier)
+			a.cfg.carrier_hz = a.carrier;
+		if (!a.cfg.carrier_hz)
+			a.cfg.carrier_hz = IR_CARRIER_DEFAULT_HZ;
+		if (render(&a, &edges) == 0)
+			status = 0;
+	}
 	ir_edge_buf_free(&edges);
 	return status;
 }
