@@ -58,19 +58,6 @@ static void record_usage(FILE *out)
 		"  irjack record --device hw:1,0 --duration 10 -o problem.wav\n");
 }
 
-struct record_run {
-	struct ir_edge_buf edges[IR_RECEIVER_MAX_CHANNELS];
-	int oom;
-};
-
-static void keep_edge(void *userdata, unsigned channel, const struct ir_edge *edge)
-{
-	struct record_run *run = userdata;
-
-	if (ir_edge_buf_push(&run->edges[channel], *edge) < 0)
-		run->oom = 1;
-}
-
 static void ignore_frame(void *userdata, const struct ir_frame *frame)
 {
 	(void)userdata;
@@ -203,7 +190,45 @@ out:
 	return status;
 }
 
-int cmd_record(int argc, char **argv)
+struct record_args {
+	const char *output, *format;
+	struct ir_source_options sopt;
+	struct cli_live_args live;
+	struct ir_receiver_config cfg;
+};
+
+/* One option of record's own: 0, or -1 for a bad value (reported). */
+static int record_option(int opt, const char *arg, struct record_args *a)
+{
+	unsigned long long v;
+
+	switch (opt) {
+	case 'o':
+		a->output = arg;
+		return 0;
+	case 'f':
+		if (strcmp(arg, "mode2") && strcmp(arg, "compact") && strcmp(arg, "binary")) {
+			cli_error("unknown format '%s' (mode2, compact, binary)", arg);
+			return -1;
+		}
+		a->format = arg;
+		return 0;
+	case 'c':
+		return cli_parse_channel(arg, &a->cfg.channel);
+	case 'P':
+		return cli_parse_polarity(arg, &a->cfg.polarity);
+	case 'T':
+		if (cli_parse_uint(arg, "--timeout", 10, 10000, &v) < 0)
+			return -1;
+		a->cfg.timeout_us = (uint32_t)v * 1000;
+		return 0;
+	}
+	record_usage(stderr);
+	return -1;
+}
+
+/* Parses the options; returns 0, 1 after --help, or -1 (reported). */
+static int parse_record_args(int argc, char **argv, struct record_args *a)
 {
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -220,134 +245,73 @@ int cmd_record(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *output = NULL, *format = "mode2";
-	struct ir_source_options sopt;
-	struct cli_live_args live = { .sopt = &sopt };
-	char spec[512];
-	struct ir_receiver_config cfg = { .channel = IR_RECEIVER_CHANNEL_AUTO };
-	struct record_run run = { 0 };
-	struct ir_audio_file *f = NULL;
-	struct ir_audio_info info;
-	struct ir_receiver *rx = NULL;
-	unsigned long long v;
-	char error[256];
-	float *buf = NULL;
-	long got;
-	int opt, ret, status = EXIT_USAGE;
+	int opt;
 
-	ir_source_options_init(&sopt);
-	sopt.realtime = true;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:f:c:d:b:r:t:h", options, NULL)) != -1) {
-		int taken = cli_live_option(opt, optarg, &live);
+		int taken = cli_live_option(opt, optarg, &a->live);
 
 		if (taken < 0)
-			return EXIT_USAGE;
+			return -1;
 		if (taken)
 			continue;
-		switch (opt) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'f':
-			if (strcmp(optarg, "mode2") && strcmp(optarg, "compact") &&
-			    strcmp(optarg, "binary")) {
-				cli_error("unknown format '%s' (mode2, compact, binary)", optarg);
-				return EXIT_USAGE;
-			}
-			format = optarg;
-			break;
-		case 'c':
-			if (cli_parse_channel(optarg, &cfg.channel) < 0)
-				return EXIT_USAGE;
-			break;
-		case 'P':
-			if (cli_parse_polarity(optarg, &cfg.polarity) < 0)
-				return EXIT_USAGE;
-			break;
-		case 'T':
-			if (cli_parse_uint(optarg, "--timeout", 10, 10000, &v) < 0)
-				return EXIT_USAGE;
-			cfg.timeout_us = (uint32_t)v * 1000;
-			break;
-		case 'h':
+		if (opt == 'h') {
 			record_usage(stdout);
-			return 0;
-		default:
-			record_usage(stderr);
-			return EXIT_USAGE;
+			return 1;
 		}
+		if (record_option(opt, optarg, a) < 0)
+			return -1;
 	}
-	if (live.device || live.backend) {
-		if (optind != argc || !output) {
+	return 0;
+}
+
+/* A recording's demodulated timings. */
+static int record_file(const char *input, const struct record_args *a)
+{
+	struct ir_edge_buf edges = { 0 };
+	char error[256];
+	int ret = ir_receiver_edges_file(input, &a->cfg, &edges, error, sizeof(error));
+
+	if (ret < 0)
+		cli_error("%s: %s", input, error);
+	else
+		ret = write_timings(a->output, a->format, &edges);
+	ir_edge_buf_free(&edges);
+	return ret < 0 ? EXIT_USAGE : 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static struct record_args a;
+	char spec[512];
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.format = "mode2";
+	a.live.sopt = &a.sopt;
+	a.cfg.channel = IR_RECEIVER_CHANNEL_AUTO;
+	ir_source_options_init(&a.sopt);
+	a.sopt.realtime = true;
+	ret = parse_record_args(argc, argv, &a);
+	if (ret != 0)
+		return ret > 0 ? 0 : EXIT_USAGE;
+	if (a.live.device || a.live.backend) {
+		if (optind != argc || !a.output) {
 			cli_error("record: with --device, only -o OUTPUT (no INPUT)");
 			record_usage(stderr);
 			return EXIT_USAGE;
 		}
-		if (cli_source_spec(live.device, live.backend, spec, sizeof(spec)) < 0)
+		if (cli_source_spec(a.live.device, a.live.backend, spec, sizeof(spec)) < 0)
 			return EXIT_USAGE;
-		sopt.channel = cfg.channel;
-		sopt.polarity = cfg.polarity;
-		sopt.timeout_us = cfg.timeout_us;
-		return record_live(spec, &sopt, live.duration_s, output, format);
+		a.sopt.channel = a.cfg.channel;
+		a.sopt.polarity = a.cfg.polarity;
+		a.sopt.timeout_us = a.cfg.timeout_us;
+		return record_live(spec, &a.sopt, a.live.duration_s, a.output, a.format);
 	}
-	if (optind + 1 != argc || !output) {
+	if (optind + 1 != argc || !a.output) {
 		cli_error("record: need one INPUT and -o OUTPUT");
 		record_usage(stderr);
 		return EXIT_USAGE;
 	}
-	ret = ir_audio_file_open(argv[optind], &f, error, sizeof(error));
-	if (ret < 0) {
-		cli_error("%s: %s", argv[optind], error);
-		return EXIT_USAGE;
-	}
-	ir_audio_file_info(f, &info);
-	if (info.channels > IR_RECEIVER_MAX_CHANNELS ||
-	    (cfg.channel >= 0 && (unsigned)cfg.channel >= info.channels)) {
-		cli_error("%s: has %u channels", argv[optind], info.channels);
-		goto out;
-	}
-	cfg.sample_rate = info.sample_rate;
-	cfg.channels = info.channels;
-	if (info.channels == 1)
-		cfg.channel = 0;
-	ret = ir_receiver_new(&cfg, ignore_frame, NULL, &rx);
-	if (ret < 0) {
-		cli_error("%s: cannot demodulate audio at %u Hz", argv[optind], info.sample_rate);
-		goto out;
-	}
-	ir_receiver_set_edge_fn(rx, keep_edge, &run);
-	buf = malloc(4096 * sizeof(float) * info.channels);
-	if (!buf)
-		goto out;
-	while ((got = ir_audio_file_read(f, buf, 4096)) > 0)
-		ir_receiver_process(rx, buf, (size_t)got);
-	ir_receiver_flush(rx);
-	if (got < 0 || run.oom) {
-		cli_error("%s: %s", argv[optind], run.oom ? "out of memory" : "read error");
-		goto out;
-	}
-
-	/* The channel with the most frames, then the most edges. */
-	unsigned best = cfg.channel >= 0 ? (unsigned)cfg.channel : 0;
-
-	if (cfg.channel < 0) {
-		for (unsigned c = 1; c < info.channels; c++) {
-			uint64_t fc = ir_receiver_channel_frames(rx, c);
-			uint64_t fb = ir_receiver_channel_frames(rx, best);
-
-			if (fc > fb || (fc == fb && run.edges[c].len > run.edges[best].len))
-				best = c;
-		}
-	}
-	if (write_timings(output, format, &run.edges[best]) < 0)
-		goto out;
-	status = 0;
-out:
-	free(buf);
-	for (unsigned c = 0; c < IR_RECEIVER_MAX_CHANNELS; c++)
-		ir_edge_buf_free(&run.edges[c]);
-	ir_receiver_free(rx);
-	ir_audio_file_close(f);
-	return status;
+	return record_file(argv[optind], &a);
 }

@@ -68,6 +68,15 @@ void ir_receiver_reset(struct ir_receiver *rx);
 int ir_receiver_run_file(const char *path, const struct ir_receiver_config *cfg,
 			 ir_frame_fn frame_fn, void *userdata, char *error, size_t error_size);
 
+/*
+ * The same, keeping the demodulated edges instead of the frames: those of
+ * cfg->channel, or (auto) of the channel with the most frames, then the
+ * most edges, go to `out` (the caller's; ir_edge_buf_free()).  Returns 0
+ * or a negative errno with a message (without the path) in `error`.
+ */
+int ir_receiver_edges_file(const char *path, const struct ir_receiver_config *cfg,
+			   struct ir_edge_buf *out, char *error, size_t error_size);
+
 /* The signal report of channel c (0-based); -EINVAL if it is not decoded. */
 int ir_receiver_report(struct ir_receiver *rx, unsigned c, struct ir_signal_report *r);
 
