@@ -100,7 +100,50 @@ static void report_event(void *userdata, enum ir_source_event event, const char 
 		cli_error("%s", message);
 }
 
-int cmd_listen(int argc, char **argv)
+struct listen_args {
+	struct listen_run run;
+	struct ir_source_options sopt;
+	struct cli_live_args live;
+	struct ir_protocol_set enabled;
+	struct ir_keymap *keymap;
+};
+
+/* One option of listen's own: 0, or -1 for a bad value (reported). */
+static int listen_option(int opt, const char *arg, struct listen_args *a)
+{
+	unsigned long long v;
+	char bad[64];
+
+	switch (opt) {
+	case 'c':
+		return cli_parse_channel(arg, &a->sopt.channel);
+	case 'P':
+		return cli_parse_polarity(arg, &a->sopt.polarity);
+	case 'T':
+		if (cli_parse_uint(arg, "--timeout", 10, 10000, &v) < 0)
+			return -1;
+		a->sopt.timeout_us = (uint32_t)v * 1000;
+		return 0;
+	case 'p':
+		if (ir_protocol_set_parse(arg, &a->enabled, bad, sizeof(bad)) == 0)
+			return 0;
+		cli_error("unknown protocol '%s' (see 'irjack protocols')", bad);
+		return -1;
+	case 'k':
+		return cli_load_keymap(arg, &a->keymap);
+	case 'j':
+		a->run.print.json = true;
+		return 0;
+	case 'v':
+		a->run.verbose = true;
+		return 0;
+	}
+	listen_usage(stderr);
+	return -1;
+}
+
+/* Parses the options; returns 0, 1 after --help, or -1 (reported). */
+static int parse_listen_args(int argc, char **argv, struct listen_args *a)
 {
 	static const struct option options[] = {
 		{ "device", required_argument, NULL, 'd' },
@@ -120,110 +163,96 @@ int cmd_listen(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct listen_run run = { 0 };
-	struct ir_source_options sopt;
-	struct cli_live_args live = { .sopt = &sopt };
-	struct ir_protocol_set enabled;
-	struct ir_keymap *keymap = NULL;
-	struct ir_source *src = NULL;
-	struct ir_source_callbacks cb = { print_frame, NULL, report_event, NULL, &run };
-	char spec[512], err[256];
-	unsigned long long v;
-	int opt, status = EXIT_USAGE;
+	int opt;
 
-	ir_source_options_init(&sopt);
-	sopt.realtime = true;
-	ir_protocol_set_default(&enabled);
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "d:b:r:c:p:k:jt:vh", options, NULL)) != -1) {
-		int taken = cli_live_option(opt, optarg, &live);
+		int taken = cli_live_option(opt, optarg, &a->live);
 
 		if (taken < 0)
-			goto out;
+			return -1;
 		if (taken)
 			continue;
-		switch (opt) {
-		case 'c':
-			if (cli_parse_channel(optarg, &sopt.channel) < 0)
-				goto out;
-			break;
-		case 'P':
-			if (cli_parse_polarity(optarg, &sopt.polarity) < 0)
-				goto out;
-			break;
-		case 'T':
-			if (cli_parse_uint(optarg, "--timeout", 10, 10000, &v) < 0)
-				goto out;
-			sopt.timeout_us = (uint32_t)v * 1000;
-			break;
-		case 'p': {
-			char bad[64];
-
-			if (ir_protocol_set_parse(optarg, &enabled, bad, sizeof(bad)) < 0) {
-				cli_error("unknown protocol '%s' (see 'irjack protocols')", bad);
-				goto out;
-			}
-			break;
-		}
-		case 'k':
-			if (cli_load_keymap(optarg, &keymap) < 0)
-				goto out;
-			break;
-		case 'j':
-			run.print.json = true;
-			break;
-		case 'v':
-			run.verbose = true;
-			break;
-		case 'h':
+		if (opt == 'h') {
 			listen_usage(stdout);
-			status = 0;
-			goto out;
-		default:
-			listen_usage(stderr);
-			goto out;
+			return 1;
 		}
+		if (listen_option(opt, optarg, a) < 0)
+			return -1;
 	}
 	if (optind != argc) {
 		cli_error("listen: unexpected argument '%s' (the source is given with --device)",
 			  argv[optind]);
-		goto out;
+		return -1;
 	}
-	if (cli_source_spec(live.device, live.backend, spec, sizeof(spec)) < 0)
-		goto out;
-	cli_enable_keymap_protocols(keymap, &enabled);
-	run.print.keymap = keymap;
-	sopt.protocols = &enabled;
-	sopt.keymap = keymap;
-	cli_source_duration(&sopt, live.duration_s);
+	return 0;
+}
 
-	if (ir_source_open(spec, &sopt, &cb, &src, err, sizeof(err)) < 0) {
+static void print_start(struct ir_source *src)
+{
+	struct ir_source_stats st;
+
+	ir_source_stats(src, &st);
+	fprintf(stderr, "irjack: listening on %s:%s (%s, %u Hz, %u channel%s, period %u frames%s)\n",
+		st.backend, st.device, st.format, st.rate, st.channels, st.channels == 1 ? "" : "s",
+		st.period_frames, st.realtime ? ", real-time priority" : "");
+}
+
+static void print_end(struct ir_source *src)
+{
+	struct ir_source_stats st;
+
+	ir_source_stats(src, &st);
+	fprintf(stderr, "irjack: %llu samples, %llu frames, %llu overruns, %llu samples dropped, "
+		"%llu reopens\n",
+		(unsigned long long)st.samples, (unsigned long long)st.frames,
+		(unsigned long long)st.xruns, (unsigned long long)st.dropped,
+		(unsigned long long)st.reopens);
+}
+
+/* Opens the source and prints its frames until the end; the exit status. */
+static int listen_source(struct listen_args *a, const char *spec)
+{
+	struct ir_source_callbacks cb = { print_frame, NULL, report_event, NULL, &a->run };
+	struct ir_source *src = NULL;
+	char err[256];
+	int status = EXIT_USAGE;
+
+	cli_enable_keymap_protocols(a->keymap, &a->enabled);
+	a->run.print.keymap = a->keymap;
+	a->sopt.protocols = &a->enabled;
+	a->sopt.keymap = a->keymap;
+	cli_source_duration(&a->sopt, a->live.duration_s);
+	if (ir_source_open(spec, &a->sopt, &cb, &src, err, sizeof(err)) < 0) {
 		cli_error("%s", err);
-		goto out;
+		return EXIT_USAGE;
 	}
-	if (run.verbose) {
-		struct ir_source_stats st;
-
-		ir_source_stats(src, &st);
-		fprintf(stderr, "irjack: listening on %s:%s (%s, %u Hz, %u channel%s, period %u frames%s)\n",
-			st.backend, st.device, st.format, st.rate, st.channels,
-			st.channels == 1 ? "" : "s", st.period_frames,
-			st.realtime ? ", real-time priority" : "");
-	}
-	if (cli_run_source(src, live.duration_s) == 0)
-		status = run.print.frames ? 0 : EXIT_NOTHING;
-	if (run.verbose) {
-		struct ir_source_stats st;
-
-		ir_source_stats(src, &st);
-		fprintf(stderr, "irjack: %llu samples, %llu frames, %llu overruns, %llu samples dropped, "
-			"%llu reopens\n",
-			(unsigned long long)st.samples, (unsigned long long)st.frames,
-			(unsigned long long)st.xruns, (unsigned long long)st.dropped,
-			(unsigned long long)st.reopens);
-	}
+	if (a->run.verbose)
+		print_start(src);
+	if (cli_run_source(src, a->live.duration_s) == 0)
+		status = a->run.print.frames ? 0 : EXIT_NOTHING;
+	if (a->run.verbose)
+		print_end(src);
 	ir_source_free(src);
-out:
-	ir_keymap_free(keymap);
+	return status;
+}
+
+int cmd_listen(int argc, char **argv)
+{
+	static struct listen_args a;
+	char spec[512];
+	int ret, status = EXIT_USAGE;
+
+	memset(&a, 0, sizeof(a));
+	a.live.sopt = &a.sopt;
+	ir_source_options_init(&a.sopt);
+	a.sopt.realtime = true;
+	ir_protocol_set_default(&a.enabled);
+	ret = parse_listen_args(argc, argv, &a);
+	if (ret != 0)
+		status = ret > 0 ? 0 : EXIT_USAGE;
+	else if (cli_source_spec(a.live.device, a.live.backend, spec, sizeof(spec)) == 0)
+		status = listen_source(&a, spec);
+	ir_keymap_free(a.keymap);
 	return status;
 }

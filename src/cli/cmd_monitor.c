@@ -449,50 +449,139 @@ static int parse_args(int argc, char **argv, struct monitor_args *a, struct moni
 	return 0;
 }
 
+/* Draws the view from the source's figures now. */
+static void refresh(struct monitor *m, struct ir_source *src, const struct ir_source_stats *st,
+		    double audio_s, struct ir_signal_report *r, bool *have_report)
+{
+	int ret = ir_source_signal_report(src, r);
+
+	if (ret == 0) {
+		*have_report = true;
+		if (r->peak > m->max_peak)
+			m->max_peak = r->peak;
+	} else if (!*have_report) {
+		memset(r, 0, sizeof(*r));
+	}
+	if (m->tty)
+		show_screen(m, st, r, ret == 0, audio_s);
+	else
+		show_plain(m, st, r, ret == 0, audio_s);
+}
+
+/* Whether the run is over: --duration of audio, or of wall time past it
+ * (a source that stopped delivering must not hold a --duration forever). */
+static bool duration_over(const struct monitor_args *a, double audio_s, uint64_t start)
+{
+	if (!(a->live.duration_s > 0))
+		return false;
+	return audio_s >= a->live.duration_s ||
+	       (double)(ir_monotonic_ns() - start) / 1e9 > a->live.duration_s + 2.0;
+}
+
+/* Dispatches the source and redraws every UPDATE_NS until the end, a quit
+ * key or a signal.  Returns the exit status. */
+static int monitor_loop(struct monitor *m, const struct monitor_args *a, struct ir_source *src,
+			const char *spec, bool *screen)
+{
+	uint64_t start = ir_monotonic_ns(), next_update = start + UPDATE_NS;
+	struct ir_signal_report r;
+	struct ir_source_stats st;
+	bool ended = false, have_report = false;
+	char err[256];
+
+	while (!stop_requested && !ended) {
+		struct pollfd fds[2] = {
+			{ .fd = ir_source_fd(src), .events = POLLIN },
+			{ .fd = termios_saved ? STDIN_FILENO : -1, .events = POLLIN },
+		};
+		uint64_t now = ir_monotonic_ns();
+		int timeout_ms = next_update > now ? (int)((next_update - now) / 1000000u) + 1 : 0;
+		double audio_s;
+		int ret;
+
+		if (fds[0].fd < 0 && timeout_ms > 5)
+			timeout_ms = 5; /* no fd: dispatch on a timer */
+		if (poll(fds, 2, timeout_ms) < 0 && errno != EINTR) {
+			cli_error("poll: %s", strerror(errno));
+			return EXIT_USAGE;
+		}
+		if (fds[1].revents & POLLIN && quit_key())
+			break;
+		ret = ir_source_dispatch(src, err, sizeof(err));
+		if (ret < 0 && ret != -ENODATA) {
+			if (*screen)
+				printf("\033[?25h\033[?1049l");
+			*screen = false;
+			cli_error("%s: %s", spec, err);
+			return EXIT_USAGE;
+		}
+		ir_source_stats(src, &st);
+		audio_s = st.rate ? (double)st.samples / st.rate : 0;
+		ended = ret == -ENODATA || duration_over(a, audio_s, start);
+		now = ir_monotonic_ns();
+		if (now < next_update && !ended)
+			continue;
+		next_update = now + UPDATE_NS;
+		if (!a->once || ended)
+			refresh(m, src, &st, audio_s, &r, &have_report);
+	}
+	return 0;
+}
+
+/* Fills the source options from the arguments and opens the source. */
+static int monitor_open(struct monitor_args *a, struct monitor *m, const char *spec,
+			struct ir_source **src)
+{
+	struct ir_source_callbacks cb = { .frame = on_frame, .event = on_event, .userdata = m };
+	struct ir_source_stats st;
+	char err[256];
+
+	ir_protocol_set_default(&a->protocols);
+	cli_enable_keymap_protocols(m->keymap, &a->protocols);
+	a->opt.protocols = &a->protocols;
+	a->opt.keymap = m->keymap;
+	a->opt.paced = true; /* a recording plays at the speed it was recorded: this is a live view */
+	cli_source_duration(&a->opt, a->live.duration_s);
+	if (!(a->live.duration_s > 0) && a->once)
+		a->live.duration_s = 1.0;
+	m->tty = !a->once && isatty(STDOUT_FILENO);
+	if (ir_source_open(spec, &a->opt, &cb, src, err, sizeof(err)) < 0) {
+		cli_error("%s", err);
+		return -1;
+	}
+	ir_source_stats(*src, &st);
+	if (strcmp(st.backend, "alsa") == 0 || strcmp(st.backend, "portaudio") == 0)
+		find_mixer_controls(&st, m->mixer_hint, sizeof(m->mixer_hint));
+	return 0;
+}
+
+/* The alternate screen is gone: leave the last frames in the scrollback. */
+static void print_last_frames(const struct monitor *m)
+{
+	unsigned shown = m->n_frames < LAST_FRAMES ? m->n_frames : LAST_FRAMES;
+
+	for (unsigned i = 0; i < shown; i++)
+		printf("%s\n", m->frames[(m->n_frames - shown + i) % LAST_FRAMES]);
+}
+
 int cmd_monitor(int argc, char **argv)
 {
-	struct monitor m = { 0 };
+	static struct monitor m;
 	struct monitor_args a = { 0 };
-	struct ir_source_callbacks cb = { .frame = on_frame, .event = on_event, .userdata = &m };
 	struct ir_source *src = NULL;
-	struct ir_source_stats st;
-	struct ir_signal_report r;
 	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
-	char spec[512], err[256];
-	uint64_t start, next_update;
-	bool ended = false, have_report = false, screen = false;
-	int ret, status = 0;
+	char spec[512];
+	bool screen = false;
+	int ret, status;
 
+	memset(&m, 0, sizeof(m));
 	ir_source_options_init(&a.opt);
 	ret = parse_args(argc, argv, &a, &m);
-	if (ret != 0) {
+	if (ret != 0 || cli_source_spec(a.live.device, a.live.backend, spec, sizeof(spec)) < 0 ||
+	    monitor_open(&a, &m, spec, &src) < 0) {
 		ir_keymap_free(m.keymap);
 		return ret > 0 ? 0 : EXIT_USAGE;
 	}
-	if (cli_source_spec(a.live.device, a.live.backend, spec, sizeof(spec)) < 0) {
-		ir_keymap_free(m.keymap);
-		return EXIT_USAGE;
-	}
-	ir_protocol_set_default(&a.protocols);
-	cli_enable_keymap_protocols(m.keymap, &a.protocols);
-	a.opt.protocols = &a.protocols;
-	a.opt.keymap = m.keymap;
-	a.opt.paced = true; /* a recording plays at the speed it was recorded: this is a live view */
-	cli_source_duration(&a.opt, a.live.duration_s);
-	if (!(a.live.duration_s > 0) && a.once)
-		a.live.duration_s = 1.0;
-	m.tty = !a.once && isatty(STDOUT_FILENO);
-
-	ret = ir_source_open(spec, &a.opt, &cb, &src, err, sizeof(err));
-	if (ret < 0) {
-		cli_error("%s", err);
-		ir_keymap_free(m.keymap);
-		return EXIT_USAGE;
-	}
-	ir_source_stats(src, &st);
-	if (strcmp(st.backend, "alsa") == 0 || strcmp(st.backend, "portaudio") == 0)
-		find_mixer_controls(&st, m.mixer_hint, sizeof(m.mixer_hint));
-
 	stop_requested = 0;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
@@ -502,76 +591,15 @@ int cmd_monitor(int argc, char **argv)
 		printf("\033[?1049h\033[?25l"); /* alternate screen, no cursor */
 		screen = true;
 	}
-	start = ir_monotonic_ns();
-	next_update = start + UPDATE_NS;
-	while (!stop_requested && !ended) {
-		struct pollfd fds[2] = {
-			{ .fd = ir_source_fd(src), .events = POLLIN },
-			{ .fd = termios_saved ? STDIN_FILENO : -1, .events = POLLIN },
-		};
-		uint64_t now = ir_monotonic_ns();
-		int timeout_ms = next_update > now ? (int)((next_update - now) / 1000000u) + 1 : 0;
-		double audio_s;
-
-		if (fds[0].fd < 0 && timeout_ms > 5)
-			timeout_ms = 5; /* no fd: dispatch on a timer */
-		if (poll(fds, 2, timeout_ms) < 0 && errno != EINTR) {
-			cli_error("poll: %s", strerror(errno));
-			status = EXIT_USAGE;
-			break;
-		}
-		if (fds[1].revents & POLLIN && quit_key())
-			break;
-		ret = ir_source_dispatch(src, err, sizeof(err));
-		if (ret == -ENODATA) {
-			ended = true;
-		} else if (ret < 0) {
-			if (screen)
-				printf("\033[?25h\033[?1049l");
-			screen = false;
-			cli_error("%s: %s", spec, err);
-			status = EXIT_USAGE;
-			break;
-		}
-		ir_source_stats(src, &st);
-		audio_s = st.rate ? (double)st.samples / st.rate : 0;
-		if (a.live.duration_s > 0 && audio_s >= a.live.duration_s)
-			ended = true;
-		/* a source that stopped delivering must not hold a --duration forever */
-		if (a.live.duration_s > 0 && (double)(ir_monotonic_ns() - start) / 1e9 > a.live.duration_s + 2.0)
-			ended = true;
-		now = ir_monotonic_ns();
-		if (now < next_update && !ended)
-			continue;
-		next_update = now + UPDATE_NS;
-		if (a.once && !ended)
-			continue;
-		ret = ir_source_signal_report(src, &r);
-		if (ret == 0) {
-			have_report = true;
-			if (r.peak > m.max_peak)
-				m.max_peak = r.peak;
-		}
-		else if (!have_report)
-			memset(&r, 0, sizeof(r));
-		if (m.tty)
-			show_screen(&m, &st, &r, ret == 0, audio_s);
-		else
-			show_plain(&m, &st, &r, ret == 0, audio_s);
-	}
+	status = monitor_loop(&m, &a, src, spec, &screen);
 	if (screen)
 		printf("\033[?25h\033[?1049l");
 	fflush(stdout);
 	tty_restore();
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
-	if (m.tty && status == 0 && m.n_frames) {
-		/* the alternate screen is gone: leave the last frames in the scrollback */
-		unsigned shown = m.n_frames < LAST_FRAMES ? m.n_frames : LAST_FRAMES;
-
-		for (unsigned i = 0; i < shown; i++)
-			printf("%s\n", m.frames[(m.n_frames - shown + i) % LAST_FRAMES]);
-	}
+	if (m.tty && status == 0 && m.n_frames)
+		print_last_frames(&m);
 	ir_source_free(src);
 	ir_keymap_free(m.keymap);
 	return status;
