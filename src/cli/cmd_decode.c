@@ -144,7 +144,56 @@ static int decode_one(const char *path, enum ir_timing_format fmt,
 	return 0;
 }
 
-int cmd_decode(int argc, char **argv)
+struct decode_args {
+	enum ir_timing_format fmt;
+	struct ir_timing_parse_opts opts;
+	struct ir_protocol_set enabled;
+	struct decode_run run;
+};
+
+/* One option: 0, or -1 for a bad value (reported). */
+static int decode_option(int opt, const char *arg, struct decode_args *a)
+{
+	unsigned long long v;
+	char bad[64];
+
+	switch (opt) {
+	case 'f':
+		if (ir_timing_format_from_name(arg, &a->fmt) == 0)
+			return 0;
+		cli_error("unknown format '%s' (auto, mode2, binary, lircd, irmp)", arg);
+		return -1;
+	case 'r':
+		if (cli_parse_uint(arg, "--rate", 1000, 10000000, &v) < 0)
+			return -1;
+		a->opts.irmp_sample_rate = (unsigned)v;
+		return 0;
+	case 'p':
+		if (ir_protocol_set_parse(arg, &a->enabled, bad, sizeof(bad)) == 0)
+			return 0;
+		cli_error("unknown protocol '%s' (see 'irjack protocols')", bad);
+		return -1;
+	case 'j':
+		a->run.print.json = true;
+		return 0;
+	case 'c':
+		return cli_parse_channel(arg, &a->run.channel);
+	case 'P':
+		return cli_parse_polarity(arg, &a->run.polarity);
+	case 'T':
+		if (cli_parse_uint(arg, "--timeout", 10, 10000, &v) < 0)
+			return -1;
+		a->run.timeout_us = (uint32_t)v * 1000;
+		return 0;
+	case 'k':
+		return cli_load_keymap(arg, &a->run.keymap);
+	}
+	decode_usage(stderr);
+	return -1;
+}
+
+/* Parses the options; returns 0, 1 after --help, or -1 (reported). */
+static int parse_decode_args(int argc, char **argv, struct decode_args *a)
 {
 	static const struct option options[] = {
 		{ "format", required_argument, NULL, 'f' },
@@ -158,84 +207,48 @@ int cmd_decode(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	enum ir_timing_format fmt = IR_FORMAT_AUTO;
-	struct ir_timing_parse_opts opts = { 0 };
-	struct ir_protocol_set enabled;
-	struct decode_run run = { .channel = IR_RECEIVER_CHANNEL_AUTO };
-	unsigned long long v;
-	int opt, failed = 0;
+	int opt;
 
-	ir_protocol_set_default(&enabled);
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "f:r:p:jc:k:h", options, NULL)) != -1) {
-		switch (opt) {
-		case 'f':
-			if (ir_timing_format_from_name(optarg, &fmt) < 0) {
-				cli_error("unknown format '%s' (auto, mode2, binary, lircd, irmp)", optarg);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'r':
-			if (cli_parse_uint(optarg, "--rate", 1000, 10000000, &v) < 0)
-				return EXIT_USAGE;
-			opts.irmp_sample_rate = (unsigned)v;
-			break;
-		case 'p': {
-			char bad[64];
-
-			if (ir_protocol_set_parse(optarg, &enabled, bad, sizeof(bad)) < 0) {
-				cli_error("unknown protocol '%s' (see 'irjack protocols')", bad);
-				return EXIT_USAGE;
-			}
-			break;
-		}
-		case 'j':
-			run.print.json = true;
-			break;
-		case 'c':
-			if (cli_parse_channel(optarg, &run.channel) < 0)
-				return EXIT_USAGE;
-			break;
-		case 'P':
-			if (cli_parse_polarity(optarg, &run.polarity) < 0)
-				return EXIT_USAGE;
-			break;
-		case 'T':
-			if (cli_parse_uint(optarg, "--timeout", 10, 10000, &v) < 0)
-				return EXIT_USAGE;
-			run.timeout_us = (uint32_t)v * 1000;
-			break;
-		case 'k':
-			if (cli_load_keymap(optarg, &run.keymap) < 0) {
-				ir_keymap_free(run.keymap);
-				return EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			ir_keymap_free(run.keymap);
+		if (opt == 'h') {
 			decode_usage(stdout);
-			return 0;
-		default:
-			decode_usage(stderr);
-			return EXIT_USAGE;
+			return 1;
 		}
+		if (decode_option(opt, optarg, a) < 0)
+			return -1;
 	}
 	if (optind >= argc) {
 		cli_error("decode: no input file (use '-' for standard input)");
 		decode_usage(stderr);
-		ir_keymap_free(run.keymap);
-		return EXIT_USAGE;
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_decode(int argc, char **argv)
+{
+	static struct decode_args a;
+	int ret, failed = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.run.channel = IR_RECEIVER_CHANNEL_AUTO;
+	ir_protocol_set_default(&a.enabled);
+	ret = parse_decode_args(argc, argv, &a);
+	if (ret != 0) {
+		ir_keymap_free(a.run.keymap);
+		return ret > 0 ? 0 : EXIT_USAGE;
 	}
 	/* the protocols the keymaps name are decoded too (ir-keytable -a) */
-	cli_enable_keymap_protocols(run.keymap, &enabled);
-	run.print.keymap = run.keymap;
+	cli_enable_keymap_protocols(a.run.keymap, &a.enabled);
+	a.run.print.keymap = a.run.keymap;
 	for (int i = optind; i < argc; i++) {
-		run.print.source = argc - optind > 1 ? argv[i] : NULL;
-		if (decode_one(argv[i], fmt, &opts, &enabled, &run) < 0)
+		a.run.print.source = argc - optind > 1 ? argv[i] : NULL;
+		if (decode_one(argv[i], a.fmt, &a.opts, &a.enabled, &a.run) < 0)
 			failed = 1;
 	}
-	ir_keymap_free(run.keymap);
+	ir_keymap_free(a.run.keymap);
 	if (failed)
 		return EXIT_USAGE;
-	return run.print.frames ? 0 : EXIT_NOTHING;
+	return a.run.print.frames ? 0 : EXIT_NOTHING;
 }

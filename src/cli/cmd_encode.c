@@ -38,6 +38,36 @@ static void encode_usage(FILE *out)
 		"  irjack encode -f compact rc5:0x1e01 > power.txt && ir-ctl --send=power.txt\n");
 }
 
+/* The codes one after another, after the first one's carrier (except in
+ * the binary format, which has no word for it).  Returns 0 or -1. */
+static int encode_codes(int argc, char **argv, const struct ir_encode_opts *eopts,
+			const char *format, struct ir_edge_buf *edges)
+{
+	for (int i = 0; i < argc; i++) {
+		enum ir_protocol proto;
+		uint64_t scancode;
+		const struct ir_protocol_info *info;
+		int ret;
+
+		if (cli_parse_proto_scancode(argv[i], &proto, &scancode) < 0)
+			return -1;
+		info = ir_protocol_get(proto);
+		if (i == 0 && strcmp(format, "binary") != 0 && info->carrier_hz)
+			ir_edge_buf_push(edges, (struct ir_edge){ .duration = info->carrier_hz,
+								  .kind = IR_CARRIER,
+								  .duty_cycle = info->duty_cycle });
+		ret = ir_encode(proto, scancode, eopts, edges);
+		if (ret < 0) {
+			if (ret == -EOPNOTSUPP)
+				cli_error("%s: irjack cannot encode %s", argv[i], info->name);
+			else
+				cli_error("%s: not a valid %s scancode", argv[i], info->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int cmd_encode(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -85,29 +115,9 @@ int cmd_encode(int argc, char **argv)
 		encode_usage(stderr);
 		return EXIT_USAGE;
 	}
-	for (int i = optind; i < argc; i++) {
-		enum ir_protocol proto;
-		uint64_t scancode;
-		const struct ir_protocol_info *info;
-
-		if (cli_parse_proto_scancode(argv[i], &proto, &scancode) < 0) {
-			ir_edge_buf_free(&edges);
-			return EXIT_USAGE;
-		}
-		info = ir_protocol_get(proto);
-		if (i == optind && strcmp(format, "binary") != 0 && info->carrier_hz)
-			ir_edge_buf_push(&edges, (struct ir_edge){ .duration = info->carrier_hz,
-								   .kind = IR_CARRIER,
-								   .duty_cycle = info->duty_cycle });
-		ret = ir_encode(proto, scancode, &eopts, &edges);
-		if (ret < 0) {
-			if (ret == -EOPNOTSUPP)
-				cli_error("%s: irjack cannot encode %s", argv[i], info->name);
-			else
-				cli_error("%s: not a valid %s scancode", argv[i], info->name);
-			ir_edge_buf_free(&edges);
-			return EXIT_USAGE;
-		}
+	if (encode_codes(argc - optind, argv + optind, &eopts, format, &edges) < 0) {
+		ir_edge_buf_free(&edges);
+		return EXIT_USAGE;
 	}
 	if (strcmp(format, "compact") == 0)
 		ret = ir_timing_write_compact(stdout, edges.edges, edges.len);
