@@ -84,7 +84,7 @@ loop "$T/a.wav" 36000 single
 "$IRJACK" decode --keymap "$T/mce.conf" "$T/rx.wav" | grep -q "KEY_PLAY (mceusb)" || fail "192 kHz button"
 
 # a key name alone: the first remote that has it, from an rc_keymaps file
-TOML=$2/tests/keymaps/nec-irmp.toml
+TOML=$2/tests/data/keymaps/nec-irmp.toml
 "$IRJACK" send --keymap "$TOML" KEY_DOWN -o "$T/down.wav" || fail "send --keymap KEY"
 loop "$T/down.wav" 38000
 "$IRJACK" decode --keymap "$TOML" "$T/rx.wav" >"$T/dec" || fail "decode --keymap TOML"

@@ -100,7 +100,7 @@ python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' "$TMP/o
 if [ -d /lib/udev/rc_keymaps ]; then
 	expect_exit 0 "$IRJACK" keymap check /lib/udev/rc_keymaps; expect_out "remotes"
 fi
-expect_exit 0 "$IRJACK" decode --keymap "$SRC/tests/keymaps/nec-irmp.toml" "$SRC/samples/nec-remote-irmp.mode2"
+expect_exit 0 "$IRJACK" decode --keymap "$SRC/tests/data/keymaps/nec-irmp.toml" "$SRC/samples/nec-remote-irmp.mode2"
 [ "$(grep -c 'nec *0x0007  *KEY_UP (irmp-nec)$' "$TMP/out")" = 1 ] || fail "KEY_UP from the TOML keymap"
 [ "$(grep -c 'nec *0x0006  *KEY_DOWN (irmp-nec)$' "$TMP/out")" = 1 ] || fail "KEY_DOWN from the TOML keymap"
 printf '[[protocols]]\nprotocol = "nec"\nbits = 3\n' > "$TMP/bad.toml"
