@@ -76,6 +76,8 @@ wait_for "$TMP/notify.log" 5 '^READY=1$' || fail "no READY=1 on NOTIFY_SOCKET: $
 irw "$sock" >"$TMP/irw.out" 2>&1 &
 irw=$!
 wait_for "$TMP/irw.out" 5 KEY_VOLUMEDOWN || fail "first keymap: no KEY_VOLUMEDOWN: $(cat "$TMP/irw.out")"
+# the recording's last frame (a repeat) comes ~110 ms after the press irw saw
+wait_for "$TMP/irw.out" 5 ' 01 KEY_VOLUMEDOWN' || fail "no repeat of KEY_VOLUMEDOWN: $(cat "$TMP/irw.out")"
 
 # irjack status: the source's figures
 "$IRJACK" status -s "$sock" >"$TMP/status.out" 2>&1 || fail "irjack status exited $?: $(cat "$TMP/status.out")"
