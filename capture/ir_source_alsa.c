@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "ir_ring.h"
+#include "ir_util.h"
 
 #define DEFAULT_RATE 48000
 #define DEFAULT_PERIOD_US 4000   /* ~4 ms: a frame's line appears ≤ a period after its end */
@@ -137,111 +138,146 @@ static void to_float(snd_pcm_format_t f, const void *raw, float *dst, size_t n)
  * (a reopen), format, rate and channels must come out as before, because
  * the ring and the decoders were made for them.
  */
-static int open_pcm(struct alsa_source *as, bool fixed, snd_pcm_t **out, char *err, size_t err_size)
+/* What open_pcm() settles on, and the step that failed. */
+struct pcm_setup {
+	snd_pcm_format_t format;
+	unsigned rate, channels;
+	snd_pcm_uframes_t period, buffer;
+	const char *step;
+};
+
+/* The forced format, the one of before (a reopen), or the best native. */
+static int pick_format(const struct alsa_source *as, bool fixed, snd_pcm_t *pcm,
+		       snd_pcm_hw_params_t *hw, struct pcm_setup *ps)
+{
+	ps->format = fixed ? as->format : as->forced_format;
+	if (ps->format == SND_PCM_FORMAT_UNKNOWN) {
+		for (size_t i = 0; i < ARRAY_SIZE(preferred_formats); i++) {
+			if (snd_pcm_hw_params_test_format(pcm, hw, preferred_formats[i]) == 0) {
+				ps->format = preferred_formats[i];
+				break;
+			}
+		}
+		if (ps->format == SND_PCM_FORMAT_UNKNOWN) {
+			ps->step = "none of FLOAT_LE, S32_LE, S24_LE, S24_3LE, S16_LE";
+			return -EINVAL;
+		}
+	}
+	ps->step = "sample format";
+	return snd_pcm_hw_params_set_format(pcm, hw, ps->format);
+}
+
+/* The fewest channels the card has, but enough for the one asked for:
+ * a plug device then gives mono, a stereo-only card gives both. */
+static unsigned pick_channels(const struct alsa_source *as, bool fixed, snd_pcm_hw_params_t *hw)
+{
+	unsigned channels;
+
+	if (fixed)
+		return as->channels;
+	snd_pcm_hw_params_get_channels_min(hw, &channels);
+	if (as->want_channel >= 0 && channels < (unsigned)as->want_channel + 1)
+		channels = (unsigned)as->want_channel + 1;
+	return channels > MAX_CHANNELS ? MAX_CHANNELS : channels;
+}
+
+/* Rate, period and buffer; a reopen must get what it had. */
+static int set_timing(const struct alsa_source *as, bool fixed, snd_pcm_t *pcm,
+		      snd_pcm_hw_params_t *hw, struct pcm_setup *ps)
+{
+	unsigned period_us = as->want_period_us, periods = as->want_periods;
+	int ret;
+
+	ps->rate = fixed ? as->rate : as->want_rate;
+	ps->step = "sample rate";
+	if ((ret = snd_pcm_hw_params_set_rate_resample(pcm, hw, 0)) < 0 && ret != -ENOSYS)
+		return ret;
+	if ((ret = snd_pcm_hw_params_set_rate_near(pcm, hw, &ps->rate, NULL)) < 0)
+		return ret;
+	if (fixed && ps->rate != as->rate)
+		return -EINVAL;
+	ps->step = "period";
+	if ((ret = snd_pcm_hw_params_set_period_time_near(pcm, hw, &period_us, NULL)) < 0)
+		return ret;
+	ps->step = "periods";
+	if ((ret = snd_pcm_hw_params_set_periods_near(pcm, hw, &periods, NULL)) < 0)
+		return ret;
+	ps->step = "hardware parameters";
+	if ((ret = snd_pcm_hw_params(pcm, hw)) < 0)
+		return ret;
+	snd_pcm_hw_params_get_period_size(hw, &ps->period, NULL);
+	snd_pcm_hw_params_get_buffer_size(hw, &ps->buffer);
+	if (fixed && (ps->period > as->period || ps->buffer > as->buffer)) {
+		ps->step = "a larger period than before";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int set_hw_params(const struct alsa_source *as, bool fixed, snd_pcm_t *pcm,
+			 struct pcm_setup *ps)
 {
 	snd_pcm_hw_params_t *hw;
-	snd_pcm_sw_params_t *sw;
-	snd_pcm_t *pcm;
-	snd_pcm_format_t format = as->forced_format;
-	unsigned rate = fixed ? as->rate : as->want_rate, channels, periods = as->want_periods;
-	unsigned period_us = as->want_period_us;
-	snd_pcm_uframes_t period, buffer;
 	int ret;
-	const char *step;
 
-	ret = snd_pcm_open(&pcm, as->device, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK);
+	snd_pcm_hw_params_alloca(&hw);
+	ps->step = "no configuration";
+	if ((ret = snd_pcm_hw_params_any(pcm, hw)) < 0)
+		return ret;
+	ps->step = "interleaved access";
+	if ((ret = snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED)) < 0)
+		return ret;
+	if ((ret = pick_format(as, fixed, pcm, hw, ps)) < 0)
+		return ret;
+	ps->channels = pick_channels(as, fixed, hw);
+	ps->step = "channel count";
+	if ((ret = snd_pcm_hw_params_set_channels(pcm, hw, ps->channels)) < 0)
+		return ret;
+	return set_timing(as, fixed, pcm, hw, ps);
+}
+
+/* Wakes up once a whole period is there; started now, so the thread's
+ * first avail is what the card has. */
+static int set_sw_and_start(snd_pcm_t *pcm, struct pcm_setup *ps)
+{
+	snd_pcm_sw_params_t *sw;
+	int ret;
+
+	snd_pcm_sw_params_alloca(&sw);
+	ps->step = "software parameters";
+	if ((ret = snd_pcm_sw_params_current(pcm, sw)) < 0 ||
+	    (ret = snd_pcm_sw_params_set_avail_min(pcm, sw, ps->period)) < 0 ||
+	    (ret = snd_pcm_sw_params(pcm, sw)) < 0)
+		return ret;
+	ps->step = "start";
+	return snd_pcm_start(pcm);
+}
+
+static int open_pcm(struct alsa_source *as, bool fixed, snd_pcm_t **out, char *err, size_t err_size)
+{
+	struct pcm_setup ps = { 0 };
+	snd_pcm_t *pcm;
+	int ret = snd_pcm_open(&pcm, as->device, SND_PCM_STREAM_CAPTURE, SND_PCM_NONBLOCK);
+
 	if (ret < 0) {
 		snprintf(err, err_size, "%s: %s", as->device, snd_strerror(ret));
 		return ret;
 	}
-	snd_pcm_hw_params_alloca(&hw);
-	snd_pcm_sw_params_alloca(&sw);
-	step = "no configuration";
-	if ((ret = snd_pcm_hw_params_any(pcm, hw)) < 0)
-		goto fail;
-	step = "interleaved access";
-	if ((ret = snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED)) < 0)
-		goto fail;
-	if (fixed) {
-		format = as->format;
-	} else if (format == SND_PCM_FORMAT_UNKNOWN) {
-		for (size_t i = 0; i < sizeof(preferred_formats) / sizeof(preferred_formats[0]); i++) {
-			if (snd_pcm_hw_params_test_format(pcm, hw, preferred_formats[i]) == 0) {
-				format = preferred_formats[i];
-				break;
-			}
-		}
-		if (format == SND_PCM_FORMAT_UNKNOWN) {
-			ret = -EINVAL;
-			step = "none of FLOAT_LE, S32_LE, S24_LE, S24_3LE, S16_LE";
-			goto fail;
-		}
+	if ((ret = set_hw_params(as, fixed, pcm, &ps)) < 0 ||
+	    (ret = set_sw_and_start(pcm, &ps)) < 0) {
+		snprintf(err, err_size, "%s: %s: %s", as->device, ps.step, snd_strerror(ret));
+		snd_pcm_close(pcm);
+		return ret;
 	}
-	step = "sample format";
-	if ((ret = snd_pcm_hw_params_set_format(pcm, hw, format)) < 0)
-		goto fail;
-	/* The fewest channels the card has, but enough for the one asked for:
-	 * a plug device then gives mono, a stereo-only card gives both. */
-	if (fixed) {
-		channels = as->channels;
-	} else {
-		snd_pcm_hw_params_get_channels_min(hw, &channels);
-		if (as->want_channel >= 0 && channels < (unsigned)as->want_channel + 1)
-			channels = (unsigned)as->want_channel + 1;
-		if (channels > MAX_CHANNELS)
-			channels = MAX_CHANNELS;
-	}
-	step = "channel count";
-	if ((ret = snd_pcm_hw_params_set_channels(pcm, hw, channels)) < 0)
-		goto fail;
-	step = "sample rate";
-	if ((ret = snd_pcm_hw_params_set_rate_resample(pcm, hw, 0)) < 0 && ret != -ENOSYS)
-		goto fail;
-	if ((ret = snd_pcm_hw_params_set_rate_near(pcm, hw, &rate, NULL)) < 0)
-		goto fail;
-	if (fixed && rate != as->rate) {
-		ret = -EINVAL;
-		goto fail;
-	}
-	step = "period";
-	if ((ret = snd_pcm_hw_params_set_period_time_near(pcm, hw, &period_us, NULL)) < 0)
-		goto fail;
-	step = "periods";
-	if ((ret = snd_pcm_hw_params_set_periods_near(pcm, hw, &periods, NULL)) < 0)
-		goto fail;
-	step = "hardware parameters";
-	if ((ret = snd_pcm_hw_params(pcm, hw)) < 0)
-		goto fail;
-	snd_pcm_hw_params_get_period_size(hw, &period, NULL);
-	snd_pcm_hw_params_get_buffer_size(hw, &buffer);
-	if (fixed && (period > as->period || buffer > as->buffer)) {
-		ret = -EINVAL;
-		step = "a larger period than before";
-		goto fail;
-	}
-	/* Wake up once a whole period is there. */
-	step = "software parameters";
-	if ((ret = snd_pcm_sw_params_current(pcm, sw)) < 0 ||
-	    (ret = snd_pcm_sw_params_set_avail_min(pcm, sw, period)) < 0 ||
-	    (ret = snd_pcm_sw_params(pcm, sw)) < 0)
-		goto fail;
-	/* Started now, so the thread's first avail is what the card has. */
-	step = "start";
-	if ((ret = snd_pcm_start(pcm)) < 0)
-		goto fail;
 	if (!fixed) {
-		as->format = format;
-		as->rate = rate;
-		as->channels = channels;
-		as->period = period;
-		as->buffer = buffer;
+		as->format = ps.format;
+		as->rate = ps.rate;
+		as->channels = ps.channels;
+		as->period = ps.period;
+		as->buffer = ps.buffer;
 	}
 	*out = pcm;
 	return 0;
-fail:
-	snprintf(err, err_size, "%s: %s: %s", as->device, step, snd_strerror(ret));
-	snd_pcm_close(pcm);
-	return ret;
 }
 
 /* The thread: an event at the current ring position. */

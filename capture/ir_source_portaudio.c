@@ -508,19 +508,16 @@ static void *supervise(void *arg)
 	return NULL;
 }
 
-static int pa_open(const char *device, const struct ir_source_options *opt,
-		   struct ir_source_sink *sink, void **impl, char *err, size_t err_size)
+/* The source's state before PortAudio is touched; NULL: no memory. */
+static struct pa_source *pa_state_new(const char *device, const struct ir_source_options *opt,
+				      struct ir_source_sink *sink)
 {
-	struct pa_source *ps;
+	struct pa_source *ps = calloc(1, sizeof(*ps));
+	pthread_condattr_t attr;
 	unsigned period_us;
-	size_t ring_frames;
-	int ret;
 
-	ps = calloc(1, sizeof(*ps));
-	if (!ps) {
-		snprintf(err, err_size, "%s", strerror(ENOMEM));
-		return -ENOMEM;
-	}
+	if (!ps)
+		return NULL;
 	ps->efd = -1;
 	ps->sink = sink;
 	ps->max_frames = opt->max_frames;
@@ -528,13 +525,49 @@ static int pa_open(const char *device, const struct ir_source_options *opt,
 	snprintf(ps->spec, sizeof(ps->spec), "%.*s", (int)sizeof(ps->spec) - 1, device);
 	atomic_init(&ps->gap_at, NO_GAP);
 	pthread_mutex_init(&ps->lock, NULL);
-	{
-		pthread_condattr_t attr;
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&ps->cond, &attr);
+	pthread_condattr_destroy(&attr);
+	ps->rate = opt->rate ? opt->rate : DEFAULT_RATE;
+	period_us = opt->period_us ? opt->period_us : DEFAULT_PERIOD_US;
+	ps->periods = opt->periods ? opt->periods : DEFAULT_PERIODS;
+	ps->period_frames = (unsigned)((uint64_t)ps->rate * period_us / 1000000u);
+	if (ps->period_frames == 0)
+		ps->period_frames = 1;
+	return ps;
+}
 
-		pthread_condattr_init(&attr);
-		pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-		pthread_cond_init(&ps->cond, &attr);
-		pthread_condattr_destroy(&attr);
+/* The ring for what was granted and the drain buffer, before the callback
+ * can run. */
+static int alloc_ring(struct pa_source *ps, const struct ir_source_options *opt, char *err,
+		      size_t err_size)
+{
+	size_t ring_frames = (opt->ring_ms ? opt->ring_ms : DEFAULT_RING_MS) * (size_t)ps->rate / 1000;
+	int ret;
+
+	if (ring_frames < 2u * ps->period_frames)
+		ring_frames = 2u * ps->period_frames;
+	ret = ir_ring_new(ring_frames, ps->channels, &ps->ring);
+	if (ret == 0) {
+		ps->buf = malloc(DRAIN_FRAMES * sizeof(float) * ps->channels);
+		if (!ps->buf)
+			ret = -ENOMEM;
+	}
+	if (ret < 0)
+		snprintf(err, err_size, "portaudio: %s", strerror(-ret));
+	return ret;
+}
+
+static int pa_open(const char *device, const struct ir_source_options *opt,
+		   struct ir_source_sink *sink, void **impl, char *err, size_t err_size)
+{
+	struct pa_source *ps = pa_state_new(device, opt, sink);
+	int ret;
+
+	if (!ps) {
+		snprintf(err, err_size, "%s", strerror(ENOMEM));
+		return -ENOMEM;
 	}
 	ret = pa_acquire(err, err_size);
 	if (ret < 0) {
@@ -543,14 +576,7 @@ static int pa_open(const char *device, const struct ir_source_options *opt,
 		free(ps);
 		return ret;
 	}
-	ps->rate = opt->rate ? opt->rate : DEFAULT_RATE;
-	period_us = opt->period_us ? opt->period_us : DEFAULT_PERIOD_US;
-	ps->periods = opt->periods ? opt->periods : DEFAULT_PERIODS;
-	ps->period_frames = (unsigned)((uint64_t)ps->rate * period_us / 1000000u);
-	if (ps->period_frames == 0)
-		ps->period_frames = 1;
-	/* The ring, buffer and eventfd first: the callback may run as soon as
-	 * the stream starts. */
+	/* The eventfd first: the callback may run as soon as the stream starts. */
 	ps->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (ps->efd < 0) {
 		ret = -errno;
@@ -560,22 +586,8 @@ static int pa_open(const char *device, const struct ir_source_options *opt,
 	pthread_mutex_lock(&pa_lock);
 	ret = stream_open(ps, true, opt->channel, err, err_size);
 	pthread_mutex_unlock(&pa_lock);
-	if (ret < 0)
+	if (ret < 0 || (ret = alloc_ring(ps, opt, err, err_size)) < 0)
 		goto fail;
-	/* the ring for what was granted, before the callback can run */
-	ring_frames = (opt->ring_ms ? opt->ring_ms : DEFAULT_RING_MS) * (size_t)ps->rate / 1000;
-	if (ring_frames < 2u * ps->period_frames)
-		ring_frames = 2u * ps->period_frames;
-	ret = ir_ring_new(ring_frames, ps->channels, &ps->ring);
-	if (ret == 0) {
-		ps->buf = malloc(DRAIN_FRAMES * sizeof(float) * ps->channels);
-		if (!ps->buf)
-			ret = -ENOMEM;
-	}
-	if (ret < 0) {
-		snprintf(err, err_size, "portaudio: %s", strerror(-ret));
-		goto fail;
-	}
 	ir_source_sink_audio_format(sink, ps->rate, ps->channels);
 	pthread_mutex_lock(&pa_lock);
 	ret = stream_start(ps, err, err_size);

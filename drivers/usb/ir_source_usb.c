@@ -436,21 +436,14 @@ static void close_handle(struct usb_source *us)
 }
 
 /* Opens, claims and initialises `dev`.  On failure nothing stays open. */
-static int open_device(struct usb_source *us, libusb_device *dev, enum usb_kind kind, char *err,
-		       size_t err_size)
+/* Opens and claims the interface (detaching the kernel's driver only when
+ * asked to).  Returns 0 with us->handle set, or a negative errno. */
+static int claim_device(struct usb_source *us, libusb_device *dev,
+			const struct libusb_device_descriptor *d, char *err, size_t err_size)
 {
-	struct libusb_device_descriptor d;
 	libusb_device_handle *h;
-	int r;
+	int r = libusb_open(dev, &h);
 
-	libusb_get_device_descriptor(dev, &d);
-	us->kind = kind;
-	us->mce = kind == KIND_MCE ? ir_mceusb_device_find(d.idVendor, d.idProduct) : NULL;
-	us->interface = us->mce ? us->mce->interface : 0;
-	r = find_endpoints(us, dev, err, err_size);
-	if (r < 0)
-		return r;
-	r = libusb_open(dev, &h);
 	if (r < 0) {
 		snprintf(err, err_size, "cannot open /dev/bus/usb/%03u/%03u: %s%s",
 			 libusb_get_bus_number(dev), libusb_get_device_address(dev),
@@ -463,13 +456,13 @@ static int open_device(struct usb_source *us, libusb_device *dev, enum usb_kind 
 	} else if (libusb_kernel_driver_active(h, us->interface) == 1) {
 		snprintf(err, err_size, "the kernel's %s driver holds %04x:%04x "
 			 "(use --detach-kernel to take it over)",
-			 kind == KIND_MCE ? "mceusb" : "imon", d.idVendor, d.idProduct);
+			 us->kind == KIND_MCE ? "mceusb" : "imon", d->idVendor, d->idProduct);
 		libusb_close(h);
 		return -EBUSY;
 	}
 	r = libusb_claim_interface(h, us->interface);
 	if (r < 0) {
-		snprintf(err, err_size, "cannot claim %04x:%04x: %s", d.idVendor, d.idProduct,
+		snprintf(err, err_size, "cannot claim %04x:%04x: %s", d->idVendor, d->idProduct,
 			 libusb_strerror(r));
 		libusb_close(h);
 		return errno_from_libusb(r);
@@ -477,8 +470,15 @@ static int open_device(struct usb_source *us, libusb_device *dev, enum usb_kind 
 	pthread_mutex_lock(&us->lock);
 	us->handle = h;
 	pthread_mutex_unlock(&us->lock);
+	return 0;
+}
 
-	if (kind == KIND_MCE) {
+/* The receiver's parser and its init commands. */
+static int init_receiver(struct usb_source *us, const struct libusb_device_descriptor *d)
+{
+	int r;
+
+	if (us->kind == KIND_MCE) {
 		ir_mceusb_rx_free(us->rx);
 		us->rx = NULL;
 		r = ir_mceusb_rx_new(&us->rx);
@@ -486,53 +486,87 @@ static int open_device(struct usb_source *us, libusb_device *dev, enum usb_kind 
 			ir_mceusb_rx_set_undercount(us->rx, us->mce->quirks & MCE_QUIRK_RX2_UNDERCOUNT);
 			r = mce_init(us);
 		}
-	} else {
-		us->imon_raw = ir_imon_raw_device_known(d.idVendor, d.idProduct);
-		ir_imon_raw_init(&us->imon_samples);
-		ir_imon_parser_init(&us->imon, d.idProduct, us->imon_protocol);
-		/* the raw receivers take no commands */
-		r = us->imon_raw ? 0 : imon_init(us);
+		return r;
 	}
+	us->imon_raw = ir_imon_raw_device_known(d->idVendor, d->idProduct);
+	ir_imon_raw_init(&us->imon_samples);
+	ir_imon_parser_init(&us->imon, d->idProduct, us->imon_protocol);
+	/* the raw receivers take no commands */
+	return us->imon_raw ? 0 : imon_init(us);
+}
+
+/* The IN transfer, submitted.  Returns 0 or a negative errno. */
+static int start_reading(struct usb_source *us, const struct libusb_device_descriptor *d,
+			 char *err, size_t err_size)
+{
+	if (!us->xfer && !(us->xfer = libusb_alloc_transfer(0)))
+		return -ENOMEM;
+	if (us->in_type == LIBUSB_TRANSFER_TYPE_INTERRUPT)
+		libusb_fill_interrupt_transfer(us->xfer, us->handle, us->ep_in, us->in_buf, us->in_len,
+					       on_in, us, 0);
+	else
+		libusb_fill_bulk_transfer(us->xfer, us->handle, us->ep_in, us->in_buf, us->in_len,
+					  on_in, us, 0);
+	us->lost = false;
+	us->io_errors = 0;
+	us->retry_pending = false;
+	submit_in(us);
+	if (!us->xfer_busy) {
+		snprintf(err, err_size, "cannot read from %04x:%04x", d->idVendor, d->idProduct);
+		libusb_free_transfer(us->xfer);
+		us->xfer = NULL;
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Who the device is, to find it again after it vanishes. */
+static void remember_identity(struct usb_source *us, libusb_device *dev,
+			      const struct libusb_device_descriptor *d)
+{
+	int r;
+
+	us->have_identity = true;
+	us->vendor = d->idVendor;
+	us->product = d->idProduct;
+	us->bus = libusb_get_bus_number(dev);
+	r = libusb_get_port_numbers(dev, us->ports, sizeof(us->ports));
+	us->nports = r < 0 ? 0 : r;
+	pthread_mutex_lock(&us->lock);
+	snprintf(us->device, sizeof(us->device), "usb:%s:%03u:%03u (%04x:%04x %s)",
+		 us->kind == KIND_MCE ? "mceusb" : "imon", us->bus, libusb_get_device_address(dev),
+		 d->idVendor, d->idProduct, us->mce ? us->mce->name : "SoundGraph iMON");
+	pthread_mutex_unlock(&us->lock);
+}
+
+static int open_device(struct usb_source *us, libusb_device *dev, enum usb_kind kind, char *err,
+		       size_t err_size)
+{
+	struct libusb_device_descriptor d;
+	int r;
+
+	libusb_get_device_descriptor(dev, &d);
+	us->kind = kind;
+	us->mce = kind == KIND_MCE ? ir_mceusb_device_find(d.idVendor, d.idProduct) : NULL;
+	us->interface = us->mce ? us->mce->interface : 0;
+	r = find_endpoints(us, dev, err, err_size);
+	if (r == 0)
+		r = claim_device(us, dev, &d, err, err_size);
+	if (r < 0)
+		return r;
+	r = init_receiver(us, &d);
 	if (r < 0) {
 		snprintf(err, err_size, "cannot initialise %04x:%04x: %s", d.idVendor, d.idProduct,
 			 strerror(-r));
 		close_handle(us);
 		return r;
 	}
-
-	if (!us->xfer && !(us->xfer = libusb_alloc_transfer(0))) {
+	r = start_reading(us, &d, err, err_size);
+	if (r < 0) {
 		close_handle(us);
-		return -ENOMEM;
+		return r;
 	}
-	if (us->in_type == LIBUSB_TRANSFER_TYPE_INTERRUPT)
-		libusb_fill_interrupt_transfer(us->xfer, h, us->ep_in, us->in_buf, us->in_len,
-					       on_in, us, 0);
-	else
-		libusb_fill_bulk_transfer(us->xfer, h, us->ep_in, us->in_buf, us->in_len, on_in,
-					  us, 0);
-	us->lost = false;
-	us->io_errors = 0;
-	us->retry_pending = false;
-	submit_in(us);
-	if (!us->xfer_busy) {
-		snprintf(err, err_size, "cannot read from %04x:%04x", d.idVendor, d.idProduct);
-		libusb_free_transfer(us->xfer);
-		us->xfer = NULL;
-		close_handle(us);
-		return -EIO;
-	}
-
-	us->have_identity = true;
-	us->vendor = d.idVendor;
-	us->product = d.idProduct;
-	us->bus = libusb_get_bus_number(dev);
-	r = libusb_get_port_numbers(dev, us->ports, sizeof(us->ports));
-	us->nports = r < 0 ? 0 : r;
-	pthread_mutex_lock(&us->lock);
-	snprintf(us->device, sizeof(us->device), "usb:%s:%03u:%03u (%04x:%04x %s)",
-		 kind == KIND_MCE ? "mceusb" : "imon", us->bus, libusb_get_device_address(dev),
-		 d.idVendor, d.idProduct, us->mce ? us->mce->name : "SoundGraph iMON");
-	pthread_mutex_unlock(&us->lock);
+	remember_identity(us, dev, &d);
 	atomic_store(&us->connected, true);
 	return 0;
 }

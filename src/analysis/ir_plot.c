@@ -38,34 +38,25 @@ static void put_text(FILE *f, const char *s)
 	}
 }
 
-int ir_plot_svg(FILE *f, const struct ir_plot *p)
+/* One vertical line per column from min to max: O(width) output whatever
+ * the file's length. */
+static void put_wave(FILE *f, const struct ir_plot *p)
 {
-	uint64_t span = p->to_us - p->from_us, t = 0, step = 1;
+	fputs("<path class=\"wave\" stroke=\"#36c\" stroke-width=\"1\" d=\"", f);
+	for (unsigned x = 0; x < p->width; x++) {
+		double y0 = WAVE_Y + WAVE_H / 2.0 * (1 - p->wave_max[x]);
+		double y1 = WAVE_Y + WAVE_H / 2.0 * (1 - p->wave_min[x]);
 
-	fprintf(f,
-		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%d\" "
-		"font-family=\"sans-serif\" font-size=\"10\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-		p->width, HEIGHT);
-	if (p->title) {
-		fputs("<text x=\"4\" y=\"14\" font-size=\"12\">", f);
-		put_text(f, p->title);
-		fputs("</text>\n", f);
+		fprintf(f, "M%u.5 %.1fV%.1f", x, y0, y1 + 0.5);
 	}
-	if (p->wave_min && p->wave_max) {
-		/* One vertical line per column from min to max: O(width) output
-		 * whatever the file's length. */
-		fputs("<path class=\"wave\" stroke=\"#36c\" stroke-width=\"1\" d=\"", f);
-		for (unsigned x = 0; x < p->width; x++) {
-			double y0 = WAVE_Y + WAVE_H / 2.0 * (1 - p->wave_max[x]);
-			double y1 = WAVE_Y + WAVE_H / 2.0 * (1 - p->wave_min[x]);
+	fputs("\"/>\n", f);
+}
 
-			fprintf(f, "M%u.5 %.1fV%.1f", x, y0, y1 + 0.5);
-		}
-		fputs("\"/>\n", f);
-	}
-	/* Pulse bars, labelled with their duration where the text fits. */
+/* Pulse bars, labelled with their duration where the text fits. */
+static void put_edges(FILE *f, const struct ir_plot *p)
+{
+	uint64_t t = 0;
+
 	fputs("<g class=\"edges\">\n", f);
 	for (size_t i = 0; i < p->nedges; i++) {
 		const struct ir_edge *e = &p->edges[i];
@@ -94,6 +85,10 @@ int ir_plot_svg(FILE *f, const struct ir_plot *p)
 		t = t1;
 	}
 	fputs("</g>\n", f);
+}
+
+static void put_frames(FILE *f, const struct ir_plot *p)
+{
 	for (size_t i = 0; i < p->nframes; i++) {
 		const struct ir_frame *fr = &p->frames[i];
 		const struct ir_protocol_info *info = ir_protocol_get(fr->protocol);
@@ -113,7 +108,13 @@ int ir_plot_svg(FILE *f, const struct ir_plot *p)
 			fr->flags & IR_FRAME_REPEAT ? " repeat" : "",
 			fr->flags & IR_FRAME_TOGGLE ? " toggle" : "");
 	}
-	/* Axis: ticks at a 1-2-5 step giving at most ~10 labels. */
+}
+
+/* The time axis: ticks at a 1-2-5 step giving at most ~10 labels. */
+static void put_axis(FILE *f, const struct ir_plot *p)
+{
+	uint64_t span = p->to_us - p->from_us, step = 1;
+
 	while (span / step > 10) {
 		uint64_t lead = step;
 
@@ -129,6 +130,26 @@ int ir_plot_svg(FILE *f, const struct ir_plot *p)
 			"<text class=\"tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.4g ms</text>\n",
 			xpos(p, tk), AXIS_Y, xpos(p, tk), AXIS_Y + 5, xpos(p, tk), AXIS_Y + 16,
 			tk / 1000.0);
+}
+
+int ir_plot_svg(FILE *f, const struct ir_plot *p)
+{
+	fprintf(f,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%d\" "
+		"font-family=\"sans-serif\" font-size=\"10\">\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+		p->width, HEIGHT);
+	if (p->title) {
+		fputs("<text x=\"4\" y=\"14\" font-size=\"12\">", f);
+		put_text(f, p->title);
+		fputs("</text>\n", f);
+	}
+	if (p->wave_min && p->wave_max)
+		put_wave(f, p);
+	put_edges(f, p);
+	put_frames(f, p);
+	put_axis(f, p);
 	fputs("</svg>\n", f);
 	return ferror(f) ? -EIO : 0;
 }

@@ -572,20 +572,12 @@ int ir_mqtt_rebind(struct ir_mqtt *m, const struct ir_mqtt_config *cfg)
 	return 0;
 }
 
-int ir_mqtt_new(const struct ir_mqtt_config *cfg, struct ir_mqtt **out, char *error,
-		size_t error_size)
+/* The output's state from the configuration, before anything can fail. */
+static void init_state(struct ir_mqtt *m, const struct ir_mqtt_config *cfg)
 {
 	const struct ir_mqtt_settings *s = cfg->settings;
-	char client_id[IR_MQTT_NAME_MAX + 8];
 	pthread_condattr_t attr;
-	struct ir_mqtt *m;
-	int rc;
 
-	m = calloc(1, sizeof(*m));
-	if (!m) {
-		snprintf(error, error_size, "%s", strerror(ENOMEM));
-		return -ENOMEM;
-	}
 	m->efd = -1;
 	m->settings = *s;
 	m->s = &m->settings;
@@ -604,7 +596,6 @@ int ir_mqtt_new(const struct ir_mqtt_config *cfg, struct ir_mqtt **out, char *er
 	pthread_cond_init(&m->cond, &attr);
 	pthread_condattr_destroy(&attr);
 	mosquitto_lib_init();
-
 	make_host_id(m->host_id, sizeof(m->host_id));
 	if (s->topic_prefix[0])
 		snprintf(m->prefix, sizeof(m->prefix), "%s", s->topic_prefix);
@@ -613,26 +604,35 @@ int ir_mqtt_new(const struct ir_mqtt_config *cfg, struct ir_mqtt **out, char *er
 	snprintf(m->status_topic, sizeof(m->status_topic), "%s/status", m->prefix);
 	snprintf(m->send_topic, sizeof(m->send_topic), "%s/send", m->prefix);
 	snprintf(m->error_topic, sizeof(m->error_topic), "%s/send/error", m->prefix);
-	if (!m->source_names && cfg->source_count) {
+}
+
+/* The offline queue and the eventfd that wakes the caller's loop. */
+static int alloc_queues(struct ir_mqtt *m, size_t source_count, char *error, size_t error_size)
+{
+	int rc;
+
+	if ((!m->source_names && source_count) ||
+	    (m->s->queue_max && !(m->queue = calloc(m->s->queue_max, sizeof(*m->queue))))) {
 		snprintf(error, error_size, "%s", strerror(ENOMEM));
-		return fail_new(m, -ENOMEM);
-	}
-	if (s->queue_max) {
-		m->queue = calloc(s->queue_max, sizeof(*m->queue));
-		if (!m->queue) {
-			snprintf(error, error_size, "%s", strerror(ENOMEM));
-			return fail_new(m, -ENOMEM);
-		}
+		return -ENOMEM;
 	}
 	m->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (m->efd < 0) {
 		rc = -errno;
 		snprintf(error, error_size, "eventfd: %s", strerror(-rc));
-		return fail_new(m, rc);
+		return rc;
 	}
+	return 0;
+}
 
-	if (s->client_id[0])
-		snprintf(client_id, sizeof(client_id), "%s", s->client_id);
+/* The libmosquitto handle with its callbacks and last will. */
+static int make_client(struct ir_mqtt *m, char *error, size_t error_size)
+{
+	char client_id[IR_MQTT_NAME_MAX + 8];
+	int rc;
+
+	if (m->s->client_id[0])
+		snprintf(client_id, sizeof(client_id), "%s", m->s->client_id);
 	else
 		snprintf(client_id, sizeof(client_id), "irjack-%.*s", IR_MQTT_NAME_MAX - 1,
 			 m->host_id);
@@ -642,7 +642,7 @@ int ir_mqtt_new(const struct ir_mqtt_config *cfg, struct ir_mqtt **out, char *er
 	if (!m->mosq) {
 		rc = -errno;
 		snprintf(error, error_size, "mosquitto_new: %s", strerror(-rc));
-		return fail_new(m, rc);
+		return rc;
 	}
 	mosquitto_threaded_set(m->mosq, true);
 	mosquitto_connect_callback_set(m->mosq, on_connect);
@@ -651,13 +651,22 @@ int ir_mqtt_new(const struct ir_mqtt_config *cfg, struct ir_mqtt **out, char *er
 	mosquitto_message_callback_set(m->mosq, on_message);
 	if (mosquitto_will_set(m->mosq, m->status_topic, 7, "offline", 1, true) != MOSQ_ERR_SUCCESS) {
 		snprintf(error, error_size, "cannot set the last will on %s", m->status_topic);
-		return fail_new(m, -EINVAL);
+		return -EINVAL;
 	}
+	return 0;
+}
+
+/* Username, password (or password file) and TLS files. */
+static int set_credentials(struct ir_mqtt *m, char *error, size_t error_size)
+{
+	const struct ir_mqtt_settings *s = m->s;
+	int rc;
+
 	if (s->password_file[0]) {
 		rc = read_password_file(s->password_file, m->password, sizeof(m->password), error,
 					error_size);
 		if (rc < 0)
-			return fail_new(m, rc);
+			return rc;
 	} else {
 		snprintf(m->password, sizeof(m->password), "%s", s->password);
 	}
@@ -665,18 +674,33 @@ int ir_mqtt_new(const struct ir_mqtt_config *cfg, struct ir_mqtt **out, char *er
 	    mosquitto_username_pw_set(m->mosq, s->username, m->password[0] ? m->password : NULL) !=
 		    MOSQ_ERR_SUCCESS) {
 		snprintf(error, error_size, "cannot set username %s", s->username);
-		return fail_new(m, -EINVAL);
+		return -EINVAL;
 	}
-	if (s->tls) {
-		rc = mosquitto_tls_set(m->mosq, s->cafile, NULL, s->certfile[0] ? s->certfile : NULL,
-				       s->keyfile[0] ? s->keyfile : NULL, NULL);
-		if (rc != MOSQ_ERR_SUCCESS) {
-			snprintf(error, error_size, "TLS: libmosquitto refused cafile %s or the "
-						    "certfile/keyfile (missing or unreadable?)",
-				 s->cafile);
-			return fail_new(m, -EINVAL);
-		}
+	if (s->tls && mosquitto_tls_set(m->mosq, s->cafile, NULL, s->certfile[0] ? s->certfile : NULL,
+					s->keyfile[0] ? s->keyfile : NULL, NULL) != MOSQ_ERR_SUCCESS) {
+		snprintf(error, error_size, "TLS: libmosquitto refused cafile %s or the "
+					    "certfile/keyfile (missing or unreadable?)",
+			 s->cafile);
+		return -EINVAL;
 	}
+	return 0;
+}
+
+int ir_mqtt_new(const struct ir_mqtt_config *cfg, struct ir_mqtt **out, char *error,
+		size_t error_size)
+{
+	struct ir_mqtt *m = calloc(1, sizeof(*m));
+	int rc;
+
+	if (!m) {
+		snprintf(error, error_size, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	init_state(m, cfg);
+	if ((rc = alloc_queues(m, cfg->source_count, error, error_size)) < 0 ||
+	    (rc = make_client(m, error, error_size)) < 0 ||
+	    (rc = set_credentials(m, error, error_size)) < 0)
+		return fail_new(m, rc);
 	if (pthread_create(&m->thread, NULL, network_thread, m) != 0) {
 		snprintf(error, error_size, "cannot start a thread");
 		return fail_new(m, -EAGAIN);

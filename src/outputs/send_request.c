@@ -218,11 +218,116 @@ static bool is_name(const char *s)
 	return true;
 }
 
+/* What a JSON request said besides the fields it fills directly. */
+struct json_seen {
+	char protocol[64];
+	bool has_scancode, has_raw;
+};
+
+/* "raw": [d, d, ...] */
+static int read_raw(struct reader *r, struct irjackd_send_request *req)
+{
+	uint64_t v;
+
+	if (!eat(r, '['))
+		return fail(r, "raw: expected an array of durations in µs");
+	if (eat(r, ']'))
+		return 0;
+	do {
+		if (req->raw_count == IRJACKD_SEND_RAW_MAX)
+			return fail(r, "raw: more than %d durations", IRJACKD_SEND_RAW_MAX);
+		if (read_uint(r, IRJACKD_SEND_RAW_DURATION_MAX, &v, "raw") < 0)
+			return -EINVAL;
+		if (!v)
+			return fail(r, "raw: a duration of 0 µs");
+		req->raw[req->raw_count++] = (uint32_t)v;
+	} while (eat(r, ','));
+	if (!eat(r, ']'))
+		return fail(r, "raw: expected ',' or ']'");
+	return 0;
+}
+
+/* "scancode": 1234 or "0x4d2" */
+static int read_scancode(struct reader *r, struct irjackd_send_request *req)
+{
+	char text[64];
+
+	if (r->p < r->end && *r->p == '"')
+		return read_string(r, text, sizeof(text), "scancode") < 0 ||
+				       parse_scancode_text(r, text, &req->scancode) < 0
+			       ? -EINVAL
+			       : 0;
+	return read_uint(r, UINT64_MAX, &req->scancode, "scancode");
+}
+
+/* The value of member `key`. */
+static int read_member(struct reader *r, const char *key, struct irjackd_send_request *req,
+		       struct json_seen *seen)
+{
+	uint64_t v;
+
+	if (!strcmp(key, "protocol"))
+		return read_string(r, seen->protocol, sizeof(seen->protocol), key);
+	if (!strcmp(key, "scancode")) {
+		seen->has_scancode = true;
+		return read_scancode(r, req);
+	}
+	if (!strcmp(key, "remote"))
+		return read_string(r, req->remote, sizeof(req->remote), key);
+	if (!strcmp(key, "key"))
+		return read_string(r, req->key, sizeof(req->key), key);
+	if (!strcmp(key, "reply"))
+		return read_string(r, req->reply, sizeof(req->reply), key);
+	if (!strcmp(key, "transmitter"))
+		return read_string(r, req->transmitter, sizeof(req->transmitter), key);
+	if (!strcmp(key, "repeats")) {
+		if (read_uint(r, IRJACKD_SEND_REPEATS_MAX, &v, key) < 0)
+			return -EINVAL;
+		req->repeats = (unsigned)v;
+		return 0;
+	}
+	if (!strcmp(key, "raw")) {
+		seen->has_raw = true;
+		return read_raw(r, req);
+	}
+	return fail(r, "unknown key \"%s\" (protocol, scancode, remote, key, raw, "
+		       "repeats, reply, transmitter)",
+		    key);
+}
+
+/* Which request the members make, and whether they make one. */
+static int json_kind(struct reader *r, struct irjackd_send_request *req,
+		     const struct json_seen *seen)
+{
+	if (req->reply[0] && (!is_name(req->reply) || strpbrk(req->reply, "+#")))
+		return fail(r, "reply: not a topic to publish to");
+	if (seen->has_raw + (seen->has_scancode || seen->protocol[0]) +
+		    (req->remote[0] || req->key[0]) != 1)
+		return fail(r, "give exactly one of: protocol and scancode, remote and key, raw");
+	if (seen->has_raw) {
+		req->kind = IRJACKD_SEND_RAW;
+		if (!req->raw_count)
+			return fail(r, "raw: no durations");
+		return 0;
+	}
+	if (seen->protocol[0] || seen->has_scancode) {
+		req->kind = IRJACKD_SEND_SCANCODE;
+		if (!seen->protocol[0] || !seen->has_scancode)
+			return fail(r, "protocol and scancode go together");
+		if (set_protocol(r, req, seen->protocol) < 0)
+			return -EINVAL;
+		return check_scancode(r, req);
+	}
+	req->kind = IRJACKD_SEND_KEY;
+	if (!is_name(req->remote) || !is_name(req->key))
+		return fail(r, "remote and key: two names without spaces");
+	return 0;
+}
+
 static int parse_json(struct reader *r, struct irjackd_send_request *req)
 {
-	char key[32], protocol[64] = "", scancode_text[64] = "";
-	bool has_scancode = false, has_raw = false;
-	uint64_t v;
+	struct json_seen seen = { "", false, false };
+	char key[32];
 
 	if (!eat(r, '{'))
 		return fail(r, "expected a JSON object");
@@ -234,86 +339,15 @@ static int parse_json(struct reader *r, struct irjackd_send_request *req)
 		if (!eat(r, ':'))
 			return fail(r, "expected ':' after \"%s\"", key);
 		skip_space(r);
-		if (!strcmp(key, "protocol")) {
-			if (read_string(r, protocol, sizeof(protocol), key) < 0)
-				return -EINVAL;
-		} else if (!strcmp(key, "scancode")) {
-			has_scancode = true;
-			if (r->p < r->end && *r->p == '"') {
-				if (read_string(r, scancode_text, sizeof(scancode_text), key) < 0 ||
-				    parse_scancode_text(r, scancode_text, &req->scancode) < 0)
-					return -EINVAL;
-			} else if (read_uint(r, UINT64_MAX, &req->scancode, key) < 0) {
-				return -EINVAL;
-			}
-		} else if (!strcmp(key, "remote")) {
-			if (read_string(r, req->remote, sizeof(req->remote), key) < 0)
-				return -EINVAL;
-		} else if (!strcmp(key, "key")) {
-			if (read_string(r, req->key, sizeof(req->key), key) < 0)
-				return -EINVAL;
-		} else if (!strcmp(key, "reply")) {
-			if (read_string(r, req->reply, sizeof(req->reply), key) < 0)
-				return -EINVAL;
-		} else if (!strcmp(key, "transmitter")) {
-			if (read_string(r, req->transmitter, sizeof(req->transmitter), key) < 0)
-				return -EINVAL;
-		} else if (!strcmp(key, "repeats")) {
-			if (read_uint(r, IRJACKD_SEND_REPEATS_MAX, &v, key) < 0)
-				return -EINVAL;
-			req->repeats = (unsigned)v;
-		} else if (!strcmp(key, "raw")) {
-			has_raw = true;
-			if (!eat(r, '['))
-				return fail(r, "raw: expected an array of durations in µs");
-			if (!eat(r, ']')) {
-				do {
-					if (req->raw_count == IRJACKD_SEND_RAW_MAX)
-						return fail(r, "raw: more than %d durations",
-							    IRJACKD_SEND_RAW_MAX);
-					if (read_uint(r, IRJACKD_SEND_RAW_DURATION_MAX, &v, "raw") < 0)
-						return -EINVAL;
-					if (!v)
-						return fail(r, "raw: a duration of 0 µs");
-					req->raw[req->raw_count++] = (uint32_t)v;
-				} while (eat(r, ','));
-				if (!eat(r, ']'))
-					return fail(r, "raw: expected ',' or ']'");
-			}
-		} else {
-			return fail(r, "unknown key \"%s\" (protocol, scancode, remote, key, raw, "
-				       "repeats, reply, transmitter)",
-				    key);
-		}
+		if (read_member(r, key, req, &seen) < 0)
+			return -EINVAL;
 	} while (eat(r, ','));
 	if (!eat(r, '}'))
 		return fail(r, "expected ',' or '}'");
 	skip_space(r);
 	if (r->p != r->end)
 		return fail(r, "text after the JSON object");
-
-	if (req->reply[0] && (!is_name(req->reply) || strpbrk(req->reply, "+#")))
-		return fail(r, "reply: not a topic to publish to");
-	if (has_raw + (has_scancode || protocol[0]) + (req->remote[0] || req->key[0]) != 1)
-		return fail(r, "give exactly one of: protocol and scancode, remote and key, raw");
-	if (has_raw) {
-		req->kind = IRJACKD_SEND_RAW;
-		if (!req->raw_count)
-			return fail(r, "raw: no durations");
-		return 0;
-	}
-	if (protocol[0] || has_scancode) {
-		req->kind = IRJACKD_SEND_SCANCODE;
-		if (!protocol[0] || !has_scancode)
-			return fail(r, "protocol and scancode go together");
-		if (set_protocol(r, req, protocol) < 0)
-			return -EINVAL;
-		return check_scancode(r, req);
-	}
-	req->kind = IRJACKD_SEND_KEY;
-	if (!is_name(req->remote) || !is_name(req->key))
-		return fail(r, "remote and key: two names without spaces");
-	return 0;
+	return json_kind(r, req, &seen);
 }
 
 /* "nec:0x04fb" or "REMOTE KEY [REPEATS]". */
