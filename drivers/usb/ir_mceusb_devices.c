@@ -4,6 +4,7 @@
  * quirks (ids and quirks as the kernel's mceusb driver lists them).
  */
 #include "ir_mceusb_devices.h"
+#include "ir_util.h"
 
 #include <errno.h>
 #include <string.h>
@@ -92,7 +93,7 @@ static const struct ir_mceusb_device devices[] = {
 
 const struct ir_mceusb_device *ir_mceusb_device_find(uint16_t vendor, uint16_t product)
 {
-	for (size_t i = 0; i < sizeof(devices) / sizeof(devices[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(devices); i++)
 		if (devices[i].vendor == vendor && devices[i].product == product)
 			return &devices[i];
 	return NULL;
@@ -100,7 +101,7 @@ const struct ir_mceusb_device *ir_mceusb_device_find(uint16_t vendor, uint16_t p
 
 size_t ir_mceusb_device_count(void)
 {
-	return sizeof(devices) / sizeof(devices[0]);
+	return ARRAY_SIZE(devices);
 }
 
 const struct ir_mceusb_device *ir_mceusb_device_at(size_t i)

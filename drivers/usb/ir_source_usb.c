@@ -40,6 +40,7 @@
 #include "ir_mceusb_devices.h"
 #include "ir_usb_queue.h"
 #include "ir_time.h"
+#include "ir_util.h"
 
 #define IN_BUF_SIZE 512          /* a high-speed bulk packet: the largest IN packet */
 #define OUT_TIMEOUT_MS 1000      /* the kernel driver's TX timeout */
@@ -938,7 +939,7 @@ static int usb_transmit(void *impl, const struct ir_edge *edges, size_t n, uint3
 		return -ENOMEM;
 	len = ir_mceusb_tx_build(edges, n, ir_mceusb_tx_mask(us->mce, ports), stream, cap);
 	writes = len < 0 ? len : ir_mceusb_tx_split(stream, (size_t)len, MCE_TX_WRITE_MAX, ends,
-						      sizeof(ends) / sizeof(ends[0]));
+						      ARRAY_SIZE(ends));
 	if (writes < 0) {
 		snprintf(err, err_size, "cannot encode for the device: %s", strerror((int)-writes));
 		free(stream);

@@ -15,6 +15,7 @@
 #include "ir_audio_file.h"
 #include "ir_channel_sim.h"
 #include "ir_timing_io.h"
+#include "ir_util.h"
 
 static void synth_usage(FILE *out)
 {
@@ -101,7 +102,7 @@ static int parse_format(const char *arg, enum ir_audio_sample_format *out)
 		{ "float", IR_AUDIO_FLOAT }, { "u8", IR_AUDIO_PCM_U8 },
 	};
 
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++) {
 		if (strcmp(arg, formats[i].name) == 0) {
 			*out = formats[i].format;
 			return 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ir_util.h"
 
 struct command {
 	const char *name;
@@ -42,7 +43,7 @@ static void usage(FILE *out)
 		"ir-keytable keymaps apply unchanged.\n"
 		"\n"
 		"Commands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(out, "  %-11s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out,
 		"\n"
@@ -65,7 +66,7 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
 		if (argc > 2) {
-			for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+			for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
 				if (strcmp(argv[2], commands[i].name) == 0) {
 					char *help_argv[] = { argv[2], "--help", NULL };
 
@@ -80,7 +81,7 @@ int main(int argc, char **argv)
 		printf("irjack " IRJACK_VERSION "\n");
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].run(argc - 1, argv + 1);
 	cli_error("unknown command '%s' (see 'irjack --help')", argv[1]);

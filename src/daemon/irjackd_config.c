@@ -5,6 +5,7 @@
  * the handler runs right after the line holding its key was read.
  */
 #include "irjackd_config.h"
+#include "ir_util.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -148,13 +149,13 @@ static const char *const tx_types[] = { "alsa", "file", "lirc", "mceusb" };
 
 const char *irjackd_source_type_name(enum irjackd_source_type type)
 {
-	return (unsigned)type < sizeof(source_types) / sizeof(source_types[0]) ? source_types[type]
+	return (unsigned)type < ARRAY_SIZE(source_types) ? source_types[type]
 										: "?";
 }
 
 const char *irjackd_tx_type_name(enum irjackd_tx_type type)
 {
-	return (unsigned)type < sizeof(tx_types) / sizeof(tx_types[0]) ? tx_types[type] : "?";
+	return (unsigned)type < ARRAY_SIZE(tx_types) ? tx_types[type] : "?";
 }
 
 static bool parse_uint(const char *v, unsigned long min, unsigned long max, int base,
@@ -336,7 +337,7 @@ static void daemon_key(struct parse *p, const char *name, const char *v)
 		} levels[] = { { "error", LOG_ERR }, { "warning", LOG_WARNING },
 			       { "info", LOG_INFO }, { "debug", LOG_DEBUG } };
 
-		for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(levels); i++) {
 			if (!strcasecmp(v, levels[i].name)) {
 				cfg->log_level = levels[i].level;
 				return;
@@ -354,7 +355,7 @@ static void source_key(struct parse *p, const char *name, const char *v)
 	unsigned long n;
 
 	if (!strcmp(name, "type")) {
-		for (size_t i = 0; i < sizeof(source_types) / sizeof(source_types[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(source_types); i++) {
 			if (!strcmp(v, source_types[i])) {
 				s->type = (enum irjackd_source_type)i;
 				p->source_has_type = true;
@@ -421,7 +422,7 @@ static void tx_key(struct parse *p, const char *name, const char *v)
 	struct irjackd_transmitter *t = p->tx;
 
 	if (!strcmp(name, "type")) {
-		for (size_t i = 0; i < sizeof(tx_types) / sizeof(tx_types[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(tx_types); i++) {
 			if (!strcmp(v, tx_types[i])) {
 				t->type = (enum irjackd_tx_type)i;
 				p->tx_has_type = true;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "ir_audio_file.h"
+#include "ir_util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -119,7 +120,7 @@ int ir_audio_writer_open(const char *path, unsigned sample_rate, unsigned channe
 	struct ir_audio_writer *w;
 	FILE *probe;
 
-	if ((unsigned)format >= sizeof(subtypes) / sizeof(subtypes[0]) || channels == 0 ||
+	if ((unsigned)format >= ARRAY_SIZE(subtypes) || channels == 0 ||
 	    sample_rate == 0)
 		return -EINVAL;
 	info.samplerate = (int)sample_rate;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "ir_protocol.h"
+#include "ir_util.h"
 
 #define LIRC_MODE2_SPACE 0x00000000u
 #define LIRC_MODE2_PULSE 0x01000000u
@@ -32,14 +33,14 @@ static const char *const format_names[] = {
 
 const char *ir_timing_format_name(enum ir_timing_format fmt)
 {
-	if ((unsigned)fmt < sizeof(format_names) / sizeof(format_names[0]))
+	if ((unsigned)fmt < ARRAY_SIZE(format_names))
 		return format_names[fmt];
 	return "unknown";
 }
 
 int ir_timing_format_from_name(const char *name, enum ir_timing_format *out)
 {
-	for (unsigned i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++) {
+	for (unsigned i = 0; i < ARRAY_SIZE(format_names); i++) {
 		if (strcasecmp(name, format_names[i]) == 0) {
 			*out = (enum ir_timing_format)i;
 			return 0;

@@ -38,6 +38,7 @@
 
 #include "ir_family.h"
 #include "ir_generic.h"
+#include "ir_util.h"
 
 /* Bounds on input from outside: no rc_keymaps line comes near 4096 bytes
  * (the longest is ~90), and the largest file has ~300 keys. */
@@ -155,7 +156,7 @@ static const struct {
 
 static enum ir_protocol bpf_kind(const char *name)
 {
-	for (size_t i = 0; i < sizeof(bpf_protocols) / sizeof(bpf_protocols[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(bpf_protocols); i++)
 		if (!strcmp(name, bpf_protocols[i].name))
 			return bpf_protocols[i].kind;
 	return IR_PROTO_UNKNOWN;
@@ -167,13 +168,13 @@ static int resolve_protocols(struct toml_parser *t)
 	const struct proto_family *fam = NULL;
 	enum ir_protocol v;
 
-	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(families); i++)
 		if (!strcmp(t->protocol, families[i].name))
 			fam = &families[i];
 	if (!fam) {
 		bool any = false;
 
-		for (size_t i = 0; i < sizeof(any_protocol_names) / sizeof(any_protocol_names[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(any_protocol_names); i++)
 			any |= !strcmp(t->protocol, any_protocol_names[i]);
 		if (!any)
 			return fail(t, "unknown protocol \"%s\"", t->protocol);

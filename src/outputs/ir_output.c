@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ir_output_kinds.h"
+#include "ir_util.h"
 
 #define MAX_KINDS 16
 
@@ -28,7 +29,7 @@ const struct ir_output_kind *ir_output_kind_find(const char *name)
 		&ir_output_uinput, &ir_output_lircd, &ir_output_json, &ir_output_mqtt,
 	};
 
-	for (size_t i = 0; i < sizeof(builtin) / sizeof(builtin[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(builtin); i++)
 		if (strcmp(builtin[i]->name, name) == 0)
 			return builtin[i];
 	for (unsigned i = 0; i < registered_count; i++)

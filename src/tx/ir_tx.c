@@ -12,6 +12,7 @@
 
 #include "ir_keymap.h"
 #include "ir_time.h"
+#include "ir_util.h"
 
 #define MAX_BACKENDS 16
 
@@ -64,7 +65,7 @@ static const char *split_spec(const char *spec, const char **device)
 		*device = spec;
 		return "lirc";
 	}
-	for (size_t i = 0; i < sizeof(spec_prefixes) / sizeof(spec_prefixes[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(spec_prefixes); i++) {
 		if (strlen(spec_prefixes[i]) == n && strncmp(spec, spec_prefixes[i], n) == 0) {
 			*device = colon ? colon + 1 : "";
 			return spec_prefixes[i];
