@@ -105,8 +105,6 @@ int ir_learn_read(const char *path, struct ir_learn_input *in, char *err, size_t
 {
 	struct ir_parse_error perr = { 0 };
 	struct ir_audio_file *f = NULL;
-	struct ir_protocol_set set;
-	struct ir_decoder *dec = NULL;
 	char audio_error[256];
 	int ret;
 
@@ -121,12 +119,23 @@ int ir_learn_read(const char *path, struct ir_learn_input *in, char *err, size_t
 			 strerror(-ret));
 		return ret;
 	}
+	ret = ir_learn_input_decode(in);
+	if (ret < 0)
+		snprintf(err, err_size, "%s", strerror(-ret));
+	return ret;
+}
+
+int ir_learn_input_decode(struct ir_learn_input *in)
+{
+	struct ir_protocol_set set;
+	struct ir_decoder *dec = NULL;
+	int ret;
+
+	in->frame_count = 0;
 	ir_protocol_set_default(&set);
 	ret = ir_decoder_new(&set, keep_frame, in, &dec);
-	if (ret < 0) {
-		snprintf(err, err_size, "%s", strerror(-ret));
+	if (ret < 0)
 		return ret;
-	}
 	ir_decoder_feed_many(dec, in->edges.edges, in->edges.len);
 	ir_decoder_flush(dec);
 	ir_decoder_free(dec);
@@ -219,23 +228,45 @@ static int assign_keys(const struct ir_learn_options *opt, size_t npress,
 
 /* ---- the methods ---- */
 
-/* Every press decoded, one protocol per key: its scancodes. */
+/* The first press of key `k` that a protocol decoded, or NULL. */
+static const struct press *first_decoded(const struct press *presses, size_t k, size_t per_key)
+{
+	for (size_t j = 0; j < per_key; j++)
+		if (presses[k * per_key + j].frame)
+			return &presses[k * per_key + j];
+	return NULL;
+}
+
+/*
+ * Every key decoded by one protocol in at least one of its presses: the
+ * scancodes of each key's first decoded press.  A press that did not
+ * decode (a glitch, the remote not aimed yet) does not stop its key being
+ * learned from the others; it is not ok, nor one with another code.
+ */
 static bool learn_protocol(struct press *presses, size_t npress, size_t per_key,
 			   struct ir_learn_result *res)
 {
-	for (size_t p = 0; p < npress; p++)
-		if (!presses[p].frame ||
-		    presses[p].frame->protocol != presses[p - p % per_key].frame->protocol)
-			return false;
-	res->method = IR_LEARN_PROTOCOL;
-	res->protocol = presses[0].frame->protocol;
-	for (size_t p = 0; p < npress; p++) {
-		const struct ir_frame *f0 = presses[p - p % per_key].frame;
+	const struct press *first = first_decoded(presses, 0, per_key);
 
-		presses[p].code = presses[p].frame->scancode;
-		presses[p].ok = presses[p].frame->protocol == f0->protocol &&
-				presses[p].frame->scancode == f0->scancode;
+	if (!first)
+		return false;
+	for (size_t k = 0; k < res->key_count; k++) {
+		const struct press *ref = first_decoded(presses, k, per_key);
+
+		if (!ref || ref->frame->protocol != first->frame->protocol)
+			return false;
 	}
+	res->method = IR_LEARN_PROTOCOL;
+	res->protocol = first->frame->protocol;
+	for (size_t p = 0; p < npress; p++) {
+		const struct ir_frame *f = presses[p].frame;
+		const struct ir_frame *f0 = first_decoded(presses, p / per_key, per_key)->frame;
+
+		presses[p].code = f ? f->scancode : 0;
+		presses[p].ok = f && f->protocol == f0->protocol && f->scancode == f0->scancode;
+	}
+	for (size_t k = 0; k < res->key_count; k++)
+		res->keys[k].scancode = first_decoded(presses, k, per_key)->frame->scancode;
 	return true;
 }
 
@@ -254,10 +285,11 @@ static int man_bits(const void *params, const struct ir_edge *e, size_t n, uint8
 	return ir_learn_manchester_decode(params, e, n, bits, max);
 }
 
-/* Each press's bits as its code; ok when it has `nbits` and its key's
- * first press's code. */
+/* Each press's bits as its code; ok when it has `nbits` and the code of
+ * its key's first press that has `nbits` (which names the key). */
 static void decode_presses(const struct ir_learn_input *in, struct press *presses, size_t npress,
-			   size_t per_key, bits_fn fn, const void *params, unsigned nbits)
+			   size_t per_key, bits_fn fn, const void *params, unsigned nbits,
+			   struct ir_learn_result *res)
 {
 	uint8_t bits[IR_LEARN_MAX_BITS];
 
@@ -270,9 +302,17 @@ static void decode_presses(const struct ir_learn_input *in, struct press *presse
 			presses[p].code = presses[p].code << 1 | bits[b];
 		presses[p].ok = nb == (int)nbits;
 	}
-	for (size_t p = 0; p < npress; p++)
-		if (presses[p].code != presses[p - p % per_key].code)
-			presses[p].ok = false;
+	for (size_t k = 0; k < res->key_count; k++) {
+		const struct press *ref = NULL;
+
+		for (size_t j = 0; j < per_key && !ref; j++)
+			if (presses[k * per_key + j].ok)
+				ref = &presses[k * per_key + j];
+		res->keys[k].scancode = ref ? ref->code : 0;
+		for (size_t j = 0; j < per_key; j++)
+			if (!ref || presses[k * per_key + j].code != ref->code)
+				presses[k * per_key + j].ok = false;
+	}
 }
 
 /* Pulse-distance, else bi-phase parameters of at most 64 bits.  Returns 1
@@ -299,12 +339,13 @@ static int learn_parameters(const struct ir_learn_input *in, struct press *press
 		return -ENOMEM;
 	if (man == 0 && res->man.bits <= 64) {
 		res->method = IR_LEARN_MANCHESTER;
-		decode_presses(in, presses, npress, per_key, man_bits, &res->man, res->man.bits);
+		decode_presses(in, presses, npress, per_key, man_bits, &res->man, res->man.bits,
+			       res);
 		return 1;
 	}
 	if (pd == 0 && res->pd.bits <= 64) {
 		res->method = IR_LEARN_PULSE_DISTANCE;
-		decode_presses(in, presses, npress, per_key, pd_bits, &res->pd, res->pd.bits);
+		decode_presses(in, presses, npress, per_key, pd_bits, &res->pd, res->pd.bits, res);
 		return 1;
 	}
 	return 0;
@@ -325,7 +366,27 @@ static bool raw_matches(const struct ir_edge *a, size_t na, const struct ir_edge
 	return true;
 }
 
-/* Raw timings, averaged over the key's presses of the same length. */
+/* The press of key `k` whose length most of its presses share (the first
+ * such): a glitched press, first or not, does not become the key. */
+static const struct press *raw_reference(const struct press *presses, size_t k, size_t per_key)
+{
+	const struct press *key = &presses[k * per_key], *best = key;
+	size_t best_count = 0;
+
+	for (size_t i = 0; i < per_key; i++) {
+		size_t count = 0;
+
+		for (size_t j = 0; j < per_key; j++)
+			count += key[j].len == key[i].len;
+		if (count > best_count) {
+			best_count = count;
+			best = &key[i];
+		}
+	}
+	return best;
+}
+
+/* Raw timings, averaged over the key's presses of its reference's length. */
 static int learn_raw(const struct ir_learn_input *in, struct press *presses, size_t npress,
 		     size_t per_key, struct ir_learn_result *res)
 {
@@ -333,8 +394,9 @@ static int learn_raw(const struct ir_learn_input *in, struct press *presses, siz
 
 	res->method = IR_LEARN_RAW;
 	for (size_t k = 0; k < res->key_count; k++) {
-		const struct press *p0 = &presses[k * per_key];
+		const struct press *p0 = raw_reference(presses, k, per_key);
 
+		res->keys[k].scancode = k; /* the loader numbers raw keys in file order */
 		for (size_t i = 0; i < p0->len; i++) {
 			struct ir_edge a = e[p0->start + i];
 			uint64_t sum = 0;
@@ -375,8 +437,6 @@ static int learn_presses(const struct ir_learn_input *in, struct press *presses,
 	res->presses = npress;
 	for (size_t p = 0; p < npress; p++)
 		res->presses_ok += presses[p].ok;
-	for (size_t k = 0; k < res->key_count; k++)
-		res->keys[k].scancode = presses[k * per_key].code;
 	return 0;
 }
 

@@ -40,6 +40,10 @@ struct ir_learn_input {
 int ir_learn_read(const char *path, struct ir_learn_input *in, char *err, size_t err_size);
 void ir_learn_input_free(struct ir_learn_input *in);
 
+/* Decodes in->edges (filled by the caller, e.g. from timings it made) with
+ * the default protocols into in->frames.  Returns 0 or -ENOMEM. */
+int ir_learn_input_decode(struct ir_learn_input *in);
+
 struct ir_learn_options {
 	uint32_t gap_us;          /* silence that separates presses */
 	const char *const *keys;  /* names of the keys, in press order; NULL: KEY_1, KEY_2 ... */
