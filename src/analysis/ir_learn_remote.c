@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ir_audio_file.h"
+#include "ir_keymap_toml.h"
 #include "ir_keymap_write.h"
 #include "ir_receiver.h"
 #include "ir_timing_io.h"
@@ -501,6 +502,7 @@ const char *ir_learn_method_name(const struct ir_learn_result *res)
 int ir_learn_write_toml(FILE *f, const char *name, const struct ir_learn_result *res)
 {
 	struct ir_keymap_write_key keys[IR_LEARN_MAX_KEYS];
+	const char *protocol, *variant;
 
 	for (size_t k = 0; k < res->key_count; k++)
 		keys[k] = (struct ir_keymap_write_key){
@@ -519,8 +521,11 @@ int ir_learn_write_toml(FILE *f, const char *name, const struct ir_learn_result 
 	case IR_LEARN_PROTOCOL:
 		break;
 	}
-	fprintf(f, "[[protocols]]\nname = \"%s\"\nprotocol = \"%s\"\n[protocols.scancodes]\n", name,
-		ir_learn_method_name(res));
+	ir_keymap_toml_protocol_name(res->protocol, &protocol, &variant);
+	fprintf(f, "[[protocols]]\nname = \"%s\"\nprotocol = \"%s\"\n", name, protocol);
+	if (variant)
+		fprintf(f, "variant = \"%s\"\n", variant);
+	fprintf(f, "[protocols.scancodes]\n");
 	for (size_t k = 0; k < res->key_count; k++)
 		fprintf(f, "0x%" PRIx64 " = \"%s\"\n", keys[k].scancode, keys[k].keycode);
 	return ferror(f) ? -EIO : 0;

@@ -22,6 +22,7 @@
 #include "ir_keymap.h"
 #include "ir_keymap_file.h"
 #include "ir_keymap_loaders.h"
+#include "ir_keymap_toml.h"
 #include "test_util.h"
 
 #define RC_KEYMAPS "/lib/udev/rc_keymaps"
@@ -58,6 +59,49 @@ static bool lookup(const struct ir_keymap *km, enum ir_protocol p, uint16_t id, 
 	struct ir_frame f = { .protocol = p, .scancode = sc, .decoder_id = id };
 
 	return ir_keymap_lookup(km, &f, b);
+}
+
+/* Every protocol `irjack protocols` lists is nameable in a keymap, by its
+ * own name and by the protocol/variant a keymap irjack writes gives it,
+ * and a frame of it with the bound scancode finds the key. */
+static void test_every_irjack_protocol_is_nameable(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ir_protocol_count(); i++) {
+		const struct ir_protocol_info *info = ir_protocol_at(i);
+		const struct ir_family *family = ir_protocol_family(info->id);
+		bool generic = family && family->parametric && info->id != IR_PROTO_LIRC;
+		uint64_t sc = generic ? 0 : 0x5a5a5a5a5a5aull & info->scancode_mask;
+		const char *written, *variant;
+
+		ir_keymap_toml_protocol_name(info->id, &written, &variant);
+		assert_non_null(written);
+		for (int form = 0; form < 2; form++) {
+			char text[512];
+			struct ir_keymap *km;
+			struct ir_key_binding b;
+
+			if (info->id == IR_PROTO_RAW)
+				snprintf(text, sizeof(text),
+					 "[[protocols]]\nprotocol = \"%s\"\n[[protocols.raw]]\n"
+					 "keycode = \"KEY_OK\"\nraw = \"+500 -500 +500\"\n",
+					 form ? written : info->name);
+			else
+				snprintf(text, sizeof(text),
+					 "[[protocols]]\nprotocol = \"%s\"\n%s%s%s"
+					 "[protocols.scancodes]\n0x%llx = \"KEY_OK\"\n",
+					 form ? written : info->name, form && variant ? "variant = \"" : "",
+					 form && variant ? variant : "", form && variant ? "\"\n" : "",
+					 (unsigned long long)sc);
+			km = parse(text, 0, 0);
+			if (info->id != IR_PROTO_LIRC) {
+				if (!lookup(km, info->id, generic ? 1 : 0, sc, &b))
+					fail_msg("%s: a frame of it finds no key in\n%s", info->name, text);
+				assert_string_equal(b.key, "KEY_OK");
+			}
+			ir_keymap_free(km);
+		}
+	}
 }
 
 /* (a) every installed rc_keymaps file loads, one at a time and as a
@@ -391,6 +435,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_rc_keymap_loads),
 		cmocka_unit_test(test_bindings_by_protocol_and_variant),
+		cmocka_unit_test(test_every_irjack_protocol_is_nameable),
 		cmocka_unit_test(test_malformed_is_refused_with_line),
 		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_pulse_distance_files_roundtrip),
