@@ -42,9 +42,11 @@
 #include "ir_generic.h"
 #include "ir_util.h"
 
-/* Bounds on input from outside: no rc_keymaps line comes near 4096 bytes
- * (the longest is ~90), and the largest file has ~300 keys. */
-#define TOML_MAX_LINE 4096
+/* Bounds on input from outside: the largest rc_keymaps file has ~300 keys
+ * and its longest line ~90 bytes; a raw key of IR_GENERIC_MAX_RAW_EDGES
+ * (2048) durations of up to 7 digits with sign and blank is 18,432 bytes
+ * plus `raw = ""`: lines up to 20,480 bytes. */
+#define TOML_MAX_LINE 20480
 #define TOML_MAX_KEYS 100000
 #define TOML_MAX_STRING 1024
 
@@ -712,29 +714,32 @@ static int parse_scancode(struct toml_parser *t, const char *s)
 
 static int parse_raw_key(struct toml_parser *t, const char *key, const char *s)
 {
-	char value[TOML_MAX_LINE];
+	char *value;
 	int ret;
 
 	if (strcmp(key, "keycode") && strcmp(key, "raw"))
 		return fail(t, "[[protocols.raw]] has no key \"%s\"", key);
 	if ((key[0] == 'k' && t->has_raw_keycode) || (key[0] == 'r' && t->raw_text))
 		return fail(t, "duplicate key \"%s\"", key);
-	ret = parse_string(t, &s, value, sizeof(value));
+	value = malloc(TOML_MAX_LINE);
+	if (!value)
+		return -ENOMEM;
+	ret = parse_string(t, &s, value, TOML_MAX_LINE);
 	if (!ret)
 		ret = expect_end(t, s);
-	if (ret)
-		return ret;
-	if (key[0] == 'k') {
-		if (strlen(value) >= sizeof(t->raw_keycode))
-			return fail(t, "keycode too long");
-		strcpy(t->raw_keycode, value);
-		t->has_raw_keycode = true;
-	} else {
-		t->raw_text = strdup(value);
-		if (!t->raw_text)
-			return -ENOMEM;
+	if (!ret && key[0] == 'k') {
+		if (strlen(value) >= sizeof(t->raw_keycode)) {
+			ret = fail(t, "keycode too long");
+		} else {
+			strcpy(t->raw_keycode, value);
+			t->has_raw_keycode = true;
+		}
+	} else if (!ret) {
+		t->raw_text = value; /* ours now: finish_raw() frees it */
+		value = NULL;
 	}
-	return 0;
+	free(value);
+	return ret;
 }
 
 static int parse_line(struct toml_parser *t, const char *s)
