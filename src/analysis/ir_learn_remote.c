@@ -465,7 +465,9 @@ int ir_learn_remote(const struct ir_learn_input *in, const struct ir_learn_optio
 		goto out;
 	}
 	locate_presses(in, split, npress, presses);
+	memcpy(res->spans, split, npress * sizeof(*split));
 	ret = assign_keys(opt, npress, res, &per_key, err, err_size);
+	res->per_key = per_key;
 	if (ret == 0)
 		ret = learn_presses(in, presses, npress, per_key, res);
 	if (ret == -ENOMEM)

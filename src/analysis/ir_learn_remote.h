@@ -4,8 +4,8 @@
  * (what `irjack learn` does): the recording is cut into presses, and the
  * presses are read as a protocol irjack decodes, else as inferred
  * pulse_distance or bi-phase parameters (ir_learn.h), else as raw timings
- * averaged over a key's presses; every press is then re-decoded with the
- * result, and the result written as an rc_keymaps TOML file.
+ * averaged over a key's presses; the result is written as an rc_keymaps
+ * TOML file only once that file, loaded back, names the presses.
  */
 #ifndef IRJACK_IR_LEARN_REMOTE_H
 #define IRJACK_IR_LEARN_REMOTE_H
@@ -72,6 +72,10 @@ struct ir_learn_result {
 	size_t presses, presses_ok;   /* found, and re-decoded to their key's code */
 	struct ir_learned_key keys[IR_LEARN_MAX_KEYS];
 	size_t key_count;
+	/* the presses: press p is key p / per_key's, its edges (repeats
+	 * included) spans[p] of the input's */
+	size_t per_key;
+	struct ir_learn_press spans[IR_LEARN_MAX_PRESSES];
 };
 
 /*
@@ -90,5 +94,29 @@ const char *ir_learn_method_name(const struct ir_learn_result *res);
 /* Writes the result as one rc_keymaps [[protocols]] table named `name`.
  * Returns 0 or -EIO. */
 int ir_learn_write_toml(FILE *f, const char *name, const struct ir_learn_result *res);
+
+/* How the presses fare with the file learn wrote, loaded back. */
+struct ir_learn_check {
+	size_t presses, presses_ok; /* all, and those the file names as their key */
+	char problem[256];          /* why the file is not written, for the user */
+	char warning[256];          /* the first press the file does not name */
+};
+
+/*
+ * Writes `res` as an rc_keymaps TOML remote named `name` to `path` ("-":
+ * standard output), but only after the text has loaded through
+ * ir_keymap_load(), the loader `irjack decode --keymap` and irjackd use,
+ * and that keymap, with the decoders it brings and the default protocols,
+ * has named every key in at least one of its presses of `in` and no press
+ * as another key.  The file appears whole (written beside it, then
+ * renamed) or not at all.  *check counts the presses the file names.
+ *
+ * Returns 0; -EINVAL when the check fails (nothing written, `err` says
+ * which key or press and why); a negative errno for a file that cannot be
+ * written (`err` names it); -ENOMEM.
+ */
+int ir_learn_save(const struct ir_learn_input *in, const struct ir_learn_result *res,
+		  const char *name, const char *path, struct ir_learn_check *check, char *err,
+		  size_t err_size);
 
 #endif
