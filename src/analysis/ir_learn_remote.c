@@ -126,21 +126,28 @@ int ir_learn_read(const char *path, struct ir_learn_input *in, char *err, size_t
 	return ret;
 }
 
-int ir_learn_input_decode(struct ir_learn_input *in)
+/* Decodes in->edges with the protocols of `set` into in->frames. */
+static int decode_frames(struct ir_learn_input *in, const struct ir_protocol_set *set)
 {
-	struct ir_protocol_set set;
 	struct ir_decoder *dec = NULL;
 	int ret;
 
 	in->frame_count = 0;
-	ir_protocol_set_default(&set);
-	ret = ir_decoder_new(&set, keep_frame, in, &dec);
+	ret = ir_decoder_new(set, keep_frame, in, &dec);
 	if (ret < 0)
 		return ret;
 	ir_decoder_feed_many(dec, in->edges.edges, in->edges.len);
 	ir_decoder_flush(dec);
 	ir_decoder_free(dec);
 	return 0;
+}
+
+int ir_learn_input_decode(struct ir_learn_input *in)
+{
+	struct ir_protocol_set set;
+
+	ir_protocol_set_default(&set);
+	return decode_frames(in, &set);
 }
 
 void ir_learn_input_free(struct ir_learn_input *in)
@@ -239,35 +246,33 @@ static const struct press *first_decoded(const struct press *presses, size_t k, 
 }
 
 /*
- * Every key decoded by one protocol in at least one of its presses: the
- * scancodes of each key's first decoded press.  A press that did not
- * decode (a glitch, the remote not aimed yet) does not stop its key being
- * learned from the others; it is not ok, nor one with another code.
+ * Every key decoded by a protocol in at least one of its presses: the
+ * protocol and scancode of each key's first decoded press.  A press that
+ * did not decode (a glitch, the remote not aimed yet) does not stop its
+ * key being learned from the others; it is not ok, nor one with another
+ * code.
  */
 static bool learn_protocol(struct press *presses, size_t npress, size_t per_key,
 			   struct ir_learn_result *res)
 {
-	const struct press *first = first_decoded(presses, 0, per_key);
-
-	if (!first)
-		return false;
-	for (size_t k = 0; k < res->key_count; k++) {
-		const struct press *ref = first_decoded(presses, k, per_key);
-
-		if (!ref || ref->frame->protocol != first->frame->protocol)
+	for (size_t k = 0; k < res->key_count; k++)
+		if (!first_decoded(presses, k, per_key))
 			return false;
-	}
 	res->method = IR_LEARN_PROTOCOL;
-	res->protocol = first->frame->protocol;
+	for (size_t k = 0; k < res->key_count; k++) {
+		const struct ir_frame *f0 = first_decoded(presses, k, per_key)->frame;
+
+		res->keys[k].protocol = f0->protocol;
+		res->keys[k].scancode = f0->scancode;
+	}
+	res->protocol = res->keys[0].protocol;
 	for (size_t p = 0; p < npress; p++) {
 		const struct ir_frame *f = presses[p].frame;
-		const struct ir_frame *f0 = first_decoded(presses, p / per_key, per_key)->frame;
+		const struct ir_learned_key *key = &res->keys[p / per_key];
 
 		presses[p].code = f ? f->scancode : 0;
-		presses[p].ok = f && f->protocol == f0->protocol && f->scancode == f0->scancode;
+		presses[p].ok = f && f->protocol == key->protocol && f->scancode == key->scancode;
 	}
-	for (size_t k = 0; k < res->key_count; k++)
-		res->keys[k].scancode = first_decoded(presses, k, per_key)->frame->scancode;
 	return true;
 }
 
@@ -441,6 +446,54 @@ static int learn_presses(const struct ir_learn_input *in, struct press *presses,
 	return 0;
 }
 
+/*
+ * When the default protocols leave presses unread or reading differently
+ * from their key, every protocol is tried: those left out of the default
+ * set (rc6a, whose toggle the default rc6_6a_32 reading takes for a code
+ * bit; fan; imon) may read all of them.  That reading is kept when it reads
+ * more presses; a keymap naming such a protocol enables it where it is
+ * loaded, so the file check decodes as learning did.
+ */
+static int try_every_protocol(const struct ir_learn_input *in, const struct ir_learn_press *split,
+			      size_t npress, struct ir_learn_result *res)
+{
+	struct ir_learn_input *alt = malloc(sizeof(*alt));
+	struct press *presses = calloc(npress, sizeof(*presses));
+	struct ir_learn_result *r2 = calloc(1, sizeof(*r2));
+	struct ir_protocol_set set;
+	size_t ok = 0;
+	int ret = -ENOMEM;
+
+	if (!alt || !presses || !r2)
+		goto out;
+	alt->edges = in->edges; /* shared, not freed here */
+	ir_protocol_set_all(&set);
+	ret = decode_frames(alt, &set);
+	if (ret < 0)
+		goto out;
+	locate_presses(alt, split, npress, presses);
+	r2->key_count = res->key_count;
+	for (size_t k = 0; k < res->key_count; k++)
+		r2->keys[k].name = res->keys[k].name;
+	if (!learn_protocol(presses, npress, res->per_key, r2))
+		goto out;
+	for (size_t p = 0; p < npress; p++)
+		ok += presses[p].ok;
+	if (ok > res->presses_ok) {
+		ir_learn_result_free(res);
+		r2->presses = npress;
+		r2->presses_ok = ok;
+		r2->per_key = res->per_key;
+		memcpy(r2->spans, res->spans, sizeof(r2->spans));
+		*res = *r2;
+	}
+out:
+	free(alt);
+	free(presses);
+	free(r2);
+	return ret;
+}
+
 int ir_learn_remote(const struct ir_learn_input *in, const struct ir_learn_options *opt,
 		    struct ir_learn_result *res, char *err, size_t err_size)
 {
@@ -470,6 +523,8 @@ int ir_learn_remote(const struct ir_learn_input *in, const struct ir_learn_optio
 	res->per_key = per_key;
 	if (ret == 0)
 		ret = learn_presses(in, presses, npress, per_key, res);
+	if (ret == 0 && res->presses_ok < npress)
+		ret = try_every_protocol(in, split, npress, res);
 	if (ret == -ENOMEM)
 		snprintf(err, err_size, "%s", strerror(ENOMEM));
 out:
@@ -523,12 +578,24 @@ int ir_learn_write_toml(FILE *f, const char *name, const struct ir_learn_result 
 	case IR_LEARN_PROTOCOL:
 		break;
 	}
-	ir_keymap_toml_protocol_name(res->protocol, &protocol, &variant);
-	fprintf(f, "[[protocols]]\nname = \"%s\"\nprotocol = \"%s\"\n", name, protocol);
-	if (variant)
-		fprintf(f, "variant = \"%s\"\n", variant);
-	fprintf(f, "[protocols.scancodes]\n");
-	for (size_t k = 0; k < res->key_count; k++)
-		fprintf(f, "0x%" PRIx64 " = \"%s\"\n", keys[k].scancode, keys[k].keycode);
+	/* one table per protocol, in the order the keys first use them */
+	for (size_t k = 0; k < res->key_count; k++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < k; j++)
+			seen |= res->keys[j].protocol == res->keys[k].protocol;
+		if (seen)
+			continue;
+		ir_keymap_toml_protocol_name(res->keys[k].protocol, &protocol, &variant);
+		fprintf(f, "%s[[protocols]]\nname = \"%s\"\nprotocol = \"%s\"\n", k ? "\n" : "",
+			name, protocol);
+		if (variant)
+			fprintf(f, "variant = \"%s\"\n", variant);
+		fprintf(f, "[protocols.scancodes]\n");
+		for (size_t j = k; j < res->key_count; j++)
+			if (res->keys[j].protocol == res->keys[k].protocol)
+				fprintf(f, "0x%" PRIx64 " = \"%s\"\n", keys[j].scancode,
+					keys[j].keycode);
+	}
 	return ferror(f) ? -EIO : 0;
 }

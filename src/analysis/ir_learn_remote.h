@@ -60,13 +60,15 @@ enum ir_learn_method {
 
 struct ir_learned_key {
 	const char *name;        /* the options' or a default; not owned */
+	enum ir_protocol protocol; /* IR_LEARN_PROTOCOL: the key's (a remote may mix
+				    * protocols: Pioneer's nec and pioneer codes) */
 	uint64_t scancode;       /* not for raw keys */
 	struct ir_edge_buf raw;  /* raw keys: the averaged press */
 };
 
 struct ir_learn_result {
 	enum ir_learn_method method;
-	enum ir_protocol protocol;    /* IR_LEARN_PROTOCOL */
+	enum ir_protocol protocol;    /* IR_LEARN_PROTOCOL: the first key's */
 	struct ir_learn_pd pd;        /* IR_LEARN_PULSE_DISTANCE */
 	struct ir_learn_manchester man; /* IR_LEARN_MANCHESTER */
 	size_t presses, presses_ok;   /* found, and re-decoded to their key's code */
@@ -91,8 +93,8 @@ void ir_learn_result_free(struct ir_learn_result *res);
 /* The method's name as rc_keymaps says it ("nec", "pulse_distance" ...). */
 const char *ir_learn_method_name(const struct ir_learn_result *res);
 
-/* Writes the result as one rc_keymaps [[protocols]] table named `name`.
- * Returns 0 or -EIO. */
+/* Writes the result as rc_keymaps [[protocols]] tables named `name` (one
+ * per protocol the keys use).  Returns 0 or -EIO. */
 int ir_learn_write_toml(FILE *f, const char *name, const struct ir_learn_result *res);
 
 /* How the presses fare with the file learn wrote, loaded back. */

@@ -198,7 +198,9 @@ static void print_learned(const struct ir_learn_result *res)
 			fprintf(stderr, "%s: raw, %zu durations\n", res->keys[k].name,
 				res->keys[k].raw.len);
 		else
-			fprintf(stderr, "%s: %s 0x%" PRIx64 "\n", res->keys[k].name, method,
+			fprintf(stderr, "%s: %s 0x%" PRIx64 "\n", res->keys[k].name,
+				res->method == IR_LEARN_PROTOCOL
+					? ir_protocol_get(res->keys[k].protocol)->name : method,
 				res->keys[k].scancode);
 	}
 }

@@ -4,6 +4,7 @@
  * here with irjack's encoders: presses that do not decode, every protocol
  * irjack decodes round-tripped through the file learn writes.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,9 @@
 
 #include <cmocka.h>
 
+#include "ir_family.h"
+#include "ir_keymap.h"
+#include "ir_keymap_file.h"
 #include "ir_learn_remote.h"
 #include "ir_protocol.h"
 #include "ir_util.h"
@@ -134,11 +138,180 @@ static void test_raw_reference_is_the_common_length(void **state)
 	input_free(in);
 }
 
+/* A random scancode valid for p (as test_protocol_roundtrip draws them). */
+static uint64_t random_scancode(struct test_rng *rng, const struct ir_protocol_info *info)
+{
+	uint64_t sc = rng_next(rng) & info->scancode_mask;
+
+	if (info->id == IR_PROTO_RC6_MCE)
+		sc = 0x800f0000u | (sc & 0x7fff);
+	return sc;
+}
+
+/* A press of `p` with toggle `toggle`: the frame and one repeat, as a
+ * button held briefly sends. */
+static void add_toggled_press(struct ir_edge_buf *b, enum ir_protocol p, uint64_t sc,
+			      unsigned toggle)
+{
+	struct ir_encode_opts opts = { .toggle = toggle, .repeats = 1 };
+
+	assert_int_equal(ir_encode(p, sc, &opts, b), 0);
+	assert_int_equal(ir_edge_buf_space(b, PRESS_GAP_US), 0);
+}
+
+/* The file at `path`, loaded on its own: fresh presses of each key (other
+ * toggles) decode to frames it names as that key. */
+static void expect_file_names_keys(const char *path, enum ir_protocol p, const uint64_t *codes,
+				   const char *const *keys, size_t nkeys)
+{
+	struct ir_keymap *km = NULL;
+	struct ir_keymap_error kerr = { 0 };
+	struct ir_protocol_set set, named;
+
+	assert_int_equal(ir_keymap_new(&km), 0);
+	if (ir_keymap_load(km, path, &kerr) < 0)
+		fail_msg("%s: %s:%u: %s", ir_protocol_get(p)->name, kerr.file, kerr.parse.line,
+			 kerr.parse.message);
+	ir_protocol_set_default(&set);
+	ir_keymap_protocols(km, &named);
+	for (unsigned q = 0; q < IR_PROTO_COUNT; q++)
+		if (ir_protocol_set_has(&named, (enum ir_protocol)q))
+			ir_protocol_set_add(&set, (enum ir_protocol)q);
+	for (size_t k = 0; k < nkeys; k++) {
+		struct ir_edge_buf b = { 0 };
+		struct frame_log *log = calloc(1, sizeof(*log));
+		struct ir_decoder *dec = NULL;
+		bool found = false;
+
+		assert_non_null(log);
+		assert_int_equal(ir_edge_buf_space(&b, PRESS_GAP_US), 0);
+		add_toggled_press(&b, p, codes[k], 1);
+		assert_int_equal(ir_decoder_new(&set, frame_log_add, log, &dec), 0);
+		assert_int_equal(ir_keymap_attach(km, dec), 0);
+		ir_decoder_feed_many(dec, b.edges, b.len);
+		ir_decoder_flush(dec);
+		ir_decoder_free(dec);
+		for (size_t f = 0; f < log->count; f++) {
+			struct ir_key_binding kb;
+
+			if (ir_keymap_lookup(km, &log->frames[f], &kb)) {
+				if (strcmp(kb.key, keys[k]))
+					fail_msg("%s: a fresh press of %s reads as %s",
+						 ir_protocol_get(p)->name, keys[k], kb.key);
+				found = true;
+			}
+		}
+		if (!found)
+			fail_msg("%s: a fresh press of %s (0x%llx) is no key of the file",
+				 ir_protocol_get(p)->name, keys[k], (unsigned long long)codes[k]);
+		ir_edge_buf_free(&b);
+		free(log);
+	}
+	ir_keymap_free(km);
+}
+
+/* Every protocol irjack encodes: three keys pressed twice each (toggle
+ * flipping between presses) -> learn -> the file it writes -> load ->
+ * decode fresh presses -> the same keys. */
+static void test_every_protocol_round_trips_through_the_file(void **state)
+{
+	static const char *const keys[] = { "KEY_POWER", "KEY_VOLUMEUP", "KEY_VOLUMEDOWN" };
+	char path[] = "/tmp/irjack-test-learn-XXXXXX";
+	int fd = mkstemp(path);
+	struct test_rng rng = { 0x5eed };
+	size_t protocols = 0;
+	(void)state;
+
+	assert_true(fd >= 0);
+	close(fd);
+	for (size_t i = 0; i < ir_protocol_count(); i++) {
+		const struct ir_protocol_info *info = ir_protocol_at(i);
+		const struct ir_family *family = ir_protocol_family(info->id);
+		struct ir_learn_input *in;
+		struct ir_learn_result *res;
+		struct ir_learn_options opt = {
+			.gap_us = 100000, .keys = keys, .key_count = 3, .per_key = 2,
+		};
+		struct ir_learn_check check;
+		uint64_t codes[3];
+		char err[512] = "";
+		int ret;
+
+		/* the generic family's protocols are made of a keymap's
+		 * parameters (test_learn.sh learns made-up ones); lirc's of
+		 * a lircd.conf remote */
+		if (!info->has_encoder || (family && family->parametric))
+			continue;
+		in = input_new();
+		res = calloc(1, sizeof(*res));
+		assert_non_null(res);
+		for (size_t k = 0; k < 3; k++) {
+			do
+				codes[k] = random_scancode(&rng, info);
+			while ((k > 0 && codes[k] == codes[0]) || (k > 1 && codes[k] == codes[1]));
+			for (unsigned j = 0; j < 2; j++)
+				add_toggled_press(&in->edges, info->id, codes[k], j);
+		}
+		assert_int_equal(ir_learn_input_decode(in), 0);
+		ret = ir_learn_remote(in, &opt, res, err, sizeof(err));
+		if (ret < 0)
+			fail_msg("%s: learn: %s", info->name, err);
+		ret = ir_learn_save(in, res, "test", path, &check, err, sizeof(err));
+		if (ret < 0)
+			fail_msg("%s: learned as %s, not saved: %s (codes 0x%llx 0x%llx 0x%llx)",
+				 info->name, ir_learn_method_name(res), err,
+				 (unsigned long long)codes[0], (unsigned long long)codes[1],
+				 (unsigned long long)codes[2]);
+		if (check.presses_ok != 6)
+			fail_msg("%s: learned as %s, the file names %zu/6 presses (%s)", info->name,
+				 ir_learn_method_name(res), check.presses_ok, check.warning);
+		expect_file_names_keys(path, info->id, codes, keys, 3);
+		printf("%-13s learned as %s\n", info->name, ir_learn_method_name(res));
+		protocols++;
+		ir_learn_result_free(res);
+		free(res);
+		input_free(in);
+	}
+	unlink(path);
+	assert_true(protocols >= 55);
+}
+
+/* Two keys pressed with one code: the file would name KEY_A's presses
+ * KEY_B (a later binding of a code replaces the earlier, as in
+ * ir-keytable), so nothing is written and the reason names the press. */
+static void test_a_file_that_misnames_presses_is_not_written(void **state)
+{
+	static const char *const keys[] = { "KEY_A", "KEY_B" };
+	struct ir_learn_input *in = input_new();
+	struct ir_learn_result *res = calloc(1, sizeof(*res));
+	struct ir_learn_options opt = { .gap_us = 100000, .keys = keys, .key_count = 2, .per_key = 2 };
+	struct ir_learn_check check;
+	char dir[] = "/tmp/irjack-test-learn-XXXXXX", path[64], err[512] = "";
+	(void)state;
+
+	assert_non_null(res);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/remote.toml", dir);
+	for (int i = 0; i < 4; i++)
+		add_press(&in->edges, IR_PROTO_NEC, 0x0408);
+	assert_int_equal(ir_learn_input_decode(in), 0);
+	assert_int_equal(ir_learn_remote(in, &opt, res, err, sizeof(err)), 0);
+	assert_int_equal(ir_learn_save(in, res, "r", path, &check, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "press 1 (KEY_A) reads as KEY_B"));
+	assert_int_equal(access(path, F_OK), -1); /* nor a temporary left */
+	assert_int_equal(rmdir(dir), 0);
+	ir_learn_result_free(res);
+	free(res);
+	input_free(in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_first_press_of_a_key_not_decoded),
 		cmocka_unit_test(test_raw_reference_is_the_common_length),
+		cmocka_unit_test(test_every_protocol_round_trips_through_the_file),
+		cmocka_unit_test(test_a_file_that_misnames_presses_is_not_written),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
