@@ -62,6 +62,10 @@ def nec(cmd, addr=4):
 glitch = [3000, 700, 300, 900, 1200, 400, 300]
 write("glitch.mode2", [nec(8), nec(8), glitch, nec(9), nec(10), nec(10)])
 write("dup.mode2", [nec(8)] * 4)
+# guided learning of 5 keys, as pressed live: KEY_1's second press is
+# another button (0x09), so it is asked for again; then a second recording
+write("live.mode2", [nec(c) for c in (1, 1, 2, 9, 2, 2, 3, 3, 4, 4, 5, 5)])
+write("second.mode2", [nec(c) for c in (5, 4, 3, 2, 1)])
 write("bp-fresh.mode2", [bp(c) for c in [0x7f00f, 0x5a5a5]])
 PY
 
@@ -165,6 +169,30 @@ grep -qx 'name = "fan remote"' "$TMP/fan.toml" || fail "nubert: --name"
 [ $? = 1 ] || fail "dup: exit 1 expected"
 grep -q "not written: press 1 (KEY_A) reads as KEY_B" "$TMP/err" || fail "dup: reason: $(cat "$TMP/err")"
 [ ! -e "$TMP/dup.toml" ] || fail "dup: a file that misnames presses was written"
+
+# guided live learning (irrecord's way) from a file source, timings and
+# 20 dB audio: each key asked for, a press that disagrees asked again; the
+# file names the keys of a second recording
+"$IRJACK" synth --timings "$TMP/live.mode2" --snr-db 20 --seed 4 -o "$TMP/live.wav" || fail synth
+"$IRJACK" synth --timings "$TMP/second.mode2" --snr-db 20 --seed 7 -o "$TMP/second.wav" || fail synth
+for src in live.mode2 live.wav; do
+	"$IRJACK" learn -d "file:$TMP/$src" -k KEY_POWER,KEY_1,KEY_2,KEY_3,KEY_4 -o "$TMP/live.toml" \
+		>"$TMP/out" 2>"$TMP/err" || fail "learn -d $src: $(cat "$TMP/err")"
+	grep -q "10/10 presses re-decode (nec, 5 keys)" "$TMP/out" || fail "live $src: 10/10"
+	grep -q "KEY_1: heard nec 0x409, but first nec 0x402; press KEY_1 again" "$TMP/err" ||
+		fail "live $src: the disagreeing press is reported"
+	grep -q "learn: press KEY_4" "$TMP/err" || fail "live $src: asks for KEY_4"
+	"$IRJACK" decode --keymap "$TMP/live.toml" "$TMP/second.${src#live.}" >"$TMP/out" || fail "decode second"
+	n=0
+	for k in KEY_POWER KEY_1 KEY_2 KEY_3 KEY_4; do
+		grep -q " $k (live)" "$TMP/out" && n=$((n + 1))
+	done
+	[ "$n" = 5 ] || fail "live $src: a second recording names $n/5 keys: $(cat "$TMP/out")"
+done
+# a source that ends first (five buttons, no two alike): nothing written, exit 1
+"$IRJACK" learn -d "file:$TMP/second.mode2" -k KEY_A,KEY_B,KEY_C -o "$TMP/short.toml" 2>"$TMP/err" >/dev/null
+[ $? = 1 ] && grep -q "ended before KEY_A was learned" "$TMP/err" && [ ! -e "$TMP/short.toml" ] ||
+	fail "live: a source that ends before the last key: $(cat "$TMP/err")"
 
 # every file learn wrote loads as decode --keymap and irjackd load it
 for t in "$TMP"/*.toml; do
