@@ -2,9 +2,10 @@
 /*
  * ir_learn_remote.c - a remote learned from a recording (ir_learn_remote.h).
  *
- * The re-decode uses ir_learn_pd_decode() / the built-in decoders / a raw
- * comparison rather than the TOML loader's generic decoders, so that the
- * check does not depend on the writer and the loader agreeing.
+ * Learning checks each press with what it inferred (ir_learn_pd_decode(),
+ * the built-in decoders, a raw comparison) to choose a key's reference
+ * press; the check that decides whether a file is written is
+ * ir_learn_save()'s, with the file itself loaded back (ir_learn_save.c).
  */
 #include "ir_learn_remote.h"
 
