@@ -38,6 +38,7 @@ struct ir_learn_guide {
 	struct ir_edge_buf first;  /* the key's first press, when have_first */
 	struct press_id first_id;
 	bool have_first;
+	bool discarding;           /* the rest of a press that was too long */
 	struct ir_edge_buf all;    /* confirmed presses, separated by silence */
 };
 
@@ -190,12 +191,19 @@ int ir_learn_guide_edge(struct ir_learn_guide *g, const struct ir_edge *e,
 
 	if (g->key == g->key_count)
 		return IR_LEARN_STEP_NONE;
+	if (g->discarding) {
+		/* until the silence that ends the overlong press */
+		g->discarding = !(e->kind == IR_TIMEOUT || e->kind == IR_OVERFLOW ||
+				  (e->kind == IR_SPACE && e->duration >= g->gap_us));
+		return IR_LEARN_STEP_NONE;
+	}
 	switch (e->kind) {
 	case IR_PULSE:
 		if (e->duration > GLITCH_PULSE_US)
 			return IR_LEARN_STEP_NONE;
 		if (g->cur.len >= GUIDE_MAX_PRESS) {
 			g->cur.len = 0;
+			g->discarding = true;
 			return -E2BIG;
 		}
 		return ir_edge_buf_push(&g->cur, *e) < 0 ? -ENOMEM : IR_LEARN_STEP_NONE;

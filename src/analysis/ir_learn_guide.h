@@ -49,7 +49,8 @@ const char *ir_learn_guide_key(const struct ir_learn_guide *g);
 /*
  * Feeds one edge.  When it ends a press, returns the step that press made
  * and fills *heard; else IR_LEARN_STEP_NONE.  Negative errno (-ENOMEM, or
- * -E2BIG for a press of more than 4096 durations: light, not a remote).
+ * -E2BIG for a press of more than 4096 durations: light, not a remote;
+ * the rest of that press is ignored).
  */
 int ir_learn_guide_edge(struct ir_learn_guide *g, const struct ir_edge *e,
 			struct ir_learn_heard *heard);

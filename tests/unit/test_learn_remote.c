@@ -18,6 +18,7 @@
 #include "ir_family.h"
 #include "ir_keymap.h"
 #include "ir_keymap_file.h"
+#include "ir_learn_guide.h"
 #include "ir_learn_remote.h"
 #include "ir_protocol.h"
 #include "ir_util.h"
@@ -305,6 +306,85 @@ static void test_a_file_that_misnames_presses_is_not_written(void **state)
 	input_free(in);
 }
 
+/* Feeds every edge of `b` to the guide; returns the last step a press
+ * made (IR_LEARN_STEP_NONE if none), *heard from it. */
+static int feed_guide(struct ir_learn_guide *g, const struct ir_edge_buf *b,
+		      struct ir_learn_heard *heard)
+{
+	int last = IR_LEARN_STEP_NONE;
+
+	for (size_t i = 0; i < b->len; i++) {
+		struct ir_learn_heard h;
+		int step = ir_learn_guide_edge(g, &b->edges[i], &h);
+
+		if (step < 0)
+			return step;
+		if (step != IR_LEARN_STEP_NONE) {
+			last = step;
+			*heard = h;
+		}
+	}
+	return last;
+}
+
+/* irrecord's way: a key is asked for until two presses in a row agree;
+ * unknown timings agree by length; a press of light is refused. */
+static void test_guide_asks_until_two_presses_agree(void **state)
+{
+	static const char *const keys[] = { "KEY_A", "KEY_B" };
+	struct ir_learn_guide *g = NULL;
+	struct ir_learn_heard h;
+	struct ir_edge_buf b = { 0 };
+	struct ir_learn_input *in = calloc(1, sizeof(*in));
+	(void)state;
+
+	assert_non_null(in);
+	assert_int_equal(ir_learn_guide_new(keys, 2, 100000, &g), 0);
+	assert_string_equal(ir_learn_guide_key(g), "KEY_A");
+	add_press(&b, IR_PROTO_NEC, 0x0408);
+	assert_int_equal(feed_guide(g, &b, &h), IR_LEARN_STEP_HEARD);
+	assert_string_equal(h.what, "nec 0x408");
+	b.len = 0;
+	add_press(&b, IR_PROTO_NEC, 0x0409);
+	assert_int_equal(feed_guide(g, &b, &h), IR_LEARN_STEP_MISMATCH);
+	assert_string_equal(h.before, "nec 0x408");
+	b.len = 0;
+	add_press(&b, IR_PROTO_NEC, 0x0409); /* agrees with the press before */
+	assert_int_equal(feed_guide(g, &b, &h), IR_LEARN_STEP_CONFIRMED);
+	assert_string_equal(h.key, "KEY_A");
+	assert_string_equal(h.next_key, "KEY_B");
+	/* KEY_B: light no protocol reads, twice the same length */
+	b.len = 0;
+	add_glitch(&b);
+	assert_int_equal(feed_guide(g, &b, &h), IR_LEARN_STEP_HEARD);
+	assert_string_equal(h.what, "unknown timings, 7 durations");
+	/* 4097 durations in one press: refused, the key still waits */
+	b.len = 0;
+	for (int i = 0; i < 2049; i++) {
+		assert_int_equal(ir_edge_buf_pulse(&b, 500), 0);
+		assert_int_equal(ir_edge_buf_space(&b, 500), 0);
+	}
+	assert_int_equal(feed_guide(g, &b, &h), -E2BIG);
+	/* its last 2 durations and the silence after it are no press */
+	b.len = 0;
+	assert_int_equal(ir_edge_buf_pulse(&b, 500), 0);
+	assert_int_equal(ir_edge_buf_space(&b, 500), 0);
+	assert_int_equal(ir_edge_buf_space(&b, PRESS_GAP_US), 0);
+	assert_int_equal(feed_guide(g, &b, &h), IR_LEARN_STEP_NONE);
+	b.len = 0;
+	add_glitch(&b);
+	assert_int_equal(feed_guide(g, &b, &h), IR_LEARN_STEP_DONE);
+	assert_null(ir_learn_guide_key(g));
+	/* the input: KEY_A's two agreeing presses, KEY_B's two */
+	assert_int_equal(ir_learn_guide_input(g, in), 0);
+	assert_int_equal(in->frame_count, 2);
+	assert_int_equal(in->frames[0].scancode, 0x0409);
+	assert_int_equal(in->frames[1].scancode, 0x0409);
+	ir_edge_buf_free(&b);
+	ir_learn_guide_free(g);
+	input_free(in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_raw_reference_is_the_common_length),
 		cmocka_unit_test(test_every_protocol_round_trips_through_the_file),
 		cmocka_unit_test(test_a_file_that_misnames_presses_is_not_written),
+		cmocka_unit_test(test_guide_asks_until_two_presses_agree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
