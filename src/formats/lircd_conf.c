@@ -7,12 +7,13 @@
  *
  * Codes are lircd's full code, as its socket reports it:
  *   pre_data << (bits + post_data_bits) | data << post_data_bits | post_data
- * For raw_codes remotes the code is the button's index in the file (0, 1..).
+ * For raw_codes remotes the code is the button's place in the file counted
+ * from 1, as lircd numbers them.
  *
  * Tolerance, as lircd: keywords and flags we do not know are ignored (lircd
- * logs them and goes on; new LIRC versions add some), but a malformed number,
- * a button outside a remote, a missing `end`, or a line over 4096 bytes is
- * -EINVAL with the line.  A button line with several codes keeps the first
+ * logs them and goes on; new LIRC versions add some), and so is text outside
+ * a remote; but a malformed number, a missing `end`, a file without a remote
+ * or a line over 4096 bytes is -EINVAL with the line.  A button line with several codes keeps the first
  * (lircd's multi-code buttons send all of them; we bind the first).
  */
 #include <ctype.h>
@@ -420,7 +421,7 @@ static int raw_name(struct parser *p, const char *name)
 		r->raw = c;
 		r->raw_cap = cap;
 	}
-	if ((ret = add_button(p, name, r->raw_count)) < 0)
+	if ((ret = add_button(p, name, r->raw_count + 1)) < 0)
 		return ret;
 	r->raw[r->raw_count].durations = NULL;
 	r->raw[r->raw_count++].count = 0;
@@ -503,7 +504,9 @@ static int parse_line(struct parser *p, char *line)
 	}
 	switch (p->section) {
 	case OUTSIDE:
-		return fail(p, "'%.40s' outside 'begin remote'", tok[0]);
+		/* lircd ignores text outside a remote (27 files of its remotes
+		 * database begin with a truncated comment line) */
+		return 0;
 	case REMOTE:
 		return remote_param(p, tok[0], tok[1], tok[2]);
 	case CODES:
