@@ -79,7 +79,7 @@ def main():
                 if s < t:
                     misses.append("  %s: %d / %d" % (os.path.relpath(conf, remotes), s, t))
             print("irsimsend -c %d, %d files: frames irjack names as LIRC does: %d / %d" %
-                  (count, len(confs), same, total))
+                  (count, len(confs), same, total), flush=True)
             for m in misses if verbose else misses[:10]:
                 print(m)
             if not verbose and len(misses) > 10:
