@@ -291,7 +291,10 @@ int lirc_remote_frame(const struct lirc_remote *r, uint64_t code, int repeat,
 	 * imon, devinput...) give codes but no timings to send. */
 	if (!(r->pone | r->sone) || !(r->pzero | r->szero))
 		return -EINVAL;
-	if (has(r, LIRC_F_SERIAL) && !r->baud)
+	/* SERIAL: a zero is a pulse of pzero, a one a space of sone; a
+	 * symbol of no time carries no bit (lircd's own SERIAL decoder never
+	 * returns on a remote with "zero 0 ...": irsimreceive hangs) */
+	if (has(r, LIRC_F_SERIAL) && (!r->baud || !r->pzero || !r->sone))
 		return -EINVAL;
 	/* lircd's order: [header] lead, repeat pulse and space, trail */
 	if (repeat && r->prepeat && r->srepeat) {

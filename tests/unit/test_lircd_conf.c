@@ -419,6 +419,42 @@ static void serial_frame_is_an_rs232_byte_train(void **state)
 	ir_keymap_free(km);
 }
 
+/* A SERIAL remote whose zero (or one) lasts no time: its bits cannot be
+ * sent or told apart (lircd's own decoder loops forever on one).  The file
+ * loads, its buttons do not encode, and decoding light ends. */
+static void serial_zero_length_symbol_is_refused_not_looped(void **state)
+{
+	static const char conf[] = "begin remote\n name z\n bits 8\n flags SERIAL\n"
+				   " baud 1200\n zero 0 833\n one 0 0\n gap 100000\n"
+				   " begin codes\n  KEY_1 0x4A\n  KEY_2 0x00\n end codes\nend remote\n";
+	static const struct ir_edge light[] = {
+		{ .kind = IR_PULSE, .duration = 833 },	{ .kind = IR_SPACE, .duration = 833 },
+		{ .kind = IR_PULSE, .duration = 1666 }, { .kind = IR_SPACE, .duration = 100000 },
+	};
+	struct ir_parse_error perr;
+	struct ir_edge_buf buf = { 0 };
+	struct frame_log *log = calloc(1, sizeof(*log));
+	struct ir_decoder *dec;
+	int ret;
+	struct ir_keymap *km = parse(conf, &ret, &perr);
+
+	(void)state;
+	assert_non_null(log);
+	assert_int_equal(ret, 0);
+	assert_int_equal(ir_keymap_encode(km, "z", "KEY_1", 0, &buf), -EINVAL);
+	assert_int_equal(ir_keymap_encode(km, "z", "KEY_2", 0, &buf), -EINVAL);
+	assert_int_equal(ir_decoder_new(NULL, frame_log_add, log, &dec), 0);
+	assert_int_equal(ir_keymap_attach(km, dec), 0);
+	ir_decoder_feed_many(dec, light, sizeof(light) / sizeof(light[0]));
+	ir_decoder_flush(dec);
+	for (size_t i = 0; i < log->count; i++)
+		assert_int_not_equal(log->frames[i].protocol, IR_PROTO_LIRC);
+	ir_decoder_free(dec);
+	ir_edge_buf_free(&buf);
+	free(log);
+	ir_keymap_free(km);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -430,6 +466,7 @@ int main(void)
 		cmocka_unit_test(every_compat_remote_parses_and_roundtrips),
 		cmocka_unit_test(symbol_flags_roundtrip),
 		cmocka_unit_test(serial_frame_is_an_rs232_byte_train),
+		cmocka_unit_test(serial_zero_length_symbol_is_refused_not_looped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
