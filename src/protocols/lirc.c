@@ -42,6 +42,11 @@ struct lirc_dec {
 	uint64_t start_us;
 	uint64_t last_code;
 	bool have_last;
+	/* toggle_mask remotes (lircd's toggle_mask_state): frames seen of
+	 * the current press, 0..3; the silence since the last frame, and the
+	 * longest that still belongs to the same press */
+	unsigned toggle_state;
+	uint64_t idle_us, press_gap_max;
 };
 
 void lirc_remote_free(void *remote)
@@ -536,10 +541,13 @@ static bool read_code(const struct lirc_remote *r, const struct lirc_dec *d,
 {
 	uint64_t best = UINT64_MAX, read = 0;
 	uint64_t mask = r->toggle_bit_mask;
+	/* toggle_mask: every second frame of a press is sent with these bits
+	 * turned round (lircd's get_code() turns them back) */
+	uint64_t x = d->toggle_state % 2 ? r->toggle_mask : 0;
 
 	for (unsigned v = 0; v < (mask ? 2u : 1u) && best; v++) {
 		for (size_t i = 0; i < r->code_count && best; i++) {
-			uint64_t c = v ? r->codes[i] ^ mask : r->codes[i];
+			uint64_t c = (v ? r->codes[i] ^ mask : r->codes[i]) ^ x;
 			uint64_t err;
 
 			ir_edge_buf_clear(t);
@@ -554,6 +562,7 @@ static bool read_code(const struct lirc_remote *r, const struct lirc_dec *d,
 	}
 	if (best == UINT64_MAX)
 		return false;
+	read ^= x;
 	for (size_t i = 0; i < r->code_count; i++) {
 		if (r->codes[i] == read || (mask && (r->codes[i] ^ mask) == read)) {
 			*code = r->codes[i];
@@ -579,6 +588,19 @@ static bool match_frame(struct lirc_dec *d, struct ir_decode_ctx *ctx,
 
 	found = has(r, LIRC_F_RAW_CODES) ? read_raw(r, d, &t, &code)
 					 : read_code(r, d, &t, &code, &toggle);
+	if (r->toggle_mask && !has(r, LIRC_F_RAW_CODES)) {
+		/* lircd names a toggle_mask button on the second frame of a
+		 * press (the one with the mask), and on every second frame
+		 * after; a frame that is not the next of the press starts
+		 * again */
+		d->toggle_state = found ? (d->toggle_state == 3 ? 2 : d->toggle_state + 1) : 0;
+		if (found && d->toggle_state % 2) {
+			d->last_code = code;
+			d->have_last = true;
+			ir_edge_buf_free(&t);
+			return true;
+		}
+	}
 	if (found) {
 		ir_decode_emit(ctx, IR_PROTO_LIRC, lirc_remote_reported_code(r, code), toggle,
 			       d->start_us);
@@ -595,6 +617,34 @@ static bool match_frame(struct lirc_dec *d, struct ir_decode_ctx *ctx,
 	return found;
 }
 
+/* lircd's expect_at_most(): `got` is not longer than `want` by more than
+ * eps % or aeps µs. */
+static bool at_most(const struct lirc_remote *r, uint64_t got, uint64_t want)
+{
+	return got <= want + want * r->eps / 100 || got <= want + r->aeps;
+}
+
+/* The collected frame ends at space `e` (or the end of the input): matches
+ * it, and starts the next if it matched or `e` ends every frame.  Returns
+ * whether it started the next. */
+static bool frame_ended(struct lirc_dec *d, struct ir_decode_ctx *ctx,
+			const struct lirc_remote *r, const struct ir_edge *e)
+{
+	uint64_t gap_max = r->gap2 > r->gap ? r->gap2 : r->gap;
+	bool always = e->kind == IR_TIMEOUT || e->duration >= end_space(r);
+
+	if (!match_frame(d, ctx, r) && !always)
+		return false;
+	/* the longest silence after this frame that keeps the press going */
+	if (has(r, LIRC_F_CONST_LENGTH))
+		d->press_gap_max = gap_max > d->sum ? gap_max - d->sum : 0;
+	else
+		d->press_gap_max = gap_max;
+	d->idle_us = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	lirc_reset(d);
+	return true;
+}
+
 static void lirc_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_edge *e)
 {
 	struct lirc_dec *d = state;
@@ -608,18 +658,21 @@ static void lirc_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_
 		 * its gap */
 		if (d->n % 2 == 0)
 			d->n--;
-		match_frame(d, ctx, r);
-		lirc_reset(d);
+		frame_ended(d, ctx, r, e);
 		return;
 	}
 	if (!pulse && d->n && length_possible(r, d->n) &&
-	    at_least(r, e->duration, gap_needed(r, d->sum)) && match_frame(d, ctx, r)) {
-		lirc_reset(d);
+	    at_least(r, e->duration, gap_needed(r, d->sum)) && frame_ended(d, ctx, r, e))
 		return;
-	}
 	if (d->n == 0) {
-		if (!pulse)
+		if (!pulse) {
+			d->idle_us += e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
 			return;
+		}
+		/* lircd's sync_rec_buffer(): a longer silence than the gap
+		 * starts a new press */
+		if (!at_most(r, d->idle_us, d->press_gap_max))
+			d->toggle_state = 0;
 		d->start_us = ir_decode_now(ctx);
 	}
 	if (d->n >= LIRC_FRAME_EDGES_MAX) {
@@ -652,12 +705,16 @@ static int lirc_encode_params(const void *params, uint64_t code, unsigned toggle
 		code ^= r->toggle_bit_mask;
 	if (r->min_repeat + 1 > total)
 		total = r->min_repeat + 1;
+	if (r->toggle_mask && total < 2)
+		total = 2;
 	for (unsigned i = 0; i < total; i++) {
 		size_t before = out->len;
 		uint64_t len = 0;
 		uint32_t gap = i ? (r->repeat_gap ? r->repeat_gap : r->gap) : r->gap;
 
-		ret = lirc_remote_frame(r, code, i > 0, out);
+		/* toggle_mask: lircd sends every second frame with these bits
+		 * turned round, and names a button only with both */
+		ret = lirc_remote_frame(r, i % 2 ? code ^ r->toggle_mask : code, i > 0, out);
 		if (ret < 0)
 			return ret;
 		for (size_t k = before; k < out->len; k++)
