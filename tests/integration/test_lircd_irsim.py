@@ -70,7 +70,9 @@ def buttons_of(conf):
                 in_codes = t[1]
             elif t[:2] in (["end", "codes"], ["end", "raw_codes"]):
                 in_codes = False
-            elif in_codes == "codes":
+            elif in_codes == "codes" and (len(t) < 3 or t[2].startswith("#")):
+                # (a code sequence is left out: irjack sends its first
+                # code, irsimsend the codes in turn, one per repeat)
                 keys.append(t[0])
             elif in_codes == "raw_codes" and t[0] == "name":
                 keys.append(t[1])
