@@ -476,11 +476,15 @@ static int parse_line(struct parser *p, char *line)
 
 	/* lircd: a '#' in column 0 starts a comment line; an indented
 	 * "#  0x178E" in a codes section is a button named "#" (Hauppauge and
-	 * MCE files have one), anything else after '#' a comment */
+	 * MCE files have one), and so is "name #" in a raw_codes section;
+	 * anything else after '#' a comment */
 	bool hash_button = p->section == CODES && line[0] != '#';
 
 	for (t = strtok_r(line, " \t\r\v\f", &save); t; t = strtok_r(NULL, " \t\r\v\f", &save)) {
-		if (t[0] == '#' && !(n == 0 && hash_button && strcmp(t, "#") == 0))
+		bool raw_name = n == 1 && p->section == RAW_CODES && strcasecmp(tok[0], "name") == 0;
+		bool hash_name = strcmp(t, "#") == 0 && ((n == 0 && hash_button) || raw_name);
+
+		if (t[0] == '#' && !hash_name)
 			break;
 		/* a line of raw timings: every token is a duration */
 		if (n == 0 && p->section == RAW_CODES && isdigit((unsigned char)t[0]))
