@@ -6,6 +6,7 @@
 #include "ir_decoder.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -335,11 +336,27 @@ static void deliver(struct ir_decoder *dec, const struct ir_frame *frame)
 	dec->fn(dec->userdata, frame);
 }
 
+/* A frame a loaded keymap's decoder read (a lircd.conf remote) outranks
+ * every built-in reading of the same light: the user who loaded the remote
+ * means its buttons, as lircd names them whatever else the light is. */
 static unsigned frame_priority(const struct ir_frame *f)
 {
 	const struct ir_protocol_info *info = ir_protocol_get(f->protocol);
 
+	if (f->decoder_id)
+		return UINT_MAX;
 	return info ? info->priority : 0;
+}
+
+/* Of two readings `g` (queued j-th) and `f` (i-th) of the same light,
+ * whether `g` is the one reported.  Two loaded remotes that read the same
+ * light (two remotes of a lircd.conf with one code): lircd names it for
+ * the first that reads it, and repeats it for that one. */
+static bool outranks(const struct ir_frame *g, unsigned j, const struct ir_frame *f, unsigned i)
+{
+	if (f->decoder_id && g->decoder_id)
+		return g->decoder_id < f->decoder_id || (g->decoder_id == f->decoder_id && j < i);
+	return frame_priority(g) > frame_priority(f);
 }
 
 /* Reports the frames the last edge completed: of two readings of the same
@@ -358,7 +375,7 @@ static void flush_pending(struct ir_decoder *dec)
 			uint64_t gap = f->start_us > g->start_us ? f->start_us - g->start_us
 								 : g->start_us - f->start_us;
 
-			outranked = j != i && gap <= SAME_SPAN_US && frame_priority(g) > frame_priority(f);
+			outranked = j != i && gap <= SAME_SPAN_US && outranks(g, j, f, i);
 		}
 		if (!outranked)
 			deliver(dec, f);

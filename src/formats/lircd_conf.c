@@ -7,13 +7,17 @@
  *
  * Codes are lircd's full code, as its socket reports it:
  *   pre_data << (bits + post_data_bits) | data << post_data_bits | post_data
- * For raw_codes remotes the code is the button's index in the file (0, 1..).
+ * For raw_codes remotes the code is the button's place in the file counted
+ * from 1, as lircd numbers them.
  *
  * Tolerance, as lircd: keywords and flags we do not know are ignored (lircd
- * logs them and goes on; new LIRC versions add some), but a malformed number,
- * a button outside a remote, a missing `end`, or a line over 4096 bytes is
- * -EINVAL with the line.  A button line with several codes keeps the first
- * (lircd's multi-code buttons send all of them; we bind the first).
+ * logs them and goes on; new LIRC versions add some), and so is text outside
+ * a remote; but a malformed number, a missing `end`, a file without a remote
+ * or a line over 4096 bytes is -EINVAL with the line.
+ *
+ * A button line with several codes (a sequence) keeps the first, and yields
+ * it to a one-code button with that code: lircd names a sequence only once
+ * all its codes came, and names the one-code button on the first.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -38,6 +42,7 @@ enum section { OUTSIDE, REMOTE, CODES, RAW_CODES };
 struct button {
 	char *name;
 	uint64_t code;
+	bool sequence; /* a line of several codes: the first is kept */
 };
 
 struct parser {
@@ -117,6 +122,7 @@ static int add_button(struct parser *p, const char *name, uint64_t code)
 	p->buttons[p->button_count].name = strdup(name);
 	if (!p->buttons[p->button_count].name)
 		return -ENOMEM;
+	p->buttons[p->button_count].sequence = false;
 	p->buttons[p->button_count++].code = code;
 	return 0;
 }
@@ -283,7 +289,7 @@ static int remote_param(struct parser *p, char *key, char *v1, char *v2)
 
 /* A code line: NAME CODE [CODE...].  The button keeps its data bits; the
  * full code is made at `end remote`, when every parameter is known. */
-static int code_line(struct parser *p, char *name, char *v1)
+static int code_line(struct parser *p, char *name, char *v1, const char *v2)
 {
 	uint64_t data;
 	int ret;
@@ -292,7 +298,23 @@ static int code_line(struct parser *p, char *name, char *v1)
 		return fail(p, "button '%.40s' without a code", name);
 	if ((ret = parse_u64(p, v1, &data)) < 0)
 		return ret;
-	return add_button(p, name, data);
+	if ((ret = add_button(p, name, data)) < 0)
+		return ret;
+	p->buttons[p->button_count - 1].sequence = v2 != NULL;
+	return 0;
+}
+
+/* Whether button `i` is a code sequence whose first code a later
+ * one-code button also has: lircd names that code for the one-code button
+ * (a sequence is named only once all its codes came). */
+static bool sequence_yields(const struct parser *p, size_t i)
+{
+	if (!p->buttons[i].sequence)
+		return false;
+	for (size_t j = i + 1; j < p->button_count; j++)
+		if (!p->buttons[j].sequence && p->buttons[j].code == p->buttons[i].code)
+			return true;
+	return false;
 }
 
 /*
@@ -375,10 +397,15 @@ static int end_remote(struct parser *p)
 	if ((ret = ir_keymap_add_decoder(p->km, index, &ir_family_lirc, r, lirc_remote_free,
 					 &id)) < 0)
 		return ret;
-	for (size_t i = 0; i < p->button_count; i++)
-		if ((ret = ir_keymap_add_key_keep_first(p->km, index, IR_PROTO_LIRC, id,
-							p->buttons[i].code, p->buttons[i].name)) < 0)
-			return ret;
+	/* file order, but a sequence after the one-code button it yields to
+	 * (the first binding of a code is the one lookups answer with) */
+	for (unsigned pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < p->button_count; i++)
+			if (sequence_yields(p, i) == (pass == 1) &&
+			    (ret = ir_keymap_add_key_keep_first(p->km, index, IR_PROTO_LIRC, id,
+								p->buttons[i].code,
+								p->buttons[i].name)) < 0)
+				return ret;
 	free_buttons(p);
 	p->section = OUTSIDE;
 	return 0;
@@ -420,7 +447,7 @@ static int raw_name(struct parser *p, const char *name)
 		r->raw = c;
 		r->raw_cap = cap;
 	}
-	if ((ret = add_button(p, name, r->raw_count)) < 0)
+	if ((ret = add_button(p, name, r->raw_count + 1)) < 0)
 		return ret;
 	r->raw[r->raw_count].durations = NULL;
 	r->raw[r->raw_count++].count = 0;
@@ -449,11 +476,15 @@ static int parse_line(struct parser *p, char *line)
 
 	/* lircd: a '#' in column 0 starts a comment line; an indented
 	 * "#  0x178E" in a codes section is a button named "#" (Hauppauge and
-	 * MCE files have one), anything else after '#' a comment */
+	 * MCE files have one), and so is "name #" in a raw_codes section;
+	 * anything else after '#' a comment */
 	bool hash_button = p->section == CODES && line[0] != '#';
 
 	for (t = strtok_r(line, " \t\r\v\f", &save); t; t = strtok_r(NULL, " \t\r\v\f", &save)) {
-		if (t[0] == '#' && !(n == 0 && hash_button && strcmp(t, "#") == 0))
+		bool raw_name = n == 1 && p->section == RAW_CODES && strcasecmp(tok[0], "name") == 0;
+		bool hash_name = strcmp(t, "#") == 0 && ((n == 0 && hash_button) || raw_name);
+
+		if (t[0] == '#' && !hash_name)
 			break;
 		/* a line of raw timings: every token is a duration */
 		if (n == 0 && p->section == RAW_CODES && isdigit((unsigned char)t[0]))
@@ -503,14 +534,16 @@ static int parse_line(struct parser *p, char *line)
 	}
 	switch (p->section) {
 	case OUTSIDE:
-		return fail(p, "'%.40s' outside 'begin remote'", tok[0]);
+		/* lircd ignores text outside a remote (27 files of its remotes
+		 * database begin with a truncated comment line) */
+		return 0;
 	case REMOTE:
 		return remote_param(p, tok[0], tok[1], tok[2]);
 	case CODES:
 		/* "# comment" indented: a comment unless a code follows */
 		if (strcmp(tok[0], "#") == 0 && (!tok[1] || !isdigit((unsigned char)tok[1][0])))
 			return 0;
-		return code_line(p, tok[0], tok[1]);
+		return code_line(p, tok[0], tok[1], tok[2]);
 	case RAW_CODES:
 		if (strcasecmp(tok[0], "name") == 0) {
 			if (!tok[1])

@@ -30,19 +30,23 @@
 #include "ir_family.h"
 #include "lirc_remote.h"
 
-/* Edges of the longest frame we collect (raw codes are bounded by the
- * parser to fewer). */
-#define LIRC_MAX_EDGES 1024
 /* A space inside a frame is never longer than this many times the
- * remote's longest in-frame space. */
+ * remote's longest in-frame space: such a space ends a frame whatever
+ * lircd's gap rule (below) says. */
 #define LIRC_END_FACTOR 2
 
 struct lirc_dec {
-	uint32_t edges[LIRC_MAX_EDGES]; /* alternating pulse, space from a pulse */
+	uint32_t edges[LIRC_FRAME_EDGES_MAX]; /* alternating pulse, space from a pulse */
 	size_t n;
+	uint64_t sum; /* µs of the collected edges: lircd's CONST_LENGTH arithmetic */
 	uint64_t start_us;
 	uint64_t last_code;
 	bool have_last;
+	/* toggle_mask remotes (lircd's toggle_mask_state): frames seen of
+	 * the current press, 0..3; the silence since the last frame, and the
+	 * longest that still belongs to the same press */
+	unsigned toggle_state;
+	uint64_t idle_us, press_gap_max;
 };
 
 void lirc_remote_free(void *remote)
@@ -279,9 +283,10 @@ int lirc_remote_frame(const struct lirc_remote *r, uint64_t code, int repeat,
 	if (has(r, LIRC_F_RAW_CODES)) {
 		const struct lirc_raw_code *c;
 
-		if (code >= r->raw_count)
+		/* lircd numbers raw codes from 1, in file order */
+		if (code == 0 || code > r->raw_count)
 			return -EINVAL;
-		c = &r->raw[code];
+		c = &r->raw[code - 1];
 		for (size_t i = 0; i < c->count && ret == 0; i++)
 			ret = i % 2 ? ir_edge_buf_space(out, c->durations[i])
 				    : ir_edge_buf_pulse(out, c->durations[i]);
@@ -291,7 +296,10 @@ int lirc_remote_frame(const struct lirc_remote *r, uint64_t code, int repeat,
 	 * imon, devinput...) give codes but no timings to send. */
 	if (!(r->pone | r->sone) || !(r->pzero | r->szero))
 		return -EINVAL;
-	if (has(r, LIRC_F_SERIAL) && !r->baud)
+	/* SERIAL: a zero is a pulse of pzero, a one a space of sone; a
+	 * symbol of no time carries no bit (lircd's own SERIAL decoder never
+	 * returns on a remote with "zero 0 ...": irsimreceive hangs) */
+	if (has(r, LIRC_F_SERIAL) && (!r->baud || !r->pzero || !r->sone))
 		return -EINVAL;
 	/* lircd's order: [header] lead, repeat pulse and space, trail */
 	if (repeat && r->prepeat && r->srepeat) {
@@ -343,21 +351,26 @@ static uint32_t tolerance(const struct lirc_remote *r, uint32_t expected)
 	return rel > r->aeps ? rel : r->aeps;
 }
 
-/* How far the collected edges are from `t` (whose trailing space, if any,
- * is the gap and not compared): the sum of the differences, or UINT64_MAX
- * when an edge is outside LIRC's tolerance. */
+/* The edges of template `t` as the decoder collects them: a leading space
+ * (a frame starting with a space-first bit) merges into the silence before
+ * the frame, a trailing one into the gap. */
+static void collected_span(const struct ir_edge_buf *t, size_t *first, size_t *end)
+{
+	*first = t->len && t->edges[0].kind == IR_SPACE ? 1 : 0;
+	*end = t->len;
+	if (*end > *first && t->edges[*end - 1].kind == IR_SPACE)
+		(*end)--;
+}
+
+/* How far the collected edges are from `t`: the sum of the differences,
+ * or UINT64_MAX when an edge is outside LIRC's tolerance. */
 static uint64_t mismatch(const struct lirc_remote *r, const struct lirc_dec *d,
 			 const struct ir_edge_buf *t)
 {
-	size_t first = 0, n = t->len;
+	size_t first, n;
 	uint64_t sum = 0;
 
-	/* a leading space (a frame starting with a space-first bit) merges
-	 * into the silence before the frame */
-	if (n && t->edges[0].kind == IR_SPACE)
-		first = 1;
-	if (n > first && t->edges[n - 1].kind == IR_SPACE)
-		n--;
+	collected_span(t, &first, &n);
 	if (n <= first || n - first != d->n)
 		return UINT64_MAX;
 	for (size_t i = first; i < n; i++) {
@@ -375,12 +388,13 @@ static void lirc_reset(void *state)
 	struct lirc_dec *d = state;
 
 	d->n = 0;
+	d->sum = 0;
 }
 
 /* A space at least this long ends a frame: twice the longest space of
  * the remote's own symbols, or the longest space inside any of its frames
  * (runs of "one 0 833" bits merge) with LIRC's tolerance, and never under
- * 3 ms. */
+ * 3 ms.  Frames end earlier by lircd's own rule (gap_needed()). */
 static uint32_t end_space(const struct lirc_remote *r)
 {
 	uint32_t m = r->shead;
@@ -401,6 +415,39 @@ static uint32_t end_space(const struct lirc_remote *r)
 	return end > IR_DURATION_MAX ? IR_DURATION_MAX : (uint32_t)end;
 }
 
+/*
+ * lircd (receive.c, get_gap()) takes a frame as ended once its last bit is
+ * read and the space after it is at least the remote's gap: the smaller of
+ * gap and gap2, less the frame's own length for CONST_LENGTH remotes (gap
+ * is then the period), repeat_gap after a repeat code, 1000 µs for RCMM.
+ * Where lircd's rule depends on which frame it read, the smaller gap is
+ * taken: the frame must still match a button to end here.
+ */
+static uint64_t gap_needed(const struct lirc_remote *r, uint64_t sum)
+{
+	uint64_t g = r->gap2 && r->gap2 < r->gap ? r->gap2 : r->gap;
+
+	if (has(r, LIRC_F_RCMM))
+		return 1000;
+	if (has(r, LIRC_F_CONST_LENGTH))
+		return g > sum ? g - sum : 0;
+	if (r->repeat_gap && r->repeat_gap < g)
+		g = r->repeat_gap;
+	return g;
+}
+
+/* lircd's expect_at_least(): `got` is not shorter than `want` by more than
+ * eps % or aeps µs. */
+static bool at_least(const struct lirc_remote *r, uint32_t got, uint64_t want)
+{
+	return got + want * r->eps / 100 >= want || got + r->aeps >= want;
+}
+
+static bool length_possible(const struct lirc_remote *r, size_t n)
+{
+	return n <= LIRC_FRAME_EDGES_MAX && (r->frame_lengths[n / 8] >> (n % 8)) & 1;
+}
+
 uint64_t lirc_remote_reported_code(const struct lirc_remote *r, uint64_t loaded)
 {
 	unsigned all = r->pre_data_bits + r->bits + r->post_data_bits;
@@ -410,13 +457,33 @@ uint64_t lirc_remote_reported_code(const struct lirc_remote *r, uint64_t loaded)
 	return ir_bitrev(loaded, all);
 }
 
-static void note_spaces(struct lirc_remote *r, const struct ir_edge_buf *t)
+/* What the decoder needs to know of one template: its longest inner
+ * space and its length as collected. */
+static void note_template(struct lirc_remote *r, const struct ir_edge_buf *t)
 {
-	/* a leading space merges into the silence before the frame, a
-	 * trailing one into the gap */
-	for (size_t i = 1; i + 1 < t->len; i++)
+	size_t first, end;
+
+	collected_span(t, &first, &end);
+	for (size_t i = first; i < end; i++)
 		if (t->edges[i].kind == IR_SPACE && t->edges[i].duration > r->frame_space_max)
 			r->frame_space_max = t->edges[i].duration;
+	if (end > first && end - first <= LIRC_FRAME_EDGES_MAX)
+		r->frame_lengths[(end - first) / 8] |= (uint8_t)(1u << ((end - first) % 8));
+}
+
+static void note_code(struct lirc_remote *r, uint64_t code, struct ir_edge_buf *t)
+{
+	/* the frame, its toggled variant, and its repeat frame (a repeat
+	 * code, or the frame without header/foot for NO_HEAD_REP...) */
+	for (unsigned v = 0; v < 3; v++) {
+		if (v == 1 && !r->toggle_bit_mask)
+			continue;
+		if (v == 2 && has(r, LIRC_F_RAW_CODES))
+			continue;
+		ir_edge_buf_clear(t);
+		if (lirc_remote_frame(r, v == 1 ? code ^ r->toggle_bit_mask : code, v == 2, t) == 0)
+			note_template(r, t);
+	}
 }
 
 int lirc_remote_prepare(struct lirc_remote *r)
@@ -439,71 +506,143 @@ int lirc_remote_prepare(struct lirc_remote *r)
 	 * IR_DURATION_MAX) is one the decoder never matches either: it adds
 	 * nothing here, and the remote still loads. */
 	r->frame_space_max = 0;
-	for (size_t i = 0; i < count; i++) {
-		uint64_t code = has(r, LIRC_F_RAW_CODES) ? i : r->codes[i];
-
-		for (unsigned v = 0; v < (r->toggle_bit_mask ? 2u : 1u); v++) {
-			ir_edge_buf_clear(&t);
-			if (lirc_remote_frame(r, v ? code ^ r->toggle_bit_mask : code, 0, &t) == 0)
-				note_spaces(r, &t);
-		}
-	}
+	memset(r->frame_lengths, 0, sizeof(r->frame_lengths));
+	for (size_t i = 0; i < count; i++)
+		note_code(r, has(r, LIRC_F_RAW_CODES) ? i + 1 : r->codes[i], &t);
 	ir_edge_buf_free(&t);
 	return 0;
 }
 
-static void finish(struct lirc_dec *d, struct ir_decode_ctx *ctx, const struct lirc_remote *r)
+/* Raw codes: lircd tries them in file order and takes the first whose
+ * every duration matches. */
+static bool read_raw(const struct lirc_remote *r, const struct lirc_dec *d,
+		     struct ir_edge_buf *t, uint64_t *code)
 {
-	struct ir_edge_buf t = { 0 };
-	size_t count = has(r, LIRC_F_RAW_CODES) ? r->raw_count : r->code_count;
+	for (size_t i = 1; i <= r->raw_count; i++) {
+		ir_edge_buf_clear(t);
+		if (lirc_remote_frame(r, i, 0, t) == 0 && mismatch(r, d, t) != UINT64_MAX) {
+			*code = i;
+			return true;
+		}
+	}
+	return false;
+}
 
-	uint64_t best = UINT64_MAX, best_code = 0;
-	unsigned best_toggle = 0;
+/*
+ * Codes: the code the light carries is the closest template's (lircd reads
+ * it bit by bit; runs of same-kind bits merge, and a run of 6 is within
+ * 30 % of a run of 8, so the closest stands for its bit-by-bit reading).
+ * The button is then named as lircd's get_code() does: the first in file
+ * order whose code is the one read, or the one read with the toggle bits
+ * turned round; lircd reports that button's code.
+ */
+static bool read_code(const struct lirc_remote *r, const struct lirc_dec *d,
+		      struct ir_edge_buf *t, uint64_t *code, unsigned *toggle)
+{
+	uint64_t best = UINT64_MAX, read = 0;
+	uint64_t mask = r->toggle_bit_mask;
+	/* toggle_mask: every second frame of a press is sent with these bits
+	 * turned round (lircd's get_code() turns them back) */
+	uint64_t x = d->toggle_state % 2 ? r->toggle_mask : 0;
 
-	/* a frame ended by the end of the input keeps the start of its gap */
-	if (d->n % 2 == 0)
-		d->n--;
-
-	/* The closest button wins: runs of same-kind bits ("one 0 833")
-	 * merge, and a run of 6 is within 30 % of a run of 8.  On a tie the
-	 * exact code beats another's toggled code. */
-	for (unsigned v = 0; v < (r->toggle_bit_mask ? 2u : 1u) && best; v++) {
-		for (size_t i = 0; i < count && best; i++) {
-			uint64_t code = has(r, LIRC_F_RAW_CODES) ? i : r->codes[i];
+	for (unsigned v = 0; v < (mask ? 2u : 1u) && best; v++) {
+		for (size_t i = 0; i < r->code_count && best; i++) {
+			uint64_t c = (v ? r->codes[i] ^ mask : r->codes[i]) ^ x;
 			uint64_t err;
 
-			ir_edge_buf_clear(&t);
-			if (lirc_remote_frame(r, v ? code ^ r->toggle_bit_mask : code, 0, &t) < 0)
+			ir_edge_buf_clear(t);
+			if (lirc_remote_frame(r, c, 0, t) < 0)
 				continue;
-			err = mismatch(r, d, &t);
+			err = mismatch(r, d, t);
 			if (err < best) {
 				best = err;
-				best_code = code;
-				best_toggle = v;
+				read = c;
 			}
 		}
 	}
-	if (best != UINT64_MAX) {
-		ir_decode_emit(ctx, IR_PROTO_LIRC, lirc_remote_reported_code(r, best_code),
-			       best_toggle, d->start_us);
-		d->last_code = best_code;
-		d->have_last = true;
-		goto out;
-	}
-	if (d->have_last && !has(r, LIRC_F_RAW_CODES)) {
-		ir_edge_buf_clear(&t);
-		if (lirc_remote_frame(r, d->last_code, 1, &t) == 0 &&
-		    mismatch(r, d, &t) != UINT64_MAX) {
-			static const struct ir_protocol_set lirc_set = {
-				.bits = { 0, UINT64_C(1) << (IR_PROTO_LIRC - 64) },
-			};
-
-			ir_decode_emit_repeat(ctx, &lirc_set, d->start_us);
+	if (best == UINT64_MAX)
+		return false;
+	read ^= x;
+	for (size_t i = 0; i < r->code_count; i++) {
+		if (r->codes[i] == read || (mask && (r->codes[i] ^ mask) == read)) {
+			*code = r->codes[i];
+			*toggle = r->codes[i] != read;
+			return true;
 		}
 	}
-out:
+	return false;
+}
+
+/* Matches the collected frame; emits and returns true if it is one of the
+ * remote's frames (a button or the last button's repeat frame). */
+static bool match_frame(struct lirc_dec *d, struct ir_decode_ctx *ctx,
+			const struct lirc_remote *r)
+{
+	static const struct ir_protocol_set lirc_set = {
+		.bits = { 0, UINT64_C(1) << (IR_PROTO_LIRC - 64) },
+	};
+	struct ir_edge_buf t = { 0 };
+	uint64_t code = 0;
+	unsigned toggle = 0;
+	bool found;
+
+	found = has(r, LIRC_F_RAW_CODES) ? read_raw(r, d, &t, &code)
+					 : read_code(r, d, &t, &code, &toggle);
+	if (r->toggle_mask && !has(r, LIRC_F_RAW_CODES)) {
+		/* lircd names a toggle_mask button on the second frame of a
+		 * press (the one with the mask), and on every second frame
+		 * after; a frame that is not the next of the press starts
+		 * again */
+		d->toggle_state = found ? (d->toggle_state == 3 ? 2 : d->toggle_state + 1) : 0;
+		if (found && d->toggle_state % 2) {
+			d->last_code = code;
+			d->have_last = true;
+			ir_edge_buf_free(&t);
+			return true;
+		}
+	}
+	if (found) {
+		ir_decode_emit(ctx, IR_PROTO_LIRC, lirc_remote_reported_code(r, code), toggle,
+			       d->start_us);
+		d->last_code = code;
+		d->have_last = true;
+	} else if (d->have_last && !has(r, LIRC_F_RAW_CODES)) {
+		ir_edge_buf_clear(&t);
+		found = lirc_remote_frame(r, d->last_code, 1, &t) == 0 &&
+			mismatch(r, d, &t) != UINT64_MAX;
+		if (found)
+			ir_decode_emit_repeat(ctx, &lirc_set, d->start_us);
+	}
 	ir_edge_buf_free(&t);
-	d->n = 0;
+	return found;
+}
+
+/* lircd's expect_at_most(): `got` is not longer than `want` by more than
+ * eps % or aeps µs. */
+static bool at_most(const struct lirc_remote *r, uint64_t got, uint64_t want)
+{
+	return got <= want + want * r->eps / 100 || got <= want + r->aeps;
+}
+
+/* The collected frame ends at space `e` (or the end of the input): matches
+ * it, and starts the next if it matched or `e` ends every frame.  Returns
+ * whether it started the next. */
+static bool frame_ended(struct lirc_dec *d, struct ir_decode_ctx *ctx,
+			const struct lirc_remote *r, const struct ir_edge *e)
+{
+	uint64_t gap_max = r->gap2 > r->gap ? r->gap2 : r->gap;
+	bool always = e->kind == IR_TIMEOUT || e->duration >= end_space(r);
+
+	if (!match_frame(d, ctx, r) && !always)
+		return false;
+	/* the longest silence after this frame that keeps the press going */
+	if (has(r, LIRC_F_CONST_LENGTH))
+		d->press_gap_max = gap_max > d->sum ? gap_max - d->sum : 0;
+	else
+		d->press_gap_max = gap_max;
+	d->idle_us = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	lirc_reset(d);
+	return true;
 }
 
 static void lirc_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_edge *e)
@@ -514,21 +653,34 @@ static void lirc_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_
 
 	if (!r)
 		return;
-	if (!pulse && (e->kind == IR_TIMEOUT || e->duration >= end_space(r))) {
-		if (d->n)
-			finish(d, ctx, r);
+	if (!pulse && d->n && (e->kind == IR_TIMEOUT || e->duration >= end_space(r))) {
+		/* a frame ended by the end of the input keeps the start of
+		 * its gap */
+		if (d->n % 2 == 0)
+			d->n--;
+		frame_ended(d, ctx, r, e);
 		return;
 	}
+	if (!pulse && d->n && length_possible(r, d->n) &&
+	    at_least(r, e->duration, gap_needed(r, d->sum)) && frame_ended(d, ctx, r, e))
+		return;
 	if (d->n == 0) {
-		if (!pulse)
+		if (!pulse) {
+			d->idle_us += e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
 			return;
+		}
+		/* lircd's sync_rec_buffer(): a longer silence than the gap
+		 * starts a new press */
+		if (!at_most(r, d->idle_us, d->press_gap_max))
+			d->toggle_state = 0;
 		d->start_us = ir_decode_now(ctx);
 	}
-	if (d->n >= LIRC_MAX_EDGES) {
-		d->n = 0;
+	if (d->n >= LIRC_FRAME_EDGES_MAX) {
+		lirc_reset(d);
 		return;
 	}
 	d->edges[d->n++] = e->duration;
+	d->sum += e->duration;
 }
 
 static uint32_t lirc_space_deadline(const void *state, const struct ir_decode_ctx *ctx)
@@ -553,12 +705,16 @@ static int lirc_encode_params(const void *params, uint64_t code, unsigned toggle
 		code ^= r->toggle_bit_mask;
 	if (r->min_repeat + 1 > total)
 		total = r->min_repeat + 1;
+	if (r->toggle_mask && total < 2)
+		total = 2;
 	for (unsigned i = 0; i < total; i++) {
 		size_t before = out->len;
 		uint64_t len = 0;
 		uint32_t gap = i ? (r->repeat_gap ? r->repeat_gap : r->gap) : r->gap;
 
-		ret = lirc_remote_frame(r, code, i > 0, out);
+		/* toggle_mask: lircd sends every second frame with these bits
+		 * turned round, and names a button only with both */
+		ret = lirc_remote_frame(r, i % 2 ? code ^ r->toggle_mask : code, i > 0, out);
 		if (ret < 0)
 			return ret;
 		for (size_t k = before; k < out->len; k++)

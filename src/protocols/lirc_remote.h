@@ -50,6 +50,10 @@ static inline uint64_t lirc_shift_right(uint64_t v, unsigned n)
 #define LIRC_DEFAULT_EPS 30
 #define LIRC_DEFAULT_AEPS 100
 
+/* Edges of the longest frame the decoder collects (the parser bounds raw
+ * codes below it). */
+#define LIRC_FRAME_EDGES_MAX 1024
+
 struct lirc_raw_code {
 	uint32_t *durations; /* pulse, space, pulse ... (odd count) */
 	size_t count;
@@ -72,15 +76,19 @@ struct lirc_remote {
 	unsigned eps, aeps, min_repeat;
 	uint32_t frequency;
 	unsigned duty_cycle;
-	/* RAW_CODES remotes: one timing per button, code = the button's index */
+	/* RAW_CODES remotes: one timing per button; a button's code is its
+	 * place in the file counted from 1 (lircd's numbering) */
 	struct lirc_raw_code *raw;
 	size_t raw_count, raw_cap;
 	/* the buttons' codes as lircd holds them once loaded (REVERSE parts
 	 * turned round), which the decoder matches frames against */
 	uint64_t *codes;
 	size_t code_count, code_cap;
-	/* set by lirc_remote_prepare(): the longest space inside any frame */
+	/* set by lirc_remote_prepare(): the longest space inside any frame,
+	 * and which edge counts a frame (or repeat frame) can have, as the
+	 * decoder collects it (bit n set: n edges, pulse first) */
 	uint32_t frame_space_max;
+	uint8_t frame_lengths[LIRC_FRAME_EDGES_MAX / 8 + 1];
 };
 
 enum { LIRC_PARITY_NONE, LIRC_PARITY_EVEN, LIRC_PARITY_ODD };

@@ -14,6 +14,14 @@ The repeat-count field is not compared: lircd counts a frame as a repeat
 from its timing against the remote's gap, irjack's tool only for repeat
 codes (min_repeat frames are full frames to irjack).
 
+Last, the hand-written remotes of tests/data/lircd-classes (one per way
+irjack and lircd once parted: frames at the remote's gap, a built-in
+protocol reading the same light, raw codes and codes one toggle bit apart,
+toggle_mask, text outside a remote...): for irsimsend -c 1 and -c 3 every
+frame irsimreceive names, irjack must name the same, in order; and
+irsimreceive must name irjack's encoding of each button as it names
+irsimsend's (the button held for two frames, each name once).
+
 Usage: test_lircd_irsim.py LIRC_DECODE_TOOL DATA_DIR
 (fails if lirc is absent: the suite installs lirc and lirc-compat-remotes)
 """
@@ -58,13 +66,62 @@ def buttons_of(conf):
                 continue
             if t[0] == "name" and remote is None:
                 remote = t[1]
-            elif t[:2] == ["begin", "codes"]:
-                in_codes = True
-            elif t[:2] == ["end", "codes"]:
+            elif t[:2] in (["begin", "codes"], ["begin", "raw_codes"]):
+                in_codes = t[1]
+            elif t[:2] in (["end", "codes"], ["end", "raw_codes"]):
                 in_codes = False
-            elif in_codes:
+            elif in_codes == "codes" and (len(t) < 3 or t[2].startswith("#")):
+                # (a code sequence is left out: irjack sends its first
+                # code, irsimsend the codes in turn, one per repeat)
                 keys.append(t[0])
+            elif in_codes == "raw_codes" and t[0] == "name":
+                keys.append(t[1])
     return remote, keys
+
+
+def classes_check(tool, classes_dir, tmp, disagreements):
+    """(frames and buttons checked, agreeing) for tests/data/lircd-classes."""
+    total = agree = 0
+    local = os.path.join(tmp, "remote.conf")
+    out = os.path.join(tmp, "simsend.out")
+    for conf in sorted(glob.glob(os.path.join(classes_dir, "*.lircd.conf"))):
+        shutil.copy(conf, local)
+        named = 0
+        for count in (1, 3):
+            if os.path.exists(out):
+                os.remove(out)
+            run(["irsimsend", "-s", "1000000", "-c", str(count), local], tmp)
+            lirc = lines3(run(["irsimreceive", local, out], tmp).stdout)
+            with open(out) as f:
+                ours = lines3(run([tool, "decode", local], tmp, stdin=f).stdout)
+            total += len(lirc)
+            named += len(lirc)
+            agree += len(lirc) if ours == lirc else 0
+            if ours != lirc:
+                disagreements.append("class %s -c %d: lirc %s, ours %s" %
+                                     (os.path.basename(conf), count, lirc, ours))
+        if not named:
+            total += 1
+            disagreements.append("class %s: irsimreceive names nothing" % conf)
+        # irjack's encoding, one button at a time, named by irsimreceive as
+        # it names irsimsend's own frames of that button held for two
+        # frames (a toggle_mask button needs both), each name once
+        remote, keys = buttons_of(conf)
+        for key in keys:
+            os.remove(out)
+            run(["irsimsend", "-s", "1000000", "-c", "2", "-k", key, local], tmp)
+            want = list(dict.fromkeys(lines3(run(["irsimreceive", local, out], tmp).stdout)))
+            enc = run([tool, "encode", local, remote, key], tmp)
+            path = os.path.join(tmp, "enc.mode2")
+            with open(path, "w") as f:
+                f.write(enc.stdout)
+            got = list(dict.fromkeys(lines3(run(["irsimreceive", local, path], tmp).stdout)))
+            total += 1
+            agree += 1 if want and got == want else 0
+            if not want or got != want:
+                disagreements.append("class %s encode %s: lirc %s, ours %s" %
+                                     (os.path.basename(conf), key, want, got))
+    return total, agree
 
 
 def main():
@@ -149,6 +206,8 @@ def main():
             flags_agree += sum(1 for k in expect if k in got) if enc.returncode == 0 else 0
             if got != expect:
                 disagreements.append("flags %s: irsimreceive says %s" % (conf, got))
+        classes_dir = os.path.join(os.path.dirname(os.path.abspath(data_dir)), "lircd-classes")
+        cls_total, cls_agree = classes_check(tool, classes_dir, tmp, disagreements)
     for d in disagreements:
         print(d)
     print("frames agreeing with irsimreceive (irsimsend timings): %d / %d" %
@@ -157,7 +216,9 @@ def main():
           (enc_agree, enc_total))
     print("RCMM/XMP/GRUNDIG/BO/SERIAL/GOLDSTAR buttons irsimreceive decodes to the button: %d / %d" %
           (flags_agree, flags_total))
-    ok = dec_total > 0 and enc_total > 0 and dec_agree >= THRESHOLD * dec_total and \
+    print("hand-written remotes (lircd-classes), frames and buttons as LIRC names them: %d / %d" %
+          (cls_agree, cls_total))
+    ok = cls_total >= 40 and cls_agree == cls_total and dec_total > 0 and enc_total > 0 and dec_agree >= THRESHOLD * dec_total and \
         enc_agree >= THRESHOLD * enc_total and flags_total >= 12 and flags_agree == flags_total
     return 0 if ok else 1
 
