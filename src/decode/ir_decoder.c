@@ -57,6 +57,8 @@ struct ir_decoder {
 	bool have_pulse;  /* a pulse was seen since the start, a timeout or a reset */
 	uint64_t pulse_end_us;
 	uint32_t keyup_timeout_us;
+	uint32_t carrier_hz; /* the last IR_CARRIER report; 0 = none */
+	struct ir_protocol_set preferred;
 	struct last_frame last;
 };
 
@@ -75,6 +77,8 @@ static struct ir_decode_ctx slot_ctx(struct ir_decoder *dec, const struct family
 		.space_before_us = space_before_us,
 		.now_us = dec->now_us,
 		.pulse_end_us = pulse_end_us,
+		.carrier_hz = dec->carrier_hz,
+		.preferred = &dec->preferred,
 		.frame = queue_frame,
 		.repeat = queue_repeat,
 		.owner = dec,
@@ -190,6 +194,14 @@ void ir_decoder_set_keyup_timeout(struct ir_decoder *dec, uint32_t us)
 	dec->keyup_timeout_us = us;
 }
 
+void ir_decoder_set_preferred(struct ir_decoder *dec, const struct ir_protocol_set *set)
+{
+	if (set)
+		dec->preferred = *set;
+	else
+		ir_protocol_set_clear(&dec->preferred);
+}
+
 uint64_t ir_decoder_time_us(const struct ir_decoder *dec)
 {
 	return dec->now_us;
@@ -252,6 +264,7 @@ static int feed_edge(struct ir_decoder *dec, const struct ir_edge *edge)
 		ir_decoder_reset(dec);
 		return 0;
 	case IR_CARRIER:
+		dec->carrier_hz = edge->duration;
 		return 0;
 	}
 	return -EINVAL;
