@@ -35,6 +35,7 @@ struct last_frame {
 	enum ir_protocol protocol;
 	uint64_t scancode;
 	uint32_t flags;
+	uint64_t start_us;
 	uint64_t end_us;
 	uint16_t decoder_id;
 };
@@ -343,6 +344,7 @@ static void deliver(struct ir_decoder *dec, const struct ir_frame *frame)
 	dec->last.protocol = frame->protocol;
 	dec->last.scancode = frame->scancode;
 	dec->last.flags = frame->flags & IR_FRAME_TOGGLE;
+	dec->last.start_us = frame->start_us;
 	dec->last.end_us = frame->end_us;
 	dec->last.decoder_id = frame->decoder_id;
 	dec->fn(dec->userdata, frame);
@@ -353,6 +355,31 @@ static unsigned frame_priority(const struct ir_frame *f)
 	const struct ir_protocol_info *info = ir_protocol_get(f->protocol);
 
 	return info ? info->priority : 0;
+}
+
+/* Two frames start this close only if they are the same light. */
+static bool same_light(const struct ir_frame *f, uint64_t start_us)
+{
+	uint64_t gap = f->start_us > start_us ? f->start_us - start_us : start_us - f->start_us;
+
+	return gap <= SAME_SPAN_US;
+}
+
+/*
+ * A built-in reading of light that an earlier edge already settled: the
+ * first reading to be certain wins unless the later one ranks higher (RC-6
+ * ends before the 6.3 ms of darkness that a Sony reading of the same
+ * pulses, at rc-core's margins, waits for).
+ */
+static bool already_read(const struct ir_decoder *dec, const struct ir_frame *f)
+{
+	const struct ir_protocol_info *info;
+
+	if (f->decoder_id || !dec->last.valid || dec->last.decoder_id ||
+	    (f->flags & IR_FRAME_REPEAT) || !same_light(f, dec->last.start_us))
+		return false;
+	info = ir_protocol_get(dec->last.protocol);
+	return frame_priority(f) <= (info ? info->priority : 0);
 }
 
 /* Reports the frames the last edge completed: of two readings of the same
@@ -368,12 +395,11 @@ static void flush_pending(struct ir_decoder *dec)
 
 		for (unsigned j = 0; j < n && !outranked; j++) {
 			const struct ir_frame *g = &dec->pending[j];
-			uint64_t gap = f->start_us > g->start_us ? f->start_us - g->start_us
-								 : g->start_us - f->start_us;
 
-			outranked = j != i && gap <= SAME_SPAN_US && frame_priority(g) > frame_priority(f);
+			outranked = j != i && same_light(f, g->start_us) &&
+				    frame_priority(g) > frame_priority(f);
 		}
-		if (!outranked)
+		if (!outranked && !already_read(dec, f))
 			deliver(dec, f);
 	}
 }

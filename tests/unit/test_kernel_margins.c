@@ -40,10 +40,44 @@ struct kwin {
 	{ P, true, 563, 563, 281 }, { P, false, 563, 563, 281 },                           \
 	{ P, false, 1688, 1689, 281 }
 
+/* rc-core's Sony (unit 600): every duration ± 1/2 unit. */
+#define SONY_WINDOWS(P)                                                                    \
+	{ P, true, 2400, 2400, 300 }, { P, true, 600, 600, 300 },                          \
+	{ P, true, 1200, 1200, 300 }, { P, false, 600, 600, 300 }
+
+/* Manchester (rc-core's RC-5, unit 889; RC-6, unit 444): the kernel eats
+ * a run one half-bit at a time, each within ± half a unit, so a run of k
+ * halves is accepted within ± half a unit too. */
+#define RC5_WINDOWS(P)                                                                     \
+	{ P, true, 889, 889, 444 }, { P, false, 889, 889, 444 },                           \
+	{ P, true, 1778, 1778, 444 }, { P, false, 1778, 1778, 444 }
+#define RC6_WINDOWS(P)                                                                     \
+	{ P, true, 2664, 2664, 444 }, { P, true, 444, 444, 222 },                          \
+	{ P, false, 444, 444, 222 }, { P, true, 888, 888, 222 },                           \
+	{ P, false, 888, 888, 222 }, { P, true, 1332, 1332, 222 },                         \
+	{ P, false, 1332, 1332, 222 }
+
 static const struct kwin windows[] = {
 	NEC_WINDOWS(IR_PROTO_NEC),
 	NEC_WINDOWS(IR_PROTO_NECX),
 	NEC_WINDOWS(IR_PROTO_NEC32),
+	SONY_WINDOWS(IR_PROTO_SONY12),
+	SONY_WINDOWS(IR_PROTO_SONY15),
+	SONY_WINDOWS(IR_PROTO_SONY20),
+	/* rc-core's JVC (unit 525) and Sanyo (unit 563): ± 1/2 unit */
+	{ IR_PROTO_JVC, true, 8400, 8400, 262 }, { IR_PROTO_JVC, false, 4200, 4200, 262 },
+	{ IR_PROTO_JVC, true, 525, 525, 262 }, { IR_PROTO_JVC, false, 525, 525, 262 },
+	{ IR_PROTO_JVC, false, 1575, 1575, 262 },
+	{ IR_PROTO_SANYO, true, 9000, 9008, 281 }, { IR_PROTO_SANYO, false, 4500, 4504, 281 },
+	{ IR_PROTO_SANYO, true, 563, 563, 281 }, { IR_PROTO_SANYO, false, 563, 563, 281 },
+	{ IR_PROTO_SANYO, false, 1688, 1689, 281 },
+	RC5_WINDOWS(IR_PROTO_RC5),
+	RC5_WINDOWS(IR_PROTO_RC5_SZ),
+	RC6_WINDOWS(IR_PROTO_RC6_0),
+	RC6_WINDOWS(IR_PROTO_RC6_6A_20),
+	RC6_WINDOWS(IR_PROTO_RC6_6A_24),
+	RC6_WINDOWS(IR_PROTO_RC6_6A_32),
+	RC6_WINDOWS(IR_PROTO_RC6_MCE),
 };
 
 static const struct kwin *find_window(enum ir_protocol p, const struct ir_edge *e)
@@ -87,7 +121,12 @@ static void expect_frame(enum ir_protocol p, uint64_t sc, const struct ir_edge_b
 
 static void test_rc_core_protocols_at_kernel_margins(void **state)
 {
-	static const enum ir_protocol protos[] = { IR_PROTO_NEC, IR_PROTO_NECX, IR_PROTO_NEC32 };
+	static const enum ir_protocol protos[] = {
+		IR_PROTO_NEC,	  IR_PROTO_NECX,      IR_PROTO_NEC32,	   IR_PROTO_SONY12,
+		IR_PROTO_SONY15,  IR_PROTO_SONY20,    IR_PROTO_JVC,	   IR_PROTO_SANYO,
+		IR_PROTO_RC5,	  IR_PROTO_RC5_SZ,    IR_PROTO_RC6_0,	   IR_PROTO_RC6_6A_20,
+		IR_PROTO_RC6_6A_24, IR_PROTO_RC6_6A_32, IR_PROTO_RC6_MCE,
+	};
 	struct test_rng rng = { 0x19 };
 
 	(void)state;
@@ -97,6 +136,7 @@ static void test_rc_core_protocols_at_kernel_margins(void **state)
 
 		for (int r = 0; r < ROUNDS; r++) {
 			uint64_t sc = rng_next(&rng) & info->scancode_mask;
+			unsigned toggle = r & 1;
 			struct ir_edge_buf b = { 0 };
 			enum ir_protocol rp;
 			uint64_t rs;
@@ -107,8 +147,12 @@ static void test_rc_core_protocols_at_kernel_margins(void **state)
 				continue;
 			if (p == IR_PROTO_NEC32 && ((sc >> 8) ^ sc) % 256 == 0xff)
 				continue;
+			if (p == IR_PROTO_RC6_MCE)
+				sc = 0x800f0000u | (sc & 0x7fff);
 			for (int mode = 0; mode < 3; mode++) {
-				assert_int_equal(ir_encode(p, sc, NULL, &b), 0);
+				struct ir_encode_opts o = { .toggle = toggle };
+
+				assert_int_equal(ir_encode(p, sc, &o, &b), 0);
 				stretch(p, &b, mode, &rng);
 				expect_frame(p, sc, &b, mode == 0 ? "low" : mode == 1 ? "high" : "mixed");
 				ir_edge_buf_free(&b);
