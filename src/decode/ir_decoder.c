@@ -36,6 +36,7 @@ struct last_frame {
 	enum ir_protocol protocol;
 	uint64_t scancode;
 	uint32_t flags;
+	uint64_t start_us;
 	uint64_t end_us;
 	uint16_t decoder_id;
 };
@@ -58,6 +59,8 @@ struct ir_decoder {
 	bool have_pulse;  /* a pulse was seen since the start, a timeout or a reset */
 	uint64_t pulse_end_us;
 	uint32_t keyup_timeout_us;
+	uint32_t carrier_hz; /* the last IR_CARRIER report; 0 = none */
+	struct ir_protocol_set preferred;
 	struct last_frame last;
 };
 
@@ -76,6 +79,8 @@ static struct ir_decode_ctx slot_ctx(struct ir_decoder *dec, const struct family
 		.space_before_us = space_before_us,
 		.now_us = dec->now_us,
 		.pulse_end_us = pulse_end_us,
+		.carrier_hz = dec->carrier_hz,
+		.preferred = &dec->preferred,
 		.frame = queue_frame,
 		.repeat = queue_repeat,
 		.owner = dec,
@@ -191,6 +196,14 @@ void ir_decoder_set_keyup_timeout(struct ir_decoder *dec, uint32_t us)
 	dec->keyup_timeout_us = us;
 }
 
+void ir_decoder_set_preferred(struct ir_decoder *dec, const struct ir_protocol_set *set)
+{
+	if (set)
+		dec->preferred = *set;
+	else
+		ir_protocol_set_clear(&dec->preferred);
+}
+
 uint64_t ir_decoder_time_us(const struct ir_decoder *dec)
 {
 	return dec->now_us;
@@ -253,6 +266,7 @@ static int feed_edge(struct ir_decoder *dec, const struct ir_edge *edge)
 		ir_decoder_reset(dec);
 		return 0;
 	case IR_CARRIER:
+		dec->carrier_hz = edge->duration;
 		return 0;
 	}
 	return -EINVAL;
@@ -331,6 +345,7 @@ static void deliver(struct ir_decoder *dec, const struct ir_frame *frame)
 	dec->last.protocol = frame->protocol;
 	dec->last.scancode = frame->scancode;
 	dec->last.flags = frame->flags & IR_FRAME_TOGGLE;
+	dec->last.start_us = frame->start_us;
 	dec->last.end_us = frame->end_us;
 	dec->last.decoder_id = frame->decoder_id;
 	dec->fn(dec->userdata, frame);
@@ -346,6 +361,31 @@ static unsigned frame_priority(const struct ir_frame *f)
 	if (f->decoder_id)
 		return UINT_MAX;
 	return info ? info->priority : 0;
+}
+
+/* Two frames start this close only if they are the same light. */
+static bool same_light(const struct ir_frame *f, uint64_t start_us)
+{
+	uint64_t gap = f->start_us > start_us ? f->start_us - start_us : start_us - f->start_us;
+
+	return gap <= SAME_SPAN_US;
+}
+
+/*
+ * A built-in reading of light that an earlier edge already settled: the
+ * first reading to be certain wins unless the later one ranks higher (RC-6
+ * ends before the 6.3 ms of darkness that a Sony reading of the same
+ * pulses, at rc-core's margins, waits for).
+ */
+static bool already_read(const struct ir_decoder *dec, const struct ir_frame *f)
+{
+	const struct ir_protocol_info *info;
+
+	if (f->decoder_id || !dec->last.valid || dec->last.decoder_id ||
+	    (f->flags & IR_FRAME_REPEAT) || !same_light(f, dec->last.start_us))
+		return false;
+	info = ir_protocol_get(dec->last.protocol);
+	return frame_priority(f) <= (info ? info->priority : 0);
 }
 
 /* Of two readings `g` (queued j-th) and `f` (i-th) of the same light,
@@ -372,12 +412,10 @@ static void flush_pending(struct ir_decoder *dec)
 
 		for (unsigned j = 0; j < n && !outranked; j++) {
 			const struct ir_frame *g = &dec->pending[j];
-			uint64_t gap = f->start_us > g->start_us ? f->start_us - g->start_us
-								 : g->start_us - f->start_us;
 
-			outranked = j != i && gap <= SAME_SPAN_US && outranks(g, j, f, i);
+			outranked = j != i && same_light(f, g->start_us) && outranks(g, j, f, i);
 		}
-		if (!outranked)
+		if (!outranked && !already_read(dec, f))
 			deliver(dec, f);
 	}
 }

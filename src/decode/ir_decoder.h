@@ -55,7 +55,8 @@ void ir_decoder_reset(struct ir_decoder *dec);
  * Feeds one edge.  Pulses and spaces advance source time by their duration;
  * IR_TIMEOUT advances it too, finishes every frame that the silence
  * completes and resets the decoders; IR_OVERFLOW resets them; IR_CARRIER is
- * ignored.  Returns 0, or -EINVAL for an edge of unknown kind.
+ * remembered as the source's carrier (until the next report) and decides
+ * between readings that differ only by carrier (pioneer at 40 kHz, nec).  Returns 0, or -EINVAL for an edge of unknown kind.
  */
 int ir_decoder_feed(struct ir_decoder *dec, const struct ir_edge *edge);
 int ir_decoder_feed_many(struct ir_decoder *dec, const struct ir_edge *edges, size_t n);
@@ -81,6 +82,14 @@ uint32_t ir_decoder_space_deadline(const struct ir_decoder *dec);
  * fed as usual (they will not see it twice).
  */
 void ir_decoder_space_elapsed(struct ir_decoder *dec, uint32_t elapsed_us);
+
+/*
+ * The protocols a loaded keymap names (copied; NULL clears): where only the
+ * carrier tells two readings of a frame apart and the source reports none,
+ * a named one is reported (a keymap of pioneer keys gets pioneer frames
+ * from a receiver that measures no carrier); otherwise rc-core's.
+ */
+void ir_decoder_set_preferred(struct ir_decoder *dec, const struct ir_protocol_set *set);
 
 /* Source time (µs) at the end of the edges fed so far. */
 uint64_t ir_decoder_time_us(const struct ir_decoder *dec);

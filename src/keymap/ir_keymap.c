@@ -263,6 +263,10 @@ void ir_keymap_protocols(const struct ir_keymap *km, struct ir_protocol_set *set
 
 int ir_keymap_attach(const struct ir_keymap *km, struct ir_decoder *dec)
 {
+	struct ir_protocol_set named;
+
+	ir_keymap_protocols(km, &named);
+	ir_decoder_set_preferred(dec, &named);
 	for (size_t i = 0; i < km->decoder_count; i++) {
 		int ret = ir_decoder_add_custom(dec, km->decoders[i].family, km->decoders[i].params,
 						(uint16_t)(i + 1));

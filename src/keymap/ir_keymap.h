@@ -99,7 +99,9 @@ void ir_keymap_protocols(const struct ir_keymap *km, struct ir_protocol_set *set
 
 /*
  * Adds every decoder the keymap's remotes need to `dec` (one source's
- * decoder set), with their ids.  Returns 0 or -ENOMEM.
+ * decoder set), with their ids, and tells it the protocols the keymap names
+ * (ir_decoder_set_preferred(): a pioneer keymap gets pioneer frames even
+ * where the carrier is unknown).  Returns 0 or -ENOMEM.
  */
 int ir_keymap_attach(const struct ir_keymap *km, struct ir_decoder *dec);
 

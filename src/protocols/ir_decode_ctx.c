@@ -17,6 +17,16 @@ const void *ir_decode_params(const struct ir_decode_ctx *ctx)
 	return ctx->params;
 }
 
+uint32_t ir_decode_carrier(const struct ir_decode_ctx *ctx)
+{
+	return ctx->carrier_hz;
+}
+
+bool ir_decode_preferred(const struct ir_decode_ctx *ctx, enum ir_protocol p)
+{
+	return ctx->preferred && ir_protocol_set_has(ctx->preferred, p);
+}
+
 uint64_t ir_decode_now(const struct ir_decode_ctx *ctx)
 {
 	return ctx->now_us;

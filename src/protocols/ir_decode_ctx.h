@@ -21,6 +21,10 @@ struct ir_decode_ctx {
 	uint32_t space_before_us; /* see ir_decode_space_before() */
 	uint64_t now_us;          /* start of the edge being decoded */
 	uint64_t pulse_end_us;    /* end of the frame if it ends on this edge */
+	uint32_t carrier_hz;      /* the source's last carrier report; 0 = unknown */
+	/* Protocols a loaded keymap names: preferred where only the carrier
+	 * would tell two readings apart (see ir_decode_preferred()). */
+	const struct ir_protocol_set *preferred;
 	/* Where a frame goes (already filtered by the enabled set). */
 	void (*frame)(void *owner, const struct ir_frame *frame);
 	/* A repeat code that began at start_us and ends at end_us, standing

@@ -81,6 +81,15 @@ bool ir_decode_enabled(const struct ir_decode_ctx *ctx, enum ir_protocol p);
  * families). */
 const void *ir_decode_params(const struct ir_decode_ctx *ctx);
 
+/* The carrier the source last reported (Hz: a mode2 `carrier` line, a
+ * /dev/lircN carrier report, the demodulator's measurement), 0 if none. */
+uint32_t ir_decode_carrier(const struct ir_decode_ctx *ctx);
+
+/* Does a loaded keymap name protocol p?  Where two readings of the same
+ * light differ only by carrier (pioneer and nec), a keymap naming the
+ * rarer one asks for it when the carrier is unknown. */
+bool ir_decode_preferred(const struct ir_decode_ctx *ctx, enum ir_protocol p);
+
 /* Source time (µs) at the start of the edge being decoded. */
 uint64_t ir_decode_now(const struct ir_decode_ctx *ctx);
 
@@ -189,7 +198,6 @@ extern const struct ir_family ir_family_rcmm;
 extern const struct ir_family ir_family_imon;
 extern const struct ir_family ir_family_mce_kbd;
 extern const struct ir_family ir_family_kaseikyo;
-extern const struct ir_family ir_family_pioneer;
 extern const struct ir_family ir_family_rca;
 extern const struct ir_family ir_family_mitsubishi;
 extern const struct ir_family ir_family_samsung;
@@ -206,6 +214,8 @@ extern const struct ir_family ir_family_nubert;
 extern const struct ir_family ir_family_ruwido;
 extern const struct ir_family ir_family_bang_olufsen;
 extern const struct ir_family ir_family_rc6a;
+/* the protocols that differ only in numbers (pulse_distance.c) */
+extern const struct ir_family ir_family_pulse_distance_table;
 extern const struct ir_family ir_family_lirc; /* parametric: lircd.conf remotes */
 /* parametric: rc_keymaps' timing-described remotes (src/protocols/ir_generic.h) */
 extern const struct ir_family ir_family_generic;

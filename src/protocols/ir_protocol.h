@@ -88,7 +88,12 @@ enum ir_protocol {
 	IR_PROTO_FAN = 69,
 	IR_PROTO_IR60 = 70,
 	IR_PROTO_KATHREIN = 71,
-	/* 72..95 for further named protocols */
+	IR_PROTO_RCCAR = 72,
+	IR_PROTO_NIKON = 73,
+	IR_PROTO_PENTAX = 74,
+	IR_PROTO_VINCENT = 75,
+	IR_PROTO_SAMSUNGAH = 76,
+	/* 77..95 for further named protocols */
 	/* Protocols defined by parameters (rc_keymaps' BPF protocols, learned
 	 * remotes): one decoder instance per parameter set. */
 	IR_PROTO_PULSE_DISTANCE = 96,

@@ -30,6 +30,13 @@
  *              8 ~command (rc-core's sanyo, IRMP's layout): A << 16 | C
  *   nec16      9000 header, 8 address bits, a 563 pulse and 4500 space
  *              (sync), 8 command bits, 563 pulse: A << 16 | C
+ *   pioneer    NEC's frame at 40 kHz (unit 564), device D 0xA0-0xAF, resent
+ *              whole: D << 16 | F; reported only where the carrier (or a
+ *              keymap) says so, see nec_is_pioneer()
+ *
+ * A frame is certain only once the silence after its last pulse shows no
+ * more bits follow (NEC_DECIDE_SPACE): a 9 ms frame of 33 to 41 bits is no
+ * frame at all, not a NEC frame with something after it.
  *
  * Which reading is reported (the rule IrpTransmogrifier calls prefer-over):
  * each frame is emitted in its rc-core reading (priority 0) and, where a
@@ -39,8 +46,9 @@
  * that only renames rc-core's (onkyo for nec32, nec42 for sanyo: the same
  * bits, nothing learnt) is emitted only while the rc-core protocol is
  * disabled, so rc-core's names stay the default.  apple (vendor and pairing
- * ID known) and samsung32 (the header marks Samsung's variant) win over
- * nec32/necx/nec; samsung48 and nec16 have no rc-core reading.  The
+ * ID known), samsung32 (the header marks Samsung's variant) and pioneer (the
+ * carrier does) win over nec32/necx/nec; samsung48 and nec16 have no
+ * rc-core reading.  The
  * family's rc_core_view maps apple, onkyo, samsung32 and nec42 back to
  * rc-core's nec/necx/nec32/sanyo scancode, so rc-core keymaps keep matching.
  */
@@ -60,30 +68,52 @@
 #define NEC_NBITS 32
 #define NEC42_NBITS 42
 #define SAMSUNG48_NBITS 48
+#define NEC_MAX_NBITS SAMSUNG48_NBITS
 #define NEC16_NBITS 16
 #define NEC16_SYNC_BIT 8            /* the sync comes after this many bits */
 #define NEC16_SYNC_SPACE 4500       /* as long as the header space */
-#define NEC_MARGIN (NEC_UNIT / 2)
-/* The header pulse is the easiest part to lengthen (receiver AGC settling). */
-#define NEC_HEADER_MARGIN (2 * NEC_UNIT)
 #define APPLE_VENDOR 0x87ee         /* B0 | B1 << 8 */
+#define PIONEER_CARRIER 40000
+#define PIONEER_UNIT 564            /* 22.5 cycles of 40 kHz */
+#define PIONEER_DEVICE_FIRST 0xa0
+#define PIONEER_DEVICE_LAST 0xaf
+
+/*
+ * The decoder's windows contain the kernel's (ir-nec-decoder.c, unit 563:
+ * every duration ±unit/2, the header space ±unit, the 9 ms leader bounded
+ * from below by 16 - 2 units; its comparisons are strict, ours inclusive):
+ *   leader     >= 7875 (9000 - 2 × 562.5; the kernel's 9008 - 1126 is
+ *              bounded above too, but receivers' AGC stretches the leader
+ *              and nothing else starts with a longer pulse and 4.5 ms)
+ *   4.5 ms     4223..4785     header space 3937..5067 (real Pioneer
+ *              remotes send 4.15 ms, NEC16 ones 4.0 ms)
+ *   bits       282..844, 1407..1970      repeat space 1971..2533
+ */
+#define NEC_MARGIN 281
+#define NEC_LEADER_MIN 7875
+#define NEC_HEADER_SPACE_MIN 3937
+#define NEC_HEADER_SPACE_MAX 5067
+#define NEC_K_BIT_1_SPACE 1689      /* the kernel's 3 × 563 */
+#define NEC_K_REPEAT_SPACE 2252     /* the kernel's 4 × 563 */
 
 /* The silence that proves a frame has no more bits: longer than any bit
- * space (1688 + margin = 1969). */
+ * space (1970).  rc-core waits for 5349 (10 units less the margin); a
+ * frame is certain sooner, and a gap between the two is not rejected. */
 #define NEC_DECIDE_SPACE 2250
-/* Samsung-style repeat: after one bit, a trailer-length space. */
-#define NEC_SHORT_REPEAT_SPACE (NEC_TRAILER_SPACE - NEC_MARGIN)
+/* Samsung-style repeat (rc-core's NECX_REPEAT_BITS): after the 4.5 ms
+ * header one bit and a trailer pulse, then a trailer-length space (10
+ * units less the margin, as the kernel). */
+#define NEC_SHORT_REPEAT_SPACE (10 * 563 - NEC_MARGIN)
 
 enum nec_state {
 	STATE_INACTIVE,
 	STATE_HEADER_SPACE,
-	STATE_BIT_PULSE,
-	STATE_BIT_SPACE,
-	STATE_TRAILER_PULSE,
-	STATE_END_SPACE, /* after a frame that could go on: its bits or silence */
+	STATE_BIT_PULSE,      /* a bit's pulse or the trailer: the space after tells */
+	STATE_BIT_SPACE,      /* a bit's space, or the silence that ends the frame */
+	STATE_REPEAT_TRAILER, /* the 9000/2250 repeat code's pulse */
 };
 
-/* The last frame, for repeats made of a header and one pulse. */
+/* The last frame, for repeats made of a header and one pulse or bit. */
 enum nec_last {
 	LAST_NONE,
 	LAST_SHORT32, /* 4500-header 32 bits: rc-core's Samsung repeat may follow */
@@ -96,7 +126,6 @@ struct nec_dec {
 	uint64_t bits;         /* LSB first as received */
 	bool short_header;     /* 4500 µs header pulse */
 	bool nec16;            /* NEC16's sync came after 8 bits */
-	bool is_repeat;        /* 9000/2250 repeat code in progress */
 	enum nec_last last;
 	uint64_t start_us;
 };
@@ -112,7 +141,7 @@ static const struct ir_protocol_set nec_ditto_protocols = {
 		  PROTO_BIT(IR_PROTO_PIONEER) },
 };
 
-/* What the 4500/4500 header and one pulse may repeat. */
+/* What the 4500/4500 header and one bit (or one pulse) may repeat. */
 static const struct ir_protocol_set nec_short_repeat_protocols = {
 	.bits = { PROTO_BIT(IR_PROTO_NEC) | PROTO_BIT(IR_PROTO_NECX) | PROTO_BIT(IR_PROTO_NEC32) |
 		  PROTO_BIT(IR_PROTO_SAMSUNG32) },
@@ -160,25 +189,24 @@ static uint32_t nec_words_bits(uint64_t scancode)
 	return (uint32_t)((scancode >> 16) & 0xffff) | (uint32_t)(scancode & 0xffff) << 16;
 }
 
-/* A 32-bit frame is only certain once the silence after it shows that no
- * more bits follow, when it could be the start of a longer frame with the
- * same timings: Sanyo and NEC-42 send 13 address bits then their complement
- * after NEC's 9 ms header; Samsung's 48-bit frames start like the 4.5 ms
- * header variant.  Such frames must not pass for NEC even when those
- * protocols are not being decoded. */
-static bool nec_may_continue(const struct nec_dec *d)
+/*
+ * Pioneer sends NEC's frame at 40 kHz with a device code 0xA0-0xAF, which
+ * NEC remotes use too; only the carrier tells them apart.  The frame is
+ * pioneer when the source reports a carrier nearer 40 kHz than 38 kHz (a
+ * mode2 `carrier 38000` means NEC), or, with no carrier known, when a
+ * loaded keymap names pioneer; otherwise it is nec, as rc-core reports it.
+ */
+static bool nec_is_pioneer(uint32_t bits, const struct ir_decode_ctx *ctx)
 {
-	uint32_t a = d->bits & 0x1fff, not_a = (d->bits >> 13) & 0x1fff;
+	uint32_t dev = bits & 0xff, carrier = ir_decode_carrier(ctx);
 
-	return d->short_header || (a ^ not_a) == 0x1fff;
-}
-
-/* Is the frame in progress complete after `count` bits? */
-static bool nec_frame_end(const struct nec_dec *d)
-{
-	if (d->nec16)
-		return d->count == NEC16_NBITS;
-	return d->count == NEC_NBITS || d->count == (d->short_header ? SAMSUNG48_NBITS : NEC42_NBITS);
+	if (((bits ^ (bits >> 8)) & 0xff) != 0xff || ((bits >> 16 ^ bits >> 24) & 0xff) != 0xff ||
+	    dev < PIONEER_DEVICE_FIRST || dev > PIONEER_DEVICE_LAST)
+		return false;
+	if (carrier)
+		return carrier > (38000 + PIONEER_CARRIER) / 2 && carrier < PIONEER_CARRIER + 2000;
+	return ir_decode_preferred(ctx, IR_PROTO_PIONEER) ||
+	       !ir_decode_enabled(ctx, IR_PROTO_NEC);
 }
 
 static void nec_finish32(struct nec_dec *d, struct ir_decode_ctx *ctx)
@@ -194,20 +222,24 @@ static void nec_finish32(struct nec_dec *d, struct ir_decode_ctx *ctx)
 	else if ((bits & 0xffff) == APPLE_VENDOR)
 		ir_decode_emit(ctx, IR_PROTO_APPLE, (uint64_t)(bits >> 24) << 16 | ((bits >> 16) & 0xff),
 			       0, d->start_us);
+	else if (nec_is_pioneer(bits, ctx))
+		ir_decode_emit(ctx, IR_PROTO_PIONEER, (uint64_t)(bits & 0xff) << 16 | ((bits >> 16) & 0xff),
+			       0, d->start_us);
 	else if (proto == IR_PROTO_NEC32 && !ir_decode_enabled(ctx, IR_PROTO_NEC32))
 		ir_decode_emit(ctx, IR_PROTO_ONKYO, scancode, 0, d->start_us);
 	d->last = d->short_header ? LAST_SHORT32 : LAST_NONE;
 }
 
-/* 42 bits: the address complement held (nec_may_continue); the command's
- * must too, as rc-core's sanyo checks. */
+/* 42 bits: 13 address bits, their complement, command and its complement
+ * (rc-core's sanyo checks both). */
 static void nec_finish42(struct nec_dec *d, struct ir_decode_ctx *ctx)
 {
-	uint64_t address = d->bits & 0x1fff;
+	uint64_t address = d->bits & 0x1fff, not_address = (d->bits >> 13) & 0x1fff;
 	uint64_t command = (d->bits >> 26) & 0xff, not_command = (d->bits >> 34) & 0xff;
 
 	d->last = LAST_NONE;
-	if ((command ^ not_command) != 0xff || ir_decode_enabled(ctx, IR_PROTO_SANYO))
+	if ((address ^ not_address) != 0x1fff || (command ^ not_command) != 0xff ||
+	    ir_decode_enabled(ctx, IR_PROTO_SANYO))
 		return;
 	ir_decode_emit(ctx, IR_PROTO_NEC42, address << 16 | command, 0, d->start_us);
 	d->last = LAST_NEC42;
@@ -232,13 +264,34 @@ static void nec_finish16(struct nec_dec *d, struct ir_decode_ctx *ctx)
 		       d->start_us);
 }
 
-/* After a header and one pulse, a silence this long is a repeat (0: none
- * may follow this header). */
-static uint32_t nec_one_pulse_repeat_space(const struct nec_dec *d)
+/* The silence after the last pulse proved the frame complete: report it if
+ * its length is one a protocol has.  Any other length is no frame (a NEC
+ * frame followed by more bits is not NEC: never cut a frame short). */
+static void nec_finish(struct nec_dec *d, struct ir_decode_ctx *ctx)
 {
-	if (d->short_header && d->last == LAST_SHORT32)
+	if (d->nec16) {
+		if (d->count == NEC16_NBITS)
+			nec_finish16(d, ctx);
+	} else if (d->count == NEC_NBITS) {
+		nec_finish32(d, ctx);
+	} else if (d->count == NEC42_NBITS && !d->short_header) {
+		nec_finish42(d, ctx);
+	} else if (d->count == SAMSUNG48_NBITS && d->short_header) {
+		nec_finish48(d, ctx);
+	} else {
+		d->last = LAST_NONE;
+	}
+}
+
+/* After a header and `count` bits, a silence this long is a repeat (0: none
+ * may follow): the LC7461's header and one pulse (nec42); Samsung's 4.5 ms
+ * header and one pulse, or one bit and a pulse as rc-core and IRMP read
+ * it. */
+static uint32_t nec_repeat_space(const struct nec_dec *d)
+{
+	if (d->short_header && d->last == LAST_SHORT32 && d->count <= 1)
 		return NEC_SHORT_REPEAT_SPACE;
-	if (!d->short_header && d->last == LAST_NEC42)
+	if (!d->short_header && d->last == LAST_NEC42 && d->count == 0)
 		return NEC_DECIDE_SPACE;
 	return 0;
 }
@@ -246,11 +299,62 @@ static uint32_t nec_one_pulse_repeat_space(const struct nec_dec *d)
 /* A bit's space: 1 or 0 into the bits, false if it is neither. */
 static bool nec_store_bit(struct nec_dec *d, uint32_t dur)
 {
-	if (ir_eq_margin(dur, NEC_BIT_1_SPACE, NEC_MARGIN))
+	if (d->count >= NEC_MAX_NBITS)
+		return false;
+	if (ir_eq_margin(dur, NEC_K_BIT_1_SPACE, NEC_MARGIN))
 		d->bits |= UINT64_C(1) << d->count;
 	else if (!ir_eq_margin(dur, NEC_BIT_0_SPACE, NEC_MARGIN))
 		return false;
 	d->count++;
+	return true;
+}
+
+/* A header pulse: 9 ms (bounded from below only) or 4.5 ms. */
+static bool nec_header_pulse(struct nec_dec *d, uint32_t dur)
+{
+	if (dur >= NEC_LEADER_MIN) {
+		d->short_header = false;
+		if (d->last == LAST_SHORT32)
+			d->last = LAST_NONE;
+	} else if (ir_eq_margin(dur, NEC_SHORT_HEADER_PULSE, NEC_MARGIN)) {
+		d->short_header = true;
+		if (d->last == LAST_NEC42)
+			d->last = LAST_NONE;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* The space after a pulse that followed `count` bits: a repeat's end, NEC16's
+ * sync, the silence that ends the frame, or the next bit. */
+static bool nec_bit_space(struct nec_dec *d, struct ir_decode_ctx *ctx, uint32_t dur)
+{
+	uint32_t repeat_space = nec_repeat_space(d);
+
+	if (repeat_space && dur >= repeat_space) {
+		ir_decode_emit_repeat(ctx, d->short_header ? &nec_short_repeat_protocols
+							   : &nec42_protocols,
+				      d->start_us);
+		d->state = STATE_INACTIVE;
+		return true;
+	}
+	if (d->count == NEC16_SYNC_BIT && !d->short_header && !d->nec16 &&
+	    ir_eq_margin(dur, NEC16_SYNC_SPACE, NEC_MARGIN)) {
+		d->nec16 = true;
+		d->state = STATE_BIT_PULSE;
+		return true;
+	}
+	if (d->count > 0 && dur >= NEC_DECIDE_SPACE) {
+		if (repeat_space) /* one bit, then neither a bit nor a repeat's gap */
+			return false;
+		nec_finish(d, ctx);
+		d->state = STATE_INACTIVE;
+		return true;
+	}
+	if (!nec_store_bit(d, dur))
+		return false;
+	d->state = STATE_BIT_PULSE;
 	return true;
 }
 
@@ -260,41 +364,27 @@ static void nec_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 	bool pulse = e->kind == IR_PULSE;
 	/* A timeout is the line gone idle: as long a space as there can be. */
 	uint32_t dur = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
-	uint32_t repeat_space;
 
 	switch (d->state) {
 	case STATE_INACTIVE:
-		if (!pulse)
+		if (!pulse || !nec_header_pulse(d, dur))
 			break;
-		if (ir_eq_margin(dur, NEC_HEADER_PULSE, NEC_HEADER_MARGIN)) {
-			d->short_header = false;
-			if (d->last == LAST_SHORT32)
-				d->last = LAST_NONE;
-		} else if (ir_eq_margin(dur, NEC_SHORT_HEADER_PULSE, NEC_MARGIN)) {
-			d->short_header = true;
-			if (d->last == LAST_NEC42)
-				d->last = LAST_NONE;
-		} else {
-			break;
-		}
 		d->start_us = ir_decode_now(ctx);
 		d->count = 0;
 		d->bits = 0;
 		d->nec16 = false;
-		d->is_repeat = false;
 		d->state = STATE_HEADER_SPACE;
 		return;
 
 	case STATE_HEADER_SPACE:
 		if (pulse)
 			break;
-		if (ir_eq_margin(dur, NEC_HEADER_SPACE, NEC_MARGIN)) {
+		if (dur >= NEC_HEADER_SPACE_MIN && dur <= NEC_HEADER_SPACE_MAX) {
 			d->state = STATE_BIT_PULSE;
 			return;
 		}
-		if (!d->short_header && ir_eq_margin(dur, NEC_REPEAT_SPACE, NEC_MARGIN)) {
-			d->is_repeat = true;
-			d->state = STATE_TRAILER_PULSE;
+		if (!d->short_header && ir_eq_margin(dur, NEC_K_REPEAT_SPACE, NEC_MARGIN)) {
+			d->state = STATE_REPEAT_TRAILER;
 			return;
 		}
 		break;
@@ -306,58 +396,15 @@ static void nec_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 		return;
 
 	case STATE_BIT_SPACE:
-		if (pulse)
+		if (pulse || !nec_bit_space(d, ctx, dur))
 			break;
-		repeat_space = nec_one_pulse_repeat_space(d);
-		if (d->count == 0 && repeat_space && dur >= repeat_space) {
-			ir_decode_emit_repeat(ctx, d->short_header ? &nec_short_repeat_protocols
-								   : &nec42_protocols,
-					      d->start_us);
-			d->state = STATE_INACTIVE;
-			return;
-		}
-		if (d->count == NEC16_SYNC_BIT && !d->short_header && !d->nec16 &&
-		    ir_eq_margin(dur, NEC16_SYNC_SPACE, NEC_MARGIN)) {
-			d->nec16 = true;
-			d->state = STATE_BIT_PULSE;
-			return;
-		}
-		if (!nec_store_bit(d, dur))
-			break;
-		d->state = nec_frame_end(d) ? STATE_TRAILER_PULSE : STATE_BIT_PULSE;
 		return;
 
-	case STATE_TRAILER_PULSE:
+	case STATE_REPEAT_TRAILER:
 		if (!pulse || !ir_eq_margin(dur, NEC_TRAILER_PULSE, NEC_MARGIN))
 			break;
+		ir_decode_emit_repeat(ctx, &nec_ditto_protocols, d->start_us);
 		d->state = STATE_INACTIVE;
-		if (d->is_repeat)
-			ir_decode_emit_repeat(ctx, &nec_ditto_protocols, d->start_us);
-		else if (d->nec16)
-			nec_finish16(d, ctx);
-		else if (d->count == NEC_NBITS && !nec_may_continue(d))
-			nec_finish32(d, ctx);
-		else if (d->count == SAMSUNG48_NBITS)
-			nec_finish48(d, ctx);
-		else
-			d->state = STATE_END_SPACE;
-		return;
-
-	case STATE_END_SPACE:
-		if (pulse)
-			break;
-		if (dur >= NEC_DECIDE_SPACE) {
-			if (d->count == NEC_NBITS)
-				nec_finish32(d, ctx);
-			else
-				nec_finish42(d, ctx);
-			d->state = STATE_INACTIVE;
-			return;
-		}
-		/* A 32-bit frame that goes on: that pulse was the 33rd bit's. */
-		if (d->count != NEC_NBITS || !nec_store_bit(d, dur))
-			break;
-		d->state = STATE_BIT_PULSE;
 		return;
 	}
 	d->state = STATE_INACTIVE;
@@ -366,12 +413,17 @@ static void nec_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 static uint32_t nec_space_deadline(const void *state, const struct ir_decode_ctx *ctx)
 {
 	const struct nec_dec *d = state;
+	uint32_t repeat_space = nec_repeat_space(d);
 
 	(void)ctx;
-	if (d->state == STATE_END_SPACE)
+	if (d->state != STATE_BIT_SPACE)
+		return 0;
+	if (repeat_space)
+		return repeat_space;
+	if (d->nec16 ? d->count == NEC16_NBITS
+		     : d->count == NEC_NBITS || d->count == (d->short_header ? SAMSUNG48_NBITS
+									  : NEC42_NBITS))
 		return NEC_DECIDE_SPACE;
-	if (d->state == STATE_BIT_SPACE && d->count == 0)
-		return nec_one_pulse_repeat_space(d);
 	return 0;
 }
 
@@ -458,6 +510,16 @@ static int nec_encode(enum ir_protocol p, uint64_t scancode, unsigned toggle,
 						     (~command & 0xff) << 34);
 	case IR_PROTO_NEC16:
 		return nec16_encode(scancode, out);
+	case IR_PROTO_PIONEER:
+		/* Pioneer's unit is 22.5 cycles of its 40 kHz carrier */
+		t.bit_pulse = t.bit_0_space = t.trailer_pulse = PIONEER_UNIT;
+		t.bit_1_space = 3 * PIONEER_UNIT;
+		t.trailer_space = 10 * PIONEER_UNIT;
+		b0 = (scancode >> 16) & 0xff;
+		b1 = ~b0 & 0xff;
+		b2 = scancode & 0xff;
+		b3 = ~b2 & 0xff;
+		return ir_gen_pulse_distance(out, &t, NEC_NBITS, b0 | b1 << 8 | b2 << 16 | b3 << 24);
 	default:
 		return -EINVAL;
 	}
@@ -471,6 +533,7 @@ static int nec_encode_repeat(enum ir_protocol p, uint64_t scancode, struct ir_ed
 	switch (p) {
 	case IR_PROTO_SAMSUNG32: /* Samsung's TVs and air conditioners resend the frame */
 	case IR_PROTO_SAMSUNG48:
+	case IR_PROTO_PIONEER: /* so do Pioneer's */
 		return nec_encode(p, scancode, 0, out);
 	case IR_PROTO_NEC42: /* the LC7461's: header and one pulse, as sanyo sends it */
 		ret |= ir_edge_buf_pulse(out, NEC_HEADER_PULSE);
@@ -500,6 +563,10 @@ static bool nec_rc_core_view(enum ir_protocol p, uint64_t scancode, enum ir_prot
 	case IR_PROTO_SAMSUNG32:
 		nec_scancode(nec_words_bits(scancode), rc_proto, rc_scancode);
 		return true;
+	case IR_PROTO_PIONEER:
+		*rc_proto = IR_PROTO_NEC;
+		*rc_scancode = ((scancode >> 16) & 0xff) << 8 | (scancode & 0xff);
+		return true;
 	case IR_PROTO_NEC42:
 		*rc_proto = IR_PROTO_SANYO;
 		*rc_scancode = ((scancode >> 16) & 0x1fff) << 8 | (scancode & 0xff);
@@ -510,9 +577,11 @@ static bool nec_rc_core_view(enum ir_protocol p, uint64_t scancode, enum ir_prot
 }
 
 #define NEC_INFO(ID, NAME, MASK, PRIORITY, REPEAT_MS, SUMMARY)                             \
+	NEC_INFO_AT(ID, NAME, MASK, 38000, NEC_UNIT, PRIORITY, REPEAT_MS, SUMMARY)
+#define NEC_INFO_AT(ID, NAME, MASK, CARRIER, UNIT, PRIORITY, REPEAT_MS, SUMMARY)                \
 	{                                                                                  \
 		.id = ID, .name = NAME, .family = "nec", .scancode_mask = MASK,            \
-		.carrier_hz = 38000, .duty_cycle = 33, .unit_us = NEC_UNIT,                \
+		.carrier_hz = CARRIER, .duty_cycle = 33, .unit_us = UNIT,                  \
 		.margin_us = NEC_MARGIN, .repeat_period_ms = REPEAT_MS,                    \
 		.frame_period_us = NEC_FRAME_PERIOD,                                       \
 		.min_trailing_space_us = NEC_TRAILER_SPACE, .has_toggle = false,           \
@@ -537,6 +606,8 @@ static const struct ir_protocol_info nec_infos[] = {
 		 "NEC-42: 13-bit address, 8-bit command (sanyo read as IRMP does)"),
 	NEC_INFO(IR_PROTO_NEC16, "nec16", 0xff00ff, 0, 110,
 		 "NEC-16: 8-bit address, sync, 8-bit command"),
+	NEC_INFO_AT(IR_PROTO_PIONEER, "pioneer", 0xff00ff, PIONEER_CARRIER, PIONEER_UNIT, 1, 110,
+		    "Pioneer: NEC frames at 40 kHz, device 0xA0-0xAF, resent whole (nec unless the carrier says 40 kHz)"),
 };
 
 const struct ir_family ir_family_nec = {

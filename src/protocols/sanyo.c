@@ -103,7 +103,8 @@ static void sanyo_decode(void *state, struct ir_decode_ctx *ctx, const struct ir
 	case STATE_HEADER_SPACE:
 		if (pulse)
 			break;
-		if (ir_eq_margin(dur, SANYO_HEADER_SPACE, SANYO_MARGIN)) {
+		/* centred on rc-core's 8 × 563, so that its window is inside */
+		if (ir_eq_margin(dur, 8 * SANYO_UNIT, SANYO_MARGIN)) {
 			d->state = STATE_BIT_PULSE;
 			return;
 		}

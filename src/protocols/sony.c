@@ -52,6 +52,24 @@
 /* The longest space inside a frame is 600 + 200 = 800 µs: after 12, 15 or
  * 20 bits, 2 units of darkness end the frame (rc-core waits 6 ms). */
 #define SONY_END_SPACE (2 * SONY_UNIT)
+/*
+ * The kernel as a floor: rc-core takes every bit duration within unit/2
+ * (300).  A frame with a duration between our tight window and rc-core's
+ * is "loose": it is read as rc-core reads it, and like rc-core it is
+ * certain only after rc-core's trailer (a bit space then 10 units less the
+ * margin: 6300 µs of darkness), with no space of 900 µs or more inside.
+ *
+ * The pair sony/rc6: RC-6's leader (2664 pulse, 888 space) fits rc-core's
+ * Sony header and its 444/888/1332 runs fit Sony's bits, so rc-core reads
+ * RC-6 frames of 12, 15 or 20 pulses without a 900 µs space as Sony.  Here
+ * a loose frame whose header leans to RC-6's (pulse >= 2550, space >= 700:
+ * real Sony remotes lengthen the pulse but shorten the space) is left to
+ * RC-6 while any RC-6 protocol is decoded.
+ */
+#define SONY_KERNEL_MARGIN (SONY_UNIT / 2)
+#define SONY_KERNEL_END_SPACE (SONY_BIT_SPACE + 10 * SONY_UNIT - SONY_KERNEL_MARGIN)
+#define SONY_RC6_LEADER_PULSE 2550
+#define SONY_RC6_LEADER_SPACE 700
 
 enum sony_state {
 	STATE_INACTIVE,
@@ -64,6 +82,8 @@ struct sony_dec {
 	enum sony_state state;
 	unsigned count;
 	uint32_t bits; /* LSB first as received */
+	bool loose;    /* a duration only rc-core's margin admits */
+	bool rc6_like; /* the header leans to RC-6's leader */
 	uint64_t start_us;
 };
 
@@ -74,11 +94,28 @@ static void sony_reset(void *state)
 	d->state = STATE_INACTIVE;
 }
 
-/* A space inside the frame (the header's or a bit's). */
-static bool sony_is_space(uint32_t dur)
+/* Is `dur` within `ref` ± SONY_MARGIN (or the tighter `long_margin`
+ * above), or only within rc-core's ± 300 (then the frame is loose)? */
+static bool sony_fits(struct sony_dec *d, uint32_t dur, uint32_t ref, uint32_t long_margin)
 {
-	return ir_geq_margin(dur, SONY_BIT_SPACE, SONY_MARGIN) &&
-	       ir_leq_margin(dur, SONY_BIT_SPACE, SONY_SPACE_LONG_MARGIN);
+	if (ir_geq_margin(dur, ref, SONY_MARGIN) && ir_leq_margin(dur, ref, long_margin))
+		return true;
+	if (!ir_eq_margin(dur, ref, SONY_KERNEL_MARGIN))
+		return false;
+	d->loose = true;
+	return true;
+}
+
+/* A space inside the frame (the header's or a bit's). */
+static bool sony_is_space(struct sony_dec *d, uint32_t dur)
+{
+	return sony_fits(d, dur, SONY_BIT_SPACE, SONY_SPACE_LONG_MARGIN);
+}
+
+/* The darkness that ends a frame of the current length. */
+static uint32_t sony_end_space(const struct sony_dec *d)
+{
+	return d->loose ? SONY_KERNEL_END_SPACE : SONY_END_SPACE;
 }
 
 static bool sony_valid_length(unsigned count)
@@ -105,6 +142,18 @@ static void sony_scancode(uint32_t bits, unsigned count, enum ir_protocol *proto
 	}
 }
 
+static bool sony_rc6_decoded(const struct ir_decode_ctx *ctx)
+{
+	static const enum ir_protocol rc6[] = { IR_PROTO_RC6_0, IR_PROTO_RC6_6A_20,
+						IR_PROTO_RC6_6A_24, IR_PROTO_RC6_6A_32,
+						IR_PROTO_RC6_MCE, IR_PROTO_RC6A, IR_PROTO_RC6A28 };
+
+	for (size_t i = 0; i < sizeof(rc6) / sizeof(rc6[0]); i++)
+		if (ir_decode_enabled(ctx, rc6[i]))
+			return true;
+	return false;
+}
+
 static void sony_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_edge *e)
 {
 	struct sony_dec *d = state;
@@ -122,22 +171,28 @@ static void sony_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_
 		d->start_us = ir_decode_now(ctx);
 		d->count = 0;
 		d->bits = 0;
+		d->loose = false;
+		d->rc6_like = dur >= SONY_RC6_LEADER_PULSE;
 		d->state = STATE_HEADER_SPACE;
 		return;
 
 	case STATE_HEADER_SPACE:
-		if (pulse || !sony_is_space(dur))
+		if (pulse || !sony_is_space(d, dur))
 			break;
+		d->rc6_like = d->rc6_like && dur >= SONY_RC6_LEADER_SPACE;
 		d->state = STATE_BIT_PULSE;
 		return;
 
 	case STATE_BIT_PULSE:
 		if (!pulse)
 			break;
-		if (ir_eq_margin(dur, SONY_BIT_1_PULSE, SONY_MARGIN))
+		if (dur > (SONY_BIT_0_PULSE + SONY_BIT_1_PULSE) / 2) {
+			if (!sony_fits(d, dur, SONY_BIT_1_PULSE, SONY_MARGIN))
+				break;
 			d->bits |= UINT32_C(1) << d->count;
-		else if (!ir_eq_margin(dur, SONY_BIT_0_PULSE, SONY_MARGIN))
+		} else if (!sony_fits(d, dur, SONY_BIT_0_PULSE, SONY_MARGIN)) {
 			break;
+		}
 		d->count++;
 		d->state = STATE_BIT_SPACE;
 		return;
@@ -145,14 +200,15 @@ static void sony_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_
 	case STATE_BIT_SPACE:
 		if (pulse)
 			break;
-		if (sony_valid_length(d->count) && dur >= SONY_END_SPACE) {
+		if (sony_valid_length(d->count) && dur >= sony_end_space(d)) {
 			/* Frames of a disabled length are dropped by the core. */
 			sony_scancode(d->bits, d->count, &proto, &scancode);
-			ir_decode_emit(ctx, proto, scancode, 0, d->start_us);
+			if (!(d->loose && d->rc6_like && sony_rc6_decoded(ctx)))
+				ir_decode_emit(ctx, proto, scancode, 0, d->start_us);
 			d->state = STATE_INACTIVE;
 			return;
 		}
-		if (d->count == SONY20_NBITS || !sony_is_space(dur))
+		if (d->count == SONY20_NBITS || !sony_is_space(d, dur))
 			break;
 		d->state = STATE_BIT_PULSE;
 		return;
@@ -166,7 +222,7 @@ static uint32_t sony_space_deadline(const void *state, const struct ir_decode_ct
 
 	(void)ctx;
 	if (d->state == STATE_BIT_SPACE && sony_valid_length(d->count))
-		return SONY_END_SPACE;
+		return sony_end_space(d);
 	return 0;
 }
 

@@ -106,6 +106,22 @@ expect_exit 0 "$IRJACK" decode --keymap "$SRC/tests/data/keymaps/nec-irmp.toml" 
 printf '[[protocols]]\nprotocol = "nec"\nbits = 3\n' > "$TMP/bad.toml"
 expect_exit 2 "$IRJACK" keymap check "$TMP/bad.toml"; expect_err "bad.toml:3: "
 
+
+# issue #19, as a user met each case: irjack encode | sed | irjack decode -
+pipe() { "$IRJACK" encode "$1" | sed "$2" | "$IRJACK" decode - >"$TMP/out" 2>"$TMP/err"; }
+pipe nec:0x0408 's/^space 4500$/space 4200/'
+grep -q 'nec *0x0408$' "$TMP/out" || fail "nec with a 4.2 ms header space (Pioneer remotes)"
+pipe nec:0x0408 's/^space 4500$/space 3950/'
+grep -q 'nec *0x0408$' "$TMP/out" || fail "nec with a 3.95 ms header space (the kernel's floor)"
+pipe nec:0x0408 's/^pulse 9000$/pulse 9700/'
+grep -q 'nec *0x0408$' "$TMP/out" || fail "nec with a 9.7 ms leader"
+pipe pioneer:0xa50012 's/^carrier 40000$/carrier 38000/'
+grep -q '^ *[0-9.]* *nec *0xa512$' "$TMP/out" || fail "a 38 kHz frame with device 0xA5 is nec"
+pipe pioneer:0xa50012 's/^carrier 40000$/carrier 40000/'
+grep -q 'pioneer *0xa50012$' "$TMP/out" || fail "a 40 kHz frame with device 0xA5 is pioneer"
+pipe nec:0x0408 '$s/^space .*/space 563\npulse 563\nspace 1688\npulse 563\nspace 100000/'
+[ -s "$TMP/out" ] && fail "a nec frame with 2 more bits decodes: $(cat "$TMP/out")"
+
 if [ $failures -gt 0 ]; then
 	echo "$failures failure(s)"
 	exit 1

@@ -34,15 +34,22 @@ static void encode_frame_only(enum ir_protocol p, uint64_t sc, struct ir_edge_bu
 	b->len--;
 }
 
-static void test_nec_reported_at_its_last_pulse(void **state)
+/* A NEC frame is certain only once the silence after its last pulse is
+ * longer than any bit space (1970 µs): more bits would make it another
+ * protocol's frame, or none (issue #19: never cut a frame short). */
+static void test_nec_reported_when_silence_ends_it(void **state)
 {
 	struct ir_decoder *dec = new_decoder(NULL);
 	struct ir_edge_buf b = { 0 };
+	uint32_t deadline;
 
 	(void)state;
 	encode_frame_only(IR_PROTO_NEC, 0x04fb, &b);
 	ir_decoder_feed_many(dec, b.edges, b.len);
-	/* no silence fed yet */
+	assert_int_equal(log_.count, 0); /* no silence fed yet */
+	deadline = ir_decoder_space_deadline(dec);
+	assert_true(deadline > 1970 && deadline < 5349);
+	ir_decoder_space_elapsed(dec, deadline);
 	assert_int_equal(log_.count, 1);
 	assert_int_equal(log_.frames[0].protocol, IR_PROTO_NEC);
 	assert_int_equal(log_.frames[0].scancode, 0x04fb);
@@ -289,7 +296,7 @@ static void test_protocol_names_and_sets(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_nec_reported_at_its_last_pulse),
+		cmocka_unit_test(test_nec_reported_when_silence_ends_it),
 		cmocka_unit_test(test_deadline_settles_an_ambiguous_frame),
 		cmocka_unit_test(test_no_deadline_after_a_space),
 		cmocka_unit_test(test_timeout_finishes_a_frame),

@@ -53,6 +53,8 @@ static const struct {
 	{ IR_PROTO_NUBERT, IR_PROTO_IMON, "iMON's slots fit Nubert's 340..1340 µs durations" },
 	{ IR_PROTO_SPEAKER, IR_PROTO_IMON, "iMON's slots fit Speaker's 440/1250 µs durations" },
 	{ IR_PROTO_FAN, IR_PROTO_IMON, "iMON's slots fit Fan's 380/1280 µs durations" },
+	{ IR_PROTO_NIKON, IR_PROTO_IMON,
+	  "a 2200 µs Nikon header after darkness is an iMON start, its 27 ms space and bits a frame" },
 	{ IR_PROTO_BANG_OLUFSEN, IR_PROTO_IMON,
 	  "a stretched 200 µs B&O pulse after 15.6 ms of darkness is an iMON header, and the dark rest a frame" },
 };
