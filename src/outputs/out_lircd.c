@@ -3,6 +3,7 @@
  * out_lircd.c - the lircd socket protocol on a non-blocking UNIX socket.
  */
 #include "out_lircd.h"
+#include "socket_path.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -36,6 +37,7 @@ struct ir_lircd {
 	struct ir_lircd_config cfg;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int listen_fd;
+	struct ir_socket_path_id path_id; /* what to remove when we stop */
 	struct client clients[IR_LIRCD_MAX_CLIENTS];
 	size_t client_count;
 	unsigned long refused, overflowed; /* since the last log line about them */
@@ -60,7 +62,7 @@ int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	struct ir_lircd *s;
-	int fd, ret;
+	int fd, ret, lock;
 
 	if (!cfg || !cfg->path || !out)
 		return -EINVAL;
@@ -84,11 +86,15 @@ int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
 		free(s);
 		return ret;
 	}
-	/* a socket left by an earlier run (lircd does the same) */
-	unlink(s->path);
-	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 ||
-	    chmod(s->path, cfg->mode ? cfg->mode : 0666) < 0 || listen(fd, 16) < 0) {
+	/* a live server there keeps its path; a stale socket is replaced */
+	ret = ir_socket_path_claim(s->path, &lock);
+	if (ret == 0 && (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 ||
+			 chmod(s->path, cfg->mode ? cfg->mode : 0666) < 0 || listen(fd, 16) < 0))
 		ret = -errno;
+	if (ret == 0)
+		ir_socket_path_record(s->path, &s->path_id);
+	ir_socket_path_unlock(lock);
+	if (ret < 0) {
 		close(fd);
 		free(s->reply);
 		free(s);
@@ -114,7 +120,7 @@ void ir_lircd_free(struct ir_lircd *s)
 	while (s->client_count)
 		drop_client(s, s->client_count - 1);
 	close(s->listen_fd);
-	unlink(s->path);
+	ir_socket_path_release(s->path, &s->path_id);
 	free(s->reply);
 	free(s);
 }
