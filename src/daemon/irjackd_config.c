@@ -5,6 +5,7 @@
  * the handler runs right after the line holding its key was read.
  */
 #include "irjackd_config.h"
+#include "irjackd_lirc_options.h"
 #include "ir_util.h"
 
 #include <errno.h>
@@ -344,8 +345,12 @@ static void daemon_key(struct parse *p, const char *name, const char *v)
 			}
 		}
 		fail(p, "log_level: expected error, warning, info or debug, got '%s'", v);
+	} else if (!strcmp(name, "lirc_options")) {
+		copy_value(p, cfg->lirc_options, sizeof(cfg->lirc_options), name, v);
 	} else {
-		fail(p, "[daemon]: unknown key '%s' (keymap, keyup_timeout_ms, log_level)", name);
+		fail(p, "[daemon]: unknown key '%s' (keymap, keyup_timeout_ms, log_level, "
+			"lirc_options)",
+		     name);
 	}
 }
 
@@ -733,5 +738,10 @@ int irjackd_config_load_stream(FILE *f, const char *name, struct irjackd_config 
 	}
 	if (!leave_section(&p))
 		return -EINVAL;
+	if (cfg->lirc_options[0]) {
+		ret = irjackd_lirc_options_apply(cfg->lirc_options, cfg, err);
+		if (ret < 0)
+			return ret;
+	}
 	return check_complete(&p);
 }

@@ -4,7 +4,9 @@
  * section per source, output and transmitter.
  *
  *   [daemon]              keymap = FILE|DIR (repeatable), keyup_timeout_ms,
- *                         log_level = error|warning|info|debug
+ *                         log_level = error|warning|info|debug,
+ *                         lirc_options = FILE (LIRC's lirc_options.conf:
+ *                         irjackd_lirc_options.h)
  *   [source NAME]         type = alsa|portaudio|file|lirc|mceusb|imon,
  *                         device, rate, channel = left|right|auto|N,
  *                         polarity = auto|high|low, protocols = LIST,
@@ -87,6 +89,7 @@ struct irjackd_config {
 	unsigned keymap_count;
 	uint32_t keyup_timeout_ms;
 	int log_level; /* LOG_ERR..LOG_DEBUG (syslog.h) */
+	char lirc_options[IRJACKD_PATH_MAX]; /* LIRC's lirc_options.conf; empty: none */
 
 	struct irjackd_source sources[IRJACKD_MAX_SOURCES];
 	unsigned source_count;
