@@ -29,6 +29,7 @@ struct options {
 	char driver[64], device[IRJACKD_PATH_MAX];
 	unsigned driver_line;
 	char output[IRJACKD_PATH_MAX];
+	char configfile[IRJACKD_PATH_MAX];
 	unsigned long permission;
 	bool has_permission, simulate, has_simulate;
 };
@@ -126,6 +127,8 @@ static void lircd_key(struct options *o, struct irjackd_config *cfg, const char 
 		o->driver_line = o->line;
 	} else if (!strcmp(name, "device")) {
 		copy(o, o->device, sizeof(o->device), name, v);
+	} else if (!strcmp(name, "configfile")) {
+		copy(o, o->configfile, sizeof(o->configfile), name, v);
 	} else if (!strcmp(name, "output")) {
 		copy(o, o->output, sizeof(o->output), name, v);
 	} else if (!strcmp(name, "permission")) {
@@ -214,7 +217,8 @@ static void add_source(struct options *o, struct irjackd_config *cfg)
 	cfg->source_count++;
 }
 
-/* lircd reads lircd.conf from its own folder (/etc/lirc) by default. */
+/* lircd's configfile, by default lircd.conf in its own folder (/etc/lirc);
+ * a configfile named explicitly must exist (the keymap loader says so). */
 static void add_lircd_conf(struct options *o, struct irjackd_config *cfg)
 {
 	const char *slash = strrchr(o->path, '/');
@@ -222,7 +226,9 @@ static void add_lircd_conf(struct options *o, struct irjackd_config *cfg)
 	int n = snprintf(conf, sizeof(conf), "%.*s/lircd.conf", slash ? (int)(slash - o->path) : 1,
 			 slash ? o->path : ".");
 
-	if (n < 0 || (size_t)n >= sizeof(conf) || access(conf, F_OK) < 0)
+	if (o->configfile[0])
+		snprintf(conf, sizeof(conf), "%s", o->configfile);
+	else if (n < 0 || (size_t)n >= sizeof(conf) || access(conf, F_OK) < 0)
 		return;
 	for (unsigned i = 0; i < cfg->keymap_count; i++)
 		if (!strcmp(cfg->keymaps[i], conf))

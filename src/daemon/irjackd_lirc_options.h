@@ -18,8 +18,8 @@
  * with file:line, never fatal (lircd passes over them too).  Other sections
  * ([lircmd], [modinit]...) belong to other programs and are skipped.
  *
- * The lircd.conf beside the file (lircd's default configuration, with its
- * includes) is added to the keymaps.  What irjackd.conf says explicitly
+ * `configfile` (lircd's lircd.conf; by default the lircd.conf beside the
+ * file, if there is one) is added to the keymaps, with its includes.  What irjackd.conf says explicitly
  * wins: an [output lircd] section there keeps its own path, mode and
  * simulate.
  */

@@ -436,6 +436,35 @@ static void cmd_simulate(struct ir_lircd *s, struct reply *r, const char *comman
 	put(r, "BEGIN\n%s\nSUCCESS\nEND\n", command);
 }
 
+/*
+ * SET_INPUTLOG [FILE|null]: lircd opens FILE for writing and logs the raw
+ * input there.  A daemon running as root that truncates whatever file a
+ * socket client names is a hole, so irjackd turns logging off (no
+ * argument, "null": SUCCESS, as lircd) and refuses a file with lircd's own
+ * error, EOPNOTSUPP as its errno.
+ */
+static void cmd_set_inputlog(struct reply *r, const char *command, char **args, int argc)
+{
+	if (argc > 1)
+		error_reply(r, command, "Illegal argument (protocol error): %s", args[0]);
+	else if (argc == 0 || !strcasecmp(args[0], "null"))
+		put(r, "BEGIN\n%s\nSUCCESS\nEND\n", command);
+	else
+		error_reply(r, command, "Cannot open input logfile: %s (errno: %d)", args[0],
+			    EOPNOTSUPP);
+}
+
+/* DRV_OPTION KEY VALUE: lircd hands it to its driver; irjack's sources
+ * take no driver options, so the driver's refusal is lircd's message. */
+static void cmd_drv_option(struct reply *r, const char *command, char **args, int argc)
+{
+	if (argc != 2)
+		error_reply(r, command, "Illegal argument (protocol error): %s",
+			    argc ? args[0] : "");
+	else
+		error_reply(r, command, "Cannot set driver option, code: %d", EOPNOTSUPP);
+}
+
 size_t ir_lircd_command(struct ir_lircd *s, const char *input, char *reply, size_t size)
 {
 	struct reply r = { .buf = reply, .size = size };
@@ -482,6 +511,10 @@ size_t ir_lircd_command(struct ir_lircd *s, const char *input, char *reply, size
 		cmd_send(s, &r, line, IR_LIRCD_SEND_STOP, args + 1, argc - 1);
 	} else if (!strcasecmp(args[0], "SET_TRANSMITTERS")) {
 		cmd_set_transmitters(s, &r, line, args + 1, argc - 1);
+	} else if (!strcasecmp(args[0], "SET_INPUTLOG")) {
+		cmd_set_inputlog(&r, line, args + 1, argc - 1);
+	} else if (!strcasecmp(args[0], "DRV_OPTION")) {
+		cmd_drv_option(&r, line, args + 1, argc - 1);
 	} else if (!strcasecmp(args[0], "STATUS") && s->cfg.status) {
 		cmd_status(s, &r, line, argc - 1);
 	} else {

@@ -8,7 +8,9 @@
  * send commands, one per line of at most 256 bytes, case-insensitive:
  * VERSION, LIST [remote [button]], SEND_ONCE remote button [repeats],
  * SEND_START remote button, SEND_STOP remote button, SET_TRANSMITTERS n...,
- * and SIMULATE "<16 hex> <2 hex> button remote" when allowed.  Replies are
+ * SET_INPUTLOG [null] (a file is refused), DRV_OPTION key value (refused:
+ * no driver options), and SIMULATE "<16 hex> <2 hex> button remote" when
+ * allowed.  Replies are
  * lircd's: "BEGIN\n<command>\nSUCCESS|ERROR\n[DATA\n<n>\n<n lines>]END\n".
  *
  * The server never blocks: sockets are non-blocking, the embedder polls the

@@ -7,7 +7,8 @@
 # path names keys from a file source; LIST shows the devinput remote that
 # came through the include; permission 666 is the socket's mode; the
 # devinput driver is named in a warning; a bad value is an error naming
-# lirc_options.conf and its line, an unknown option only a warning.
+# lirc_options.conf and its line, an unknown option only a warning;
+# driver default with its device is a lirc source, configfile a keymap.
 # Usage: test_irjackd_lirc_options.sh IRJACKD SOURCE_DIR
 set -u
 IRJACKD=$1
@@ -67,6 +68,15 @@ rc=$?
 grep -q "bad_options.conf:3: permission" "$TMP/bad.err" || fail "bad permission message: $(cat "$TMP/bad.err")"
 grep -q "bad_options.conf:2: .*unknown option 'future-option'" "$TMP/bad.err" ||
 	fail "unknown option warning: $(cat "$TMP/bad.err")"
+
+# driver default -> a lirc source on the device; configfile -> the keymap
+printf '[lircd]\ndriver = default\ndevice = /dev/lirc3\nconfigfile = %s\n[lircmd]\nuinput = False\n' \
+	"$TMP/lirc/lircd.conf.d/devinput.lircd.conf" >"$TMP/default_options.conf"
+printf '[daemon]\nlirc_options = %s\n' "$TMP/default_options.conf" >"$TMP/default.conf"
+"$IRJACKD" --check-config --config "$TMP/default.conf" >"$TMP/default.out" 2>&1 ||
+	fail "driver default: $(cat "$TMP/default.out")"
+grep -q "source lirc: lirc /dev/lirc3" "$TMP/default.out" || fail "no lirc source: $(cat "$TMP/default.out")"
+grep -q "keymaps: 2 remotes," "$TMP/default.out" || fail "configfile not loaded: $(cat "$TMP/default.out")"
 
 [ $failures = 0 ] && echo "test_irjackd_lirc_options: all passed"
 exit $((failures > 0))
