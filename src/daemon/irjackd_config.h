@@ -114,11 +114,18 @@ struct irjackd_config_error {
 	char message[256];
 };
 
-/* Sets the defaults (no source, no output, key-up 125 ms, info). */
+/* Sets the defaults (no source, no output, key-up 125 ms, info, the
+ * lirc_options file irjackd_config_set_lirc_options() named). */
 void irjackd_config_defaults(struct irjackd_config *cfg);
 
+/* `irjackd --lirc-options FILE`: the lirc_options every configuration read
+ * from now on starts with (a reload included); irjackd.conf's [daemon]
+ * lirc_options replaces it.  `path` is copied; NULL clears it. */
+void irjackd_config_set_lirc_options(const char *path);
+
 /*
- * Reads `path` into *cfg (after irjackd_config_defaults()).  Returns 0, or
+ * Reads `path` into *cfg (after irjackd_config_defaults()); "" reads no
+ * file, as an empty one (the lirc_options file alone).  Returns 0, or
  * a negative errno with `err` filled: -ENOENT etc. when the file cannot be
  * read, -EINVAL for a bad value, unknown section or key, a duplicate name,
  * too many sources/transmitters/keymaps, or a configuration with no

@@ -78,5 +78,18 @@ printf '[daemon]\nlirc_options = %s\n' "$TMP/default_options.conf" >"$TMP/defaul
 grep -q "source lirc: lirc /dev/lirc3" "$TMP/default.out" || fail "no lirc source: $(cat "$TMP/default.out")"
 grep -q "keymaps: 2 remotes," "$TMP/default.out" || fail "configfile not loaded: $(cat "$TMP/default.out")"
 
+# --lirc-options FILE with no irjackd.conf: the LIRC file alone (where
+# no /etc/irjack/irjackd.conf is installed: that one would be read too)
+if [ ! -e /etc/irjack/irjackd.conf ]; then
+	"$IRJACKD" --check-config --lirc-options "$TMP/default_options.conf" >"$TMP/cli.out" 2>&1 ||
+		fail "--lirc-options alone: $(cat "$TMP/cli.out")"
+	grep -q "source lirc: lirc /dev/lirc3" "$TMP/cli.out" || fail "--lirc-options: $(cat "$TMP/cli.out")"
+fi
+"$IRJACKD" --check-config --lirc-options "$TMP/none.conf" >"$TMP/cli.out" 2>&1
+rc=$?
+[ $rc = 2 ] || fail "--lirc-options of a missing file: exit $rc, expected 2"
+grep -q "^irjackd: lirc_options $TMP/none.conf: No such file" "$TMP/cli.out" ||
+	fail "missing lirc_options message: $(cat "$TMP/cli.out")"
+
 [ $failures = 0 ] && echo "test_irjackd_lirc_options: all passed"
 exit $((failures > 0))
