@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <stdlib.h>
+#include <unistd.h>
 #include <syslog.h>
 
 #include "ir_keymap.h"
@@ -20,7 +21,7 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: irjackd [--config FILE] [--check-config]\n"
+		"Usage: irjackd [--config FILE] [--lirc-options FILE] [--check-config]\n"
 		"\n"
 		"The irjack service: reads every configured IR receiver (a sound card's\n"
 		"microphone input, /dev/lircN, USB receivers), decodes every common\n"
@@ -31,6 +32,10 @@ static void usage(FILE *out)
 		"\n"
 		"Options:\n"
 		"  -c, --config FILE    configuration file (default " DEFAULT_CONFIG ")\n"
+		"  -O, --lirc-options FILE\n"
+		"                       read LIRC's lirc_options.conf too (as [daemon]\n"
+		"                       lirc_options; without a --config, and with no\n"
+		"                       " DEFAULT_CONFIG ", from it alone)\n"
 		"  -n, --check-config   read the configuration and every keymap it names,\n"
 		"                       report what was understood or the first error\n"
 		"                       (file:line: message), and exit\n"
@@ -39,7 +44,10 @@ static void usage(FILE *out)
 		"\n"
 		"Configuration (INI):\n"
 		"  [daemon]             keymap = FILE|DIR (repeatable), keyup_timeout_ms,\n"
-		"                       log_level = error|warning|info|debug\n"
+		"                       log_level = error|warning|info|debug,\n"
+		"                       lirc_options = FILE (LIRC's lirc_options.conf: its\n"
+		"                       output socket, permission, driver/device, and the\n"
+		"                       lircd.conf beside it)\n"
 		"  [source NAME]        type = alsa|portaudio|file|lirc|mceusb|imon, device,\n"
 		"                       rate, channel = left|right|auto|N,\n"
 		"                       polarity = auto|high|low, protocols, timeout_ms,\n"
@@ -106,6 +114,7 @@ int main(int argc, char **argv)
 	static const struct option options[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "check-config", no_argument, NULL, 'n' },
+		{ "lirc-options", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -114,16 +123,21 @@ int main(int argc, char **argv)
 	struct irjackd_config_error err;
 	const char *path = DEFAULT_CONFIG;
 	struct ir_keymap *km = NULL;
-	bool check = false;
+	bool check = false, lirc_only = false, config_given = false;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "c:nhV", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "c:O:nhV", options, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			path = optarg;
+			config_given = true;
 			break;
 		case 'n':
 			check = true;
+			break;
+		case 'O':
+			irjackd_config_set_lirc_options(optarg);
+			lirc_only = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -145,13 +159,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "irjackd: out of memory\n");
 		return 1;
 	}
+	/* a LIRC install moved over with no irjackd.conf yet: lirc_options.conf
+	 * alone, read as an empty configuration (reloads read it the same way) */
+	if (lirc_only && !config_given && access(path, F_OK) < 0)
+		path = "";
 	irjackd_config_defaults(cfg);
 	ret = irjackd_config_load(path, cfg, &err);
 	if (ret < 0) {
 		if (err.line)
 			fprintf(stderr, "irjackd: %s:%u: %s\n", path, err.line, err.message);
-		else
+		else if (*path)
 			fprintf(stderr, "irjackd: %s: %s\n", path, err.message);
+		else
+			fprintf(stderr, "irjackd: %s\n", err.message);
 		free(cfg);
 		return 2;
 	}

@@ -5,6 +5,7 @@
  * the handler runs right after the line holding its key was read.
  */
 #include "irjackd_config.h"
+#include "irjackd_lirc_options.h"
 #include "ir_util.h"
 
 #include <errno.h>
@@ -125,9 +126,19 @@ static int fail(struct parse *p, const char *fmt, ...)
 	return 0; /* stops inih */
 }
 
+/* The command line's --lirc-options: main() sets it once, before any
+ * configuration is read; reloads read it on the loop's thread. */
+static char cli_lirc_options[IRJACKD_PATH_MAX];
+
+void irjackd_config_set_lirc_options(const char *path)
+{
+	snprintf(cli_lirc_options, sizeof(cli_lirc_options), "%s", path ? path : "");
+}
+
 void irjackd_config_defaults(struct irjackd_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
+	snprintf(cfg->lirc_options, sizeof(cfg->lirc_options), "%s", cli_lirc_options);
 	cfg->keyup_timeout_ms = 125;
 	cfg->log_level = LOG_INFO;
 	snprintf(cfg->uinput_name, sizeof(cfg->uinput_name), "irjack");
@@ -344,8 +355,12 @@ static void daemon_key(struct parse *p, const char *name, const char *v)
 			}
 		}
 		fail(p, "log_level: expected error, warning, info or debug, got '%s'", v);
+	} else if (!strcmp(name, "lirc_options")) {
+		copy_value(p, cfg->lirc_options, sizeof(cfg->lirc_options), name, v);
 	} else {
-		fail(p, "[daemon]: unknown key '%s' (keymap, keyup_timeout_ms, log_level)", name);
+		fail(p, "[daemon]: unknown key '%s' (keymap, keyup_timeout_ms, log_level, "
+			"lirc_options)",
+		     name);
 	}
 }
 
@@ -699,6 +714,17 @@ int irjackd_config_load(const char *path, struct irjackd_config *cfg,
 	int ret;
 
 	memset(err, 0, sizeof(*err));
+	/* no irjackd.conf: the lirc_options file alone (irjackd --lirc-options) */
+	if (!*path) {
+		static char empty[1];
+
+		f = fmemopen(empty, 0, "r");
+		if (!f)
+			return -errno;
+		ret = irjackd_config_load_stream(f, "(no irjackd.conf)", cfg, err);
+		fclose(f);
+		return ret;
+	}
 	f = fopen(path, "r");
 	if (!f) {
 		ret = -errno;
@@ -733,5 +759,10 @@ int irjackd_config_load_stream(FILE *f, const char *name, struct irjackd_config 
 	}
 	if (!leave_section(&p))
 		return -EINVAL;
+	if (cfg->lirc_options[0]) {
+		ret = irjackd_lirc_options_apply(cfg->lirc_options, cfg, err);
+		if (ret < 0)
+			return ret;
+	}
 	return check_complete(&p);
 }

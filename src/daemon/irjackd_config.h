@@ -4,7 +4,9 @@
  * section per source, output and transmitter.
  *
  *   [daemon]              keymap = FILE|DIR (repeatable), keyup_timeout_ms,
- *                         log_level = error|warning|info|debug
+ *                         log_level = error|warning|info|debug,
+ *                         lirc_options = FILE (LIRC's lirc_options.conf:
+ *                         irjackd_lirc_options.h)
  *   [source NAME]         type = alsa|portaudio|file|lirc|mceusb|imon,
  *                         device, rate, channel = left|right|auto|N,
  *                         polarity = auto|high|low, protocols = LIST,
@@ -87,6 +89,7 @@ struct irjackd_config {
 	unsigned keymap_count;
 	uint32_t keyup_timeout_ms;
 	int log_level; /* LOG_ERR..LOG_DEBUG (syslog.h) */
+	char lirc_options[IRJACKD_PATH_MAX]; /* LIRC's lirc_options.conf; empty: none */
 
 	struct irjackd_source sources[IRJACKD_MAX_SOURCES];
 	unsigned source_count;
@@ -111,11 +114,18 @@ struct irjackd_config_error {
 	char message[256];
 };
 
-/* Sets the defaults (no source, no output, key-up 125 ms, info). */
+/* Sets the defaults (no source, no output, key-up 125 ms, info, the
+ * lirc_options file irjackd_config_set_lirc_options() named). */
 void irjackd_config_defaults(struct irjackd_config *cfg);
 
+/* `irjackd --lirc-options FILE`: the lirc_options every configuration read
+ * from now on starts with (a reload included); irjackd.conf's [daemon]
+ * lirc_options replaces it.  `path` is copied; NULL clears it. */
+void irjackd_config_set_lirc_options(const char *path);
+
 /*
- * Reads `path` into *cfg (after irjackd_config_defaults()).  Returns 0, or
+ * Reads `path` into *cfg (after irjackd_config_defaults()); "" reads no
+ * file, as an empty one (the lirc_options file alone).  Returns 0, or
  * a negative errno with `err` filled: -ENOENT etc. when the file cannot be
  * read, -EINVAL for a bad value, unknown section or key, a duplicate name,
  * too many sources/transmitters/keymaps, or a configuration with no

@@ -8,6 +8,8 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <glob.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,29 +92,104 @@ static void set_error(struct ir_keymap_error *err, const char *file, unsigned li
 	snprintf(err->parse.message, sizeof(err->parse.message), "%s", message);
 }
 
-static int load_file(struct ir_keymap *km, const char *path, struct ir_keymap_error *err)
+/* lircd's bound on nested includes (config_file.c, MAX_INCLUDES), and
+ * ours on the files one keymap path may pull in: a file that includes its
+ * own folder's glob would otherwise fan out to n^10 reads before the
+ * depth bound stops it. */
+#define INCLUDE_DEPTH_MAX 10
+#define INCLUDE_FILES_MAX 1000
+
+/* One top-level ir_keymap_load(): what the files it reads share. */
+struct load {
+	struct ir_keymap_error *err;
+	unsigned files;
+	bool reported; /* err is filled: the callers above keep it */
+};
+
+/* One lircd.conf being read: where its includes are resolved. */
+struct including {
+	struct load *load;
+	struct ir_keymap *km;
+	const char *path;
+	unsigned depth;
+};
+
+static int load_file(struct load *ld, struct ir_keymap *km, const char *path, unsigned depth);
+
+/* lircd's rules: a relative path is taken from the including file's
+ * folder; the result is a glob, its matches read in sorted order; a
+ * pattern that matches nothing adds nothing. */
+static int include_cb(void *userdata, const char *child, unsigned line)
+{
+	struct including *in = userdata;
+	char pattern[4096], message[300];
+	glob_t g = { 0 };
+	int ret = 0, gret;
+
+	(void)line;
+	if (child[0] == '/') {
+		snprintf(pattern, sizeof(pattern), "%s", child);
+	} else {
+		const char *slash = strrchr(in->path, '/');
+		int dir_len = slash ? (int)(slash - in->path) : 1;
+
+		snprintf(pattern, sizeof(pattern), "%.*s/%s", dir_len, slash ? in->path : ".", child);
+	}
+	if (in->depth + 1 > INCLUDE_DEPTH_MAX) {
+		snprintf(message, sizeof(message), "include \"%.200s\": nested deeper than %d files "
+			 "(an include loop?)", child, INCLUDE_DEPTH_MAX);
+		set_error(in->load->err, in->path, line, message);
+		in->load->reported = true;
+		return -ELOOP;
+	}
+	gret = glob(pattern, 0, NULL, &g);
+	if (gret != 0 && gret != GLOB_NOMATCH) {
+		set_error(in->load->err, in->path, line, "include: cannot expand the pattern");
+		in->load->reported = true;
+		globfree(&g);
+		return gret == GLOB_NOSPACE ? -ENOMEM : -EIO;
+	}
+	for (size_t i = 0; gret == 0 && i < g.gl_pathc && ret == 0; i++)
+		ret = load_file(in->load, in->km, g.gl_pathv[i], in->depth + 1);
+	globfree(&g);
+	return ret;
+}
+
+static int load_file(struct load *ld, struct ir_keymap *km, const char *path, unsigned depth)
 {
 	struct ir_keymap *tmp;
 	struct ir_parse_error perr = { 0 };
+	struct including in = { .load = ld, .path = path, .depth = depth };
+	struct ir_lircd_include inc = { .include = include_cb, .userdata = &in };
 	char *text = NULL;
 	size_t len = 0;
-	int ret = read_whole_file(path, &text, &len);
+	int ret;
 
+	if (++ld->files > INCLUDE_FILES_MAX) {
+		set_error(ld->err, path, 0, "more than 1000 files included");
+		ld->reported = true;
+		return -E2BIG;
+	}
+	ret = read_whole_file(path, &text, &len);
 	if (ret < 0) {
-		set_error(err, path, 0, ret == -EFBIG ? "file too large for a keymap" : strerror(-ret));
+		set_error(ld->err, path, 0,
+			  ret == -EFBIG ? "file too large for a keymap" : strerror(-ret));
+		ld->reported = true;
 		return ret;
 	}
 	ret = ir_keymap_new(&tmp);
 	if (ret == 0) {
+		in.km = tmp;
 		if (looks_like_toml(text))
 			ret = ir_keymap_parse_toml(tmp, text, len, &perr);
 		else
-			ret = ir_keymap_parse_lircd(tmp, text, len, &perr);
-		if (ret < 0)
-			set_error(err, path, perr.line,
+			ret = ir_keymap_parse_lircd_file(tmp, text, len, &inc, &perr);
+		if (ret < 0 && !ld->reported)
+			set_error(ld->err, path, perr.line,
 				  perr.message[0] ? perr.message : strerror(-ret));
-		else if ((ret = ir_keymap_merge(km, tmp)) < 0)
-			set_error(err, path, 0, strerror(-ret));
+		else if (ret == 0 && (ret = ir_keymap_merge(km, tmp)) < 0)
+			set_error(ld->err, path, 0, strerror(-ret));
+		ld->reported = ld->reported || ret < 0;
 	}
 	ir_keymap_free(tmp);
 	free(text);
@@ -140,11 +217,12 @@ int ir_keymap_load(struct ir_keymap *km, const char *path, struct ir_keymap_erro
 	struct dirent *ent;
 	char **names = NULL;
 	size_t count = 0, cap = 0;
+	struct load ld = { .err = err };
 	int ret = 0;
 
 	if (!dir) {
 		if (errno == ENOTDIR)
-			return load_file(km, path, err);
+			return load_file(&ld, km, path, 0);
 		ret = -errno;
 		set_error(err, path, 0, strerror(-ret));
 		return ret;
@@ -175,7 +253,7 @@ int ir_keymap_load(struct ir_keymap *km, const char *path, struct ir_keymap_erro
 		char full[4096];
 
 		snprintf(full, sizeof(full), "%s/%s", path, names[i]);
-		ret = load_file(km, full, err);
+		ret = load_file(&ld, km, full, 0);
 	}
 	for (size_t i = 0; i < count; i++)
 		free(names[i]);

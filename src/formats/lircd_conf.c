@@ -56,6 +56,8 @@ struct parser {
 	size_t button_count, button_cap;
 	unsigned toggle_bit; /* 1-based from the MSB of the full code, 0 = none */
 	size_t total_buttons;
+	const struct ir_lircd_include *inc; /* NULL: include refused */
+	unsigned includes;
 };
 
 static int fail(struct parser *p, const char *fmt, ...)
@@ -465,6 +467,29 @@ static void raw_close(struct parser *p)
 	}
 }
 
+/*
+ * `include "PATH"` or `include <PATH>`, as lircd reads it (config_file.c):
+ * one quoted word (no blanks inside), handed to the caller, which resolves
+ * it against the including file's folder and expands its glob.
+ */
+static int include_line(struct parser *p, char *word, const char *extra)
+{
+	size_t n = word ? strlen(word) : 0;
+	int ret;
+
+	if (n < 3 || extra || !((word[0] == '"' && word[n - 1] == '"') ||
+				(word[0] == '<' && word[n - 1] == '>')))
+		return fail(p, "include: expected one path in quotes, \"FILE\" or <FILE>");
+	if (!p->inc)
+		return fail(p, "include: not supported here (no including file to resolve it against)");
+	word[n - 1] = '\0';
+	p->includes++;
+	ret = p->inc->include(p->inc->userdata, word + 1, p->line);
+	if (ret < 0 && p->err)
+		p->err->line = p->line;
+	return ret;
+}
+
 static int parse_line(struct parser *p, char *line)
 {
 	char *tok[4] = { 0 };
@@ -534,8 +559,10 @@ static int parse_line(struct parser *p, char *line)
 	}
 	switch (p->section) {
 	case OUTSIDE:
-		/* lircd ignores text outside a remote (27 files of its remotes
-		 * database begin with a truncated comment line) */
+		if (strcasecmp(tok[0], "include") == 0)
+			return include_line(p, tok[1], tok[2]);
+		/* lircd ignores other text outside a remote (27 files of its
+		 * remotes database begin with a truncated comment line) */
 		return 0;
 	case REMOTE:
 		return remote_param(p, tok[0], tok[1], tok[2]);
@@ -559,7 +586,13 @@ static int parse_line(struct parser *p, char *line)
 int ir_keymap_parse_lircd(struct ir_keymap *km, const char *text, size_t len,
 			  struct ir_parse_error *err)
 {
-	struct parser p = { .km = km, .err = err };
+	return ir_keymap_parse_lircd_file(km, text, len, NULL, err);
+}
+
+int ir_keymap_parse_lircd_file(struct ir_keymap *km, const char *text, size_t len,
+			       const struct ir_lircd_include *inc, struct ir_parse_error *err)
+{
+	struct parser p = { .km = km, .err = err, .inc = inc };
 	char line[LIRCD_LINE_MAX + 1];
 	size_t pos = 0;
 	int ret = 0;
@@ -590,7 +623,7 @@ int ir_keymap_parse_lircd(struct ir_keymap *km, const char *text, size_t len,
 		ret = fail(&p, "missing 'end %s'", p.section == REMOTE	  ? "remote"
 						   : p.section == CODES ? "codes"
 									: "raw_codes");
-	if (ret == 0 && ir_keymap_remote_count(km) == 0)
+	if (ret == 0 && ir_keymap_remote_count(km) == 0 && !p.includes)
 		ret = fail(&p, "no 'begin remote' in the file");
 	free_buttons(&p);
 	free(p.buttons);

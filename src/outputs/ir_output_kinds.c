@@ -172,7 +172,16 @@ static int lircd_open(const void *settings, const struct ir_output_env *env, voi
 	};
 	ret = ir_lircd_new(&lc, &l->sock);
 	if (ret < 0) {
-		snprintf(err, err_size, "lircd socket %s: %s", s->path, strerror(-ret));
+		if (ret == -EADDRINUSE)
+			snprintf(err, err_size,
+				 "lircd socket %s: already in use: a daemon (irjackd or lircd) is "
+				 "running there; stop it or choose another path",
+				 s->path);
+		else if (ret == -ENOTSOCK)
+			snprintf(err, err_size, "lircd socket %s: exists and is not a socket "
+				 "(left alone)", s->path);
+		else
+			snprintf(err, err_size, "lircd socket %s: %s", s->path, strerror(-ret));
 		free(l);
 		return ret;
 	}

@@ -3,6 +3,7 @@
  * out_lircd.c - the lircd socket protocol on a non-blocking UNIX socket.
  */
 #include "out_lircd.h"
+#include "socket_path.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -36,6 +37,7 @@ struct ir_lircd {
 	struct ir_lircd_config cfg;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int listen_fd;
+	struct ir_socket_path_id path_id; /* what to remove when we stop */
 	struct client clients[IR_LIRCD_MAX_CLIENTS];
 	size_t client_count;
 	unsigned long refused, overflowed; /* since the last log line about them */
@@ -60,7 +62,7 @@ int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	struct ir_lircd *s;
-	int fd, ret;
+	int fd, ret, lock;
 
 	if (!cfg || !cfg->path || !out)
 		return -EINVAL;
@@ -84,11 +86,15 @@ int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
 		free(s);
 		return ret;
 	}
-	/* a socket left by an earlier run (lircd does the same) */
-	unlink(s->path);
-	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 ||
-	    chmod(s->path, cfg->mode ? cfg->mode : 0666) < 0 || listen(fd, 16) < 0) {
+	/* a live server there keeps its path; a stale socket is replaced */
+	ret = ir_socket_path_claim(s->path, &lock);
+	if (ret == 0 && (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 ||
+			 chmod(s->path, cfg->mode ? cfg->mode : 0666) < 0 || listen(fd, 16) < 0))
 		ret = -errno;
+	if (ret == 0)
+		ir_socket_path_record(s->path, &s->path_id);
+	ir_socket_path_unlock(lock);
+	if (ret < 0) {
 		close(fd);
 		free(s->reply);
 		free(s);
@@ -114,7 +120,7 @@ void ir_lircd_free(struct ir_lircd *s)
 	while (s->client_count)
 		drop_client(s, s->client_count - 1);
 	close(s->listen_fd);
-	unlink(s->path);
+	ir_socket_path_release(s->path, &s->path_id);
 	free(s->reply);
 	free(s);
 }
@@ -430,6 +436,35 @@ static void cmd_simulate(struct ir_lircd *s, struct reply *r, const char *comman
 	put(r, "BEGIN\n%s\nSUCCESS\nEND\n", command);
 }
 
+/*
+ * SET_INPUTLOG [FILE|null]: lircd opens FILE for writing and logs the raw
+ * input there.  A daemon running as root that truncates whatever file a
+ * socket client names is a hole, so irjackd turns logging off (no
+ * argument, "null": SUCCESS, as lircd) and refuses a file with lircd's own
+ * error, EOPNOTSUPP as its errno.
+ */
+static void cmd_set_inputlog(struct reply *r, const char *command, char **args, int argc)
+{
+	if (argc > 1)
+		error_reply(r, command, "Illegal argument (protocol error): %s", args[0]);
+	else if (argc == 0 || !strcasecmp(args[0], "null"))
+		put(r, "BEGIN\n%s\nSUCCESS\nEND\n", command);
+	else
+		error_reply(r, command, "Cannot open input logfile: %s (errno: %d)", args[0],
+			    EOPNOTSUPP);
+}
+
+/* DRV_OPTION KEY VALUE: lircd hands it to its driver; irjack's sources
+ * take no driver options, so the driver's refusal is lircd's message. */
+static void cmd_drv_option(struct reply *r, const char *command, char **args, int argc)
+{
+	if (argc != 2)
+		error_reply(r, command, "Illegal argument (protocol error): %s",
+			    argc ? args[0] : "");
+	else
+		error_reply(r, command, "Cannot set driver option, code: %d", EOPNOTSUPP);
+}
+
 size_t ir_lircd_command(struct ir_lircd *s, const char *input, char *reply, size_t size)
 {
 	struct reply r = { .buf = reply, .size = size };
@@ -476,6 +511,10 @@ size_t ir_lircd_command(struct ir_lircd *s, const char *input, char *reply, size
 		cmd_send(s, &r, line, IR_LIRCD_SEND_STOP, args + 1, argc - 1);
 	} else if (!strcasecmp(args[0], "SET_TRANSMITTERS")) {
 		cmd_set_transmitters(s, &r, line, args + 1, argc - 1);
+	} else if (!strcasecmp(args[0], "SET_INPUTLOG")) {
+		cmd_set_inputlog(&r, line, args + 1, argc - 1);
+	} else if (!strcasecmp(args[0], "DRV_OPTION")) {
+		cmd_drv_option(&r, line, args + 1, argc - 1);
 	} else if (!strcasecmp(args[0], "STATUS") && s->cfg.status) {
 		cmd_status(s, &r, line, argc - 1);
 	} else {

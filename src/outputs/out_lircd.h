@@ -8,7 +8,9 @@
  * send commands, one per line of at most 256 bytes, case-insensitive:
  * VERSION, LIST [remote [button]], SEND_ONCE remote button [repeats],
  * SEND_START remote button, SEND_STOP remote button, SET_TRANSMITTERS n...,
- * and SIMULATE "<16 hex> <2 hex> button remote" when allowed.  Replies are
+ * SET_INPUTLOG [null] (a file is refused), DRV_OPTION key value (refused:
+ * no driver options), and SIMULATE "<16 hex> <2 hex> button remote" when
+ * allowed.  Replies are
  * lircd's: "BEGIN\n<command>\nSUCCESS|ERROR\n[DATA\n<n>\n<n lines>]END\n".
  *
  * The server never blocks: sockets are non-blocking, the embedder polls the
@@ -51,7 +53,7 @@ struct ir_lircd_settings {
 };
 
 struct ir_lircd_config {
-	const char *path;         /* the socket's path (an existing socket is replaced) */
+	const char *path;         /* the socket's path (only a stale socket is replaced) */
 	unsigned mode;            /* its permissions; 0: 0666 like lircd */
 	bool allow_simulate;      /* SIMULATE is refused unless set */
 	const struct ir_keymap *keymap; /* for LIST and SEND_*; may be NULL */
@@ -75,14 +77,17 @@ struct ir_lircd_config {
 
 struct ir_lircd;
 
-/* Binds and listens.  Returns 0 and sets *out, or a negative errno
- * (-ENAMETOOLONG for a path too long for a UNIX socket, bind errors...). */
+/* Binds and listens.  Returns 0 and sets *out, or a negative errno:
+ * -EADDRINUSE when a server already answers on the path (another irjackd
+ * or lircd: it is left alone), -ENOTSOCK when the path is not a socket,
+ * -ENAMETOOLONG for a path too long for a UNIX socket, bind errors... */
 int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out);
 /* Points LIST and SEND_* at another keymap (after a reload); `keymap`
  * must outlive the socket or the next call. */
 void ir_lircd_set_keymap(struct ir_lircd *s, const struct ir_keymap *keymap);
 
-/* Disconnects every client, closes and removes the socket. */
+/* Disconnects every client, closes the socket and removes its path if it
+ * is still the socket we bound (never one another server took since). */
 void ir_lircd_free(struct ir_lircd *s);
 
 /* The descriptors to poll (the listening socket and every client: POLLIN,

@@ -10,7 +10,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
@@ -222,6 +226,96 @@ static void test_load_errors_name_the_file(void **state)
 	ir_keymap_free(km);
 }
 
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[1400];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static const char *remote_text(const char *name, const char *code)
+{
+	static char text[512];
+
+	snprintf(text, sizeof(text),
+		 "begin remote\n  name %s\n  bits 16\n  flags SPACE_ENC\n  header 9000 4500\n"
+		 "  one 560 1690\n  zero 560 560\n  ptrail 560\n  gap 108000\n"
+		 "  begin codes\n    KEY_OK %s\n  end codes\nend remote\n",
+		 name, code);
+	return text;
+}
+
+/* Debian's stock /etc/lirc/lircd.conf: comments and one include of a
+ * glob relative to its folder; lircd reads the matches in sorted order,
+ * skips what does not match (README.conf.d), and a <...> include and a
+ * nested include resolve against their own file's folder. */
+static void test_lircd_include(void **state)
+{
+	char dir[] = "/tmp/irjack-include-XXXXXX", path[700], sub[600];
+	struct ir_keymap *km;
+	struct ir_keymap_error err;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(sub, sizeof(sub), "%s/lircd.conf.d", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	write_file(dir, "lircd.conf", "# stock\n#include \"nothing\"\ninclude \"lircd.conf.d/*.conf\"\n"
+				      "include <none-*.conf>\n");
+	write_file(sub, "b.conf", remote_text("second", "0x00ff"));
+	write_file(sub, "a.conf", "include \"nested/c.lircd\"\n");
+	write_file(sub, "README.conf.d", "not a remote\n");
+	snprintf(path, sizeof(path), "%.600s/nested", sub);
+	assert_int_equal(mkdir(path, 0700), 0);
+	write_file(path, "c.lircd", remote_text("first", "0x0a0b"));
+
+	snprintf(path, sizeof(path), "%s/lircd.conf", dir);
+	assert_int_equal(ir_keymap_new(&km), 0);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(ir_keymap_load(km, path, &err), 0);
+	assert_int_equal(ir_keymap_remote_count(km), 2);
+	assert_string_equal(ir_keymap_remote_name(km, 0), "first");
+	assert_string_equal(ir_keymap_remote_name(km, 1), "second");
+	ir_keymap_free(km);
+
+	/* an error in an included file names that file and its line */
+	write_file(sub, "b.conf", "begin remote\n  name broken\n  bits x\nend remote\n");
+	assert_int_equal(ir_keymap_new(&km), 0);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(ir_keymap_load(km, path, &err), -EINVAL);
+	snprintf(sub, sizeof(sub), "%s/lircd.conf.d/b.conf", dir);
+	assert_string_equal(err.file, sub);
+	assert_int_equal(err.parse.line, 3);
+	assert_int_equal(ir_keymap_remote_count(km), 0);
+	ir_keymap_free(km);
+
+	/* a file including itself stops at lircd's depth, 10 */
+	write_file(dir, "lircd.conf", "include \"lircd.conf\"\n");
+	assert_int_equal(ir_keymap_new(&km), 0);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(ir_keymap_load(km, path, &err), -ELOOP);
+	assert_non_null(strstr(err.parse.message, "nested deeper than 10"));
+	assert_int_equal(err.parse.line, 1);
+	ir_keymap_free(km);
+
+	/* one quoted path, nothing else */
+	write_file(dir, "lircd.conf", "\n\ninclude lircd.conf.d/b.conf\n");
+	assert_int_equal(ir_keymap_new(&km), 0);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(ir_keymap_load(km, path, &err), -EINVAL);
+	assert_string_equal(err.file, path);
+	assert_int_equal(err.parse.line, 3);
+	assert_non_null(strstr(err.parse.message, "include"));
+	ir_keymap_free(km);
+
+	snprintf(path, sizeof(path), "rm -r '%s'", dir);
+	assert_int_equal(system(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_encode_builtin),
 		cmocka_unit_test(test_remote_decoders_run),
 		cmocka_unit_test(test_load_errors_name_the_file),
+		cmocka_unit_test(test_lircd_include),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

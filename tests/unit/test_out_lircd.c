@@ -139,6 +139,18 @@ static void test_commands_and_broadcast(void **state)
 	command(s, a, "SET_TRANSMITTERS 1 3\n",
 		"BEGIN\nSET_TRANSMITTERS 1 3\nERROR\nDATA\n1\n"
 		"hardware does not support setting transmitters\nEND\n");
+	/* lircd's SET_INPUTLOG and DRV_OPTION, as lircd words its replies */
+	command(s, a, "SET_INPUTLOG\n", "BEGIN\nSET_INPUTLOG\nSUCCESS\nEND\n");
+	command(s, a, "SET_INPUTLOG null\n", "BEGIN\nSET_INPUTLOG null\nSUCCESS\nEND\n");
+	command(s, a, "SET_INPUTLOG /etc/passwd\n",
+		"BEGIN\nSET_INPUTLOG /etc/passwd\nERROR\nDATA\n1\n"
+		"Cannot open input logfile: /etc/passwd (errno: 95)\nEND\n");
+	command(s, a, "DRV_OPTION key value\n",
+		"BEGIN\nDRV_OPTION key value\nERROR\nDATA\n1\n"
+		"Cannot set driver option, code: 95\nEND\n");
+	command(s, a, "DRV_OPTION key\n",
+		"BEGIN\nDRV_OPTION key\nERROR\nDATA\n1\n"
+		"Illegal argument (protocol error): key\nEND\n");
 	/* a line over 256 bytes */
 	memset(buf, 'x', 300);
 	buf[300] = '\n';
