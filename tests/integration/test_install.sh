@@ -23,7 +23,8 @@ DESTDIR=$D cmake --install "$BUILD" >"$TMP/install.log" 2>&1 || { cat "$TMP/inst
 for f in bin/irjack bin/irjackd lib/systemd/system/irjackd.service lib/sysusers.d/irjack.conf \
 	lib/tmpfiles.d/irjack.conf lib/udev/rules.d/60-irjack.rules \
 	share/bash-completion/completions/irjack share/man/man1/irjack.1 share/man/man8/irjackd.8 \
-	share/man/man5/irjackd.conf.5 share/doc/irjack/README.md share/doc/irjack/examples/irjackd.conf; do
+	share/man/man5/irjackd.conf.5 share/doc/irjack/README.md share/doc/irjack/wiring.md share/doc/irjack/wiring/photodiode.svg \
+	share/doc/irjack/examples/irjackd.conf; do
 	[ -e "$D$prefix/$f" ] || fail "not installed: $prefix/$f"
 done
 [ -x "$D$prefix/bin/irjackd" ] || fail "irjackd is not executable"
