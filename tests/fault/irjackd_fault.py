@@ -16,6 +16,8 @@ Scenarios (each prints its figures and exits 1 on any failure):
            replies, the connection kept, the daemon alive, irw loses nothing
   limits   the documented limits, each enforced: clients, line length,
            repeats, keymap keys, keymap and timing file sizes
+  reload   SIGHUP while a source cannot be reopened: the daemon stays up,
+           STATUS names it waiting, it is retried until it opens
 
 Frames come from a long mode2 recording made with `irjack encode`, replayed
 by irjackd in real time; the expected count is `irjack decode` of the same
@@ -495,6 +497,60 @@ def scenario_garbage():
     finish_scenario(d, irw, frames, 4.3, "garbage")
 
 
+def status_lines(d):
+    r = command(d.sock, "STATUS")
+    if not r or r[2] != "SUCCESS":
+        return None
+    return r[5:] if len(r) > 5 else []
+
+
+def source_state(d, name):
+    lines = status_lines(d) or []
+    for l in lines:
+        if l.startswith("source %s " % name):
+            return l
+    return None
+
+
+def scenario_reload():
+    """SIGHUP while a source cannot be reopened (a deleted file, as an
+    unplugged card or receiver would be): the daemon stays up, STATUS
+    names the source waiting, and it is opened again once it is back."""
+    src, frames = make_input(presses=2, repeats=0)
+    keep = src + ".keep"
+    subprocess.run(["cp", src, keep], check=True)
+    d = Daemon(source=src, delay_ms=0)
+    time.sleep(0.3 * SLOW)
+    os.unlink(src)
+    for i in range(3):  # the first reload, and reloads while it waits
+        os.kill(d.pid, signal.SIGHUP)
+        time.sleep(0.3 * SLOW)
+        if not d.alive():
+            fail("irjackd died on SIGHUP %d with its source's file deleted (exit %s): %s"
+                 % (i + 1, d.proc.returncode, d.stderr()[-500:]))
+            return
+    line = source_state(d, "rec")
+    figure("reload: with the file deleted, STATUS says: %s" % line)
+    if not line or " waiting (" not in line or "No such file" not in line:
+        fail("STATUS does not name the source waiting: %r" % (status_lines(d),))
+    if "reloads 3 (0 rejected)" not in " ".join(status_lines(d) or []):
+        fail("three reloads not counted: %r" % (status_lines(d),))
+    # back: the retry (every 2 s) opens it and replays it
+    subprocess.run(["cp", keep, src], check=True)
+    deadline = time.monotonic() + 5 * SLOW
+    while time.monotonic() < deadline:
+        line = source_state(d, "rec") or ""
+        if "last none" not in line:
+            break
+        time.sleep(0.1)
+    figure("reload: after the file is back: %s" % line)
+    if "waiting" in line or "last none" in line:
+        fail("the source was not opened again once its file was back: %r" % line)
+    if "opened on retry" not in d.stderr():
+        fail("no log line for the retry: " + d.stderr()[-300:])
+    d.stop()
+
+
 def scenario_limits():
     # timing file size: 256 MiB (a sparse file: nothing is written)
     big = os.path.join(TMP, "huge.mode2")
@@ -651,7 +707,8 @@ def scenario_limits():
 
 try:
     {"stuck": scenario_stuck, "churn": scenario_churn, "sigterm": scenario_sigterm,
-     "garbage": scenario_garbage, "limits": scenario_limits}[SCENARIO]()
+     "garbage": scenario_garbage, "limits": scenario_limits,
+     "reload": scenario_reload}[SCENARIO]()
 finally:
     for p in STARTED:
         if p.poll() is None:
