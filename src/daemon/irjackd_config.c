@@ -581,8 +581,11 @@ static void output_key(struct parse *p, const char *section, const char *name, c
 		if (!strcmp(name, "path"))
 			copy_value(p, cfg->lircd_path, sizeof(cfg->lircd_path), name, v);
 		else if (!strcmp(name, "mode")) {
-			if (!parse_uint(v, 0, 0777, 8, &n))
-				fail(p, "mode: expected octal permissions such as 0660, got '%s'", v);
+			/* 0 is refused, not taken as a default: a mode means
+			 * what it says, and 0000 would let only root connect */
+			if (!parse_uint(v, 1, 0777, 8, &n))
+				fail(p, "mode: expected octal permissions from 0001 to 0777 such as "
+					"0660, got '%s'", v);
 			else
 				cfg->lircd_mode = (unsigned)n;
 		} else if (!strcmp(name, "simulate")) {

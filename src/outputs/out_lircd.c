@@ -56,13 +56,33 @@ static void log_line(const struct ir_lircd *s, const char *fmt, ...)
 	s->cfg.log(s->cfg.userdata, message);
 }
 
+/* Binds `fd` to `addr`, the socket file created with exactly `mode`: the
+ * umask is set for the bind (the kernel creates a socket file with 0777 &
+ * ~umask), so the file is never wider than `mode`, not even between bind
+ * and a chmod.  The umask is process-wide; the threads that run beside
+ * this (capture, USB events) create no files. */
+static int bind_with_mode(int fd, const struct sockaddr_un *addr, unsigned mode)
+{
+	mode_t old = umask((mode_t)(0777 & ~mode));
+	int ret = bind(fd, (const struct sockaddr *)addr, sizeof(*addr)) < 0 ? -errno : 0;
+
+	umask(old);
+	/* the umask makes the file no wider than `mode`; chmod makes it that
+	 * exactly where a filesystem (ACL defaults) narrowed it */
+	if (ret == 0 && chmod(addr->sun_path, mode) < 0) {
+		ret = -errno;
+		unlink(addr->sun_path);
+	}
+	return ret;
+}
+
 int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	struct ir_lircd *s;
 	int fd, ret;
 
-	if (!cfg || !cfg->path || !out)
+	if (!cfg || !cfg->path || !out || cfg->mode > 0777)
 		return -EINVAL;
 	if (strlen(cfg->path) >= sizeof(addr.sun_path))
 		return -ENAMETOOLONG;
@@ -86,9 +106,12 @@ int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
 	}
 	/* a socket left by an earlier run (lircd does the same) */
 	unlink(s->path);
-	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 ||
-	    chmod(s->path, cfg->mode ? cfg->mode : 0666) < 0 || listen(fd, 16) < 0) {
+	ret = bind_with_mode(fd, &addr, cfg->mode);
+	if (ret == 0 && listen(fd, 16) < 0) {
 		ret = -errno;
+		unlink(s->path);
+	}
+	if (ret < 0) {
 		close(fd);
 		free(s->reply);
 		free(s);

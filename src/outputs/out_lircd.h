@@ -46,13 +46,15 @@ enum ir_lircd_send {
  * lircd]); the output kind "lircd" (ir_output.h) takes it. */
 struct ir_lircd_settings {
 	char path[256];
-	unsigned mode;  /* 0: 0666 */
+	unsigned mode;  /* the socket's permissions, as given (0 is 0000) */
 	bool simulate;  /* allow SIMULATE */
 };
 
 struct ir_lircd_config {
 	const char *path;         /* the socket's path (an existing socket is replaced) */
-	unsigned mode;            /* its permissions; 0: 0666 like lircd */
+	unsigned mode;            /* its permissions, exactly (0 is 0000; above 0777:
+				   * -EINVAL); the file is never wider, not even
+				   * briefly */
 	bool allow_simulate;      /* SIMULATE is refused unless set */
 	const struct ir_keymap *keymap; /* for LIST and SEND_*; may be NULL */
 	/* Transmit requests; NULL: SEND_* answer "no transmitter".  Return 0, or

@@ -131,6 +131,10 @@ static void test_errors_name_the_line(void **state)
 	expect_error("[source a]\ntype = file\n", 1, "needs a device");
 	expect_error("[source a]\ntype = alsa\nprotocols = nec,bogus\n", 3, "bogus");
 	expect_error("[output lircd]\nmode = 999\n", 2, "octal");
+	/* 0 used to pass and make a 0666 socket: a mode means what it says */
+	expect_error("[output lircd]\nmode = 0\n", 2, "from 0001 to 0777");
+	expect_error("[output lircd]\nmode = 0000\n", 2, "from 0001 to 0777");
+	expect_error("[output lircd]\nmode = 01000\n", 2, "from 0001 to 0777");
 	expect_error("[transmitter t]\ntype = alsa\nvolume = 2\n", 3, "volume");
 	expect_error("[daemon]\nlog_level = loud\n", 2, "log_level");
 	expect_error("[daemon]\nkeyup_timeout_ms = 100\n", 0, "nothing to do");
