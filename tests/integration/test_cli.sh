@@ -106,6 +106,20 @@ expect_exit 0 "$IRJACK" decode --keymap "$SRC/tests/data/keymaps/nec-irmp.toml" 
 printf '[[protocols]]\nprotocol = "nec"\nbits = 3\n' > "$TMP/bad.toml"
 expect_exit 2 "$IRJACK" keymap check "$TMP/bad.toml"; expect_err "bad.toml:3: "
 
+# A FIFO is read once: the writer sends its data and closes, and decode
+# ends (the format probe used to consume it and a second open waited for a
+# writer forever).  Mode2 and WAV alike; `timeout` makes a hang a failure.
+mkfifo "$TMP/fifo"
+for f in nec-remote-irmp.mode2 nec-mic-jack-44k.wav; do
+	cat "$SRC/samples/$f" >"$TMP/fifo" &
+	writer=$!
+	expect_exit 0 timeout 10 "$IRJACK" decode "$TMP/fifo"
+	expect_out "nec  *0x0"
+	kill $writer 2>/dev/null; wait $writer 2>/dev/null
+done
+# a directory says so
+expect_exit 2 "$IRJACK" decode "$TMP"; expect_err "Is a directory"
+
 if [ $failures -gt 0 ]; then
 	echo "$failures failure(s)"
 	exit 1
