@@ -16,6 +16,8 @@ Scenarios (each prints its figures and exits 1 on any failure):
            replies, the connection kept, the daemon alive, irw loses nothing
   limits   the documented limits, each enforced: clients, line length,
            repeats, keymap keys, keymap and timing file sizes
+  inputs   configurations and keymaps that are devices, FIFOs, directories,
+           binary or huge: a clear error at once, never a hang
   reload   SIGHUP while a source cannot be reopened: the daemon stays up,
            STATUS names it waiting, it is retried until it opens
 
@@ -551,6 +553,49 @@ def scenario_reload():
     d.stop()
 
 
+def scenario_inputs():
+    """Configurations and keymaps that are not text files end --check-config
+    at once with a clear error: /dev/zero spun at 100 % CPU forever, a FIFO
+    keymap waited for a writer forever."""
+    fifo = os.path.join(TMP, "fifo")
+    os.mkfifo(fifo)
+    binary = os.path.join(TMP, "binary.conf")
+    with open(binary, "wb") as f:
+        f.write(b"[daemon]\nkeymap = x\0y\n")
+    huge = os.path.join(TMP, "huge.conf")
+    with open(huge, "w") as f:
+        f.write("# comment line\n" * 80000)  # 1.2 MB of valid text
+    tx = "[transmitter t]\ntype = file\ndevice = %s\n" % os.path.join(TMP, "t")
+
+    def conf_with_keymap(keymap):
+        path = os.path.join(TMP, "keymap-%s.conf" % os.path.basename(keymap))
+        with open(path, "w") as f:
+            f.write("[daemon]\nkeymap = %s\n%s" % (keymap, tx))
+        return path
+
+    cases = [("/dev/zero", "/dev/zero: not a regular file"),
+             (fifo, "fifo: not a regular file"),
+             (TMP, "is a directory"),
+             (binary, "binary.conf:2: NUL byte"),
+             (huge, "larger than 1048576 bytes"),
+             (conf_with_keymap("/dev/zero"), "/dev/zero: not a regular file"),
+             (conf_with_keymap(fifo), "fifo: not a regular file")]
+    for path, words in cases:
+        t0 = time.monotonic()
+        try:
+            r = subprocess.run([IRJACKD, "--check-config", "--config", path],
+                               capture_output=True, text=True, timeout=10 * SLOW)
+        except subprocess.TimeoutExpired:
+            fail("--check-config --config %s: still running after 10 s" % path)
+            continue
+        took = time.monotonic() - t0
+        figure("inputs: %s: exit %d in %.3f s: %s" % (os.path.basename(path), r.returncode,
+                                                     took, r.stderr.strip()[-120:]))
+        if r.returncode != 2 or words not in r.stderr:
+            fail("--check-config --config %s: exit %d, %r (want exit 2, %r)"
+                 % (path, r.returncode, r.stderr[-300:], words))
+
+
 def scenario_limits():
     # timing file size: 256 MiB (a sparse file: nothing is written)
     big = os.path.join(TMP, "huge.mode2")
@@ -708,7 +753,7 @@ def scenario_limits():
 try:
     {"stuck": scenario_stuck, "churn": scenario_churn, "sigterm": scenario_sigterm,
      "garbage": scenario_garbage, "limits": scenario_limits,
-     "reload": scenario_reload}[SCENARIO]()
+     "reload": scenario_reload, "inputs": scenario_inputs}[SCENARIO]()
 finally:
     for p in STARTED:
         if p.poll() is None:
