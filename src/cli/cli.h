@@ -43,6 +43,10 @@ int cmd_status(int argc, char **argv);
  * -EFBIG past CLI_INPUT_ONCE_MAX). */
 int cli_input_once(const char *path, int *fd, char *use, size_t use_size);
 
+/* 0 if `edges` last at most IR_SIGNAL_MAX_US, else -1 with an error
+ * naming `what` (checked before anything is rendered or sent). */
+int cli_check_signal_length(const char *what, const struct ir_edge_buf *edges);
+
 /* Prints "irjack: <message>\n" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -395,3 +395,14 @@ int cli_input_once(const char *path, int *fd, char *use, size_t use_size)
 	close(in);
 	return ret;
 }
+
+int cli_check_signal_length(const char *what, const struct ir_edge_buf *edges)
+{
+	uint64_t us = ir_edge_buf_duration(edges);
+
+	if (us <= IR_SIGNAL_MAX_US)
+		return 0;
+	cli_error("%s: the signal lasts %.1f s, longer than the %u s limit", what, (double)us / 1e6,
+		  IR_SIGNAL_MAX_US / 1000000u);
+	return -1;
+}

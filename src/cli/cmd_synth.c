@@ -298,7 +298,8 @@ int cmd_synth(int argc, char **argv)
 	ret = parse_synth_args(argc, argv, &a);
 	if (ret != 0)
 		return ret > 0 ? 0 : EXIT_USAGE;
-	if (synth_edges(&a, argc - optind, argv + optind, &edges) == 0) {
+	if (synth_edges(&a, argc - optind, argv + optind, &edges) == 0 &&
+	    cli_check_signal_length(a.timings ? a.timings : "synth", &edges) == 0) {
 		if (a.carrier)
 			a.cfg.carrier_hz = a.carrier;
 		if (!a.cfg.carrier_hz)

@@ -18,6 +18,8 @@ Scenarios (each prints its figures and exits 1 on any failure):
            repeats, keymap keys, keymap and timing file sizes
   inputs   configurations and keymaps that are devices, FIFOs, directories,
            binary or huge: a clear error at once, never a hang
+  bounded  synth --timings / send --raw of the longest durations: refused
+           past the 120 s signal limit at once, nothing rendered
   reload   SIGHUP while a source cannot be reopened: the daemon stays up,
            STATUS names it waiting, it is retried until it opens
 
@@ -596,6 +598,50 @@ def scenario_inputs():
                  % (path, r.returncode, r.stderr[-300:], words))
 
 
+def scenario_bounded():
+    """Work bounded by what the input is, not by what it says: timings of
+    the longest durations (16.7 s each) asked synth for hours of audio
+    (11 KB: 13.5 s, 1.26 GB of RSS, 644 MB written; 6 MB: a 1.29 TB
+    malloc) and send --raw for as long.  Past the 120 s signal limit both
+    refuse at once, before rendering anything."""
+    small = os.path.join(TMP, "max-11k.mode2")
+    with open(small, "w") as f:
+        f.write("pulse 16777215\nspace 16777215\n" * 350)
+    big = os.path.join(TMP, "max-6m.mode2")
+    with open(big, "w") as f:
+        f.write("pulse 16777215\nspace 16777215\n" * 200000)
+    out = os.path.join(TMP, "out.wav")
+    for path in (small, big):
+        for cmd, rc_want in ((["synth", "--timings", path], 2), (["send", "--raw", path], 1)):
+            if os.path.exists(out):
+                os.unlink(out)
+            t0 = time.monotonic()
+            try:
+                r = subprocess.run([IRJACK] + cmd + ["-o", out], capture_output=True, text=True,
+                                   timeout=30 * SLOW)
+            except subprocess.TimeoutExpired:
+                fail("%s: still running after 30 s" % " ".join(cmd))
+                continue
+            took = time.monotonic() - t0
+            usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+            figure("bounded: %s %s (%d KB): exit %d in %.2f s: %s"
+                   % (cmd[0], os.path.basename(path), os.path.getsize(path) // 1024,
+                      r.returncode, took, r.stderr.strip()[-100:]))
+            if r.returncode != rc_want or "longer than the 120 s limit" not in r.stderr:
+                fail("%s: exit %d, %r" % (" ".join(cmd), r.returncode, r.stderr[-300:]))
+            if os.path.exists(out) and os.path.getsize(out) > 1 << 20:
+                fail("%s wrote %d bytes" % (" ".join(cmd), os.path.getsize(out)))
+    figure("bounded: children's max RSS %d KiB" % usage.ru_maxrss)
+    # within the limit it still renders: 117 s of mostly silence
+    lim = os.path.join(TMP, "lim.mode2")
+    with open(lim, "w") as f:
+        f.write("pulse 560\nspace 16777215\n" * 7)
+    r = subprocess.run([IRJACK, "synth", "--timings", lim, "-r", "8000", "-o", out],
+                       capture_output=True, text=True, timeout=60 * SLOW)
+    if r.returncode != 0:
+        fail("synth of 117 s: exit %d %r" % (r.returncode, r.stderr[-300:]))
+
+
 def scenario_limits():
     # timing file size: 256 MiB (a sparse file: nothing is written)
     big = os.path.join(TMP, "huge.mode2")
@@ -753,7 +799,8 @@ def scenario_limits():
 try:
     {"stuck": scenario_stuck, "churn": scenario_churn, "sigterm": scenario_sigterm,
      "garbage": scenario_garbage, "limits": scenario_limits,
-     "reload": scenario_reload, "inputs": scenario_inputs}[SCENARIO]()
+     "reload": scenario_reload, "inputs": scenario_inputs,
+     "bounded": scenario_bounded}[SCENARIO]()
 finally:
     for p in STARTED:
         if p.poll() is None:
