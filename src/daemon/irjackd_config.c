@@ -16,6 +16,7 @@
 #include <strings.h>
 #include <syslog.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <ini.h>
@@ -588,7 +589,10 @@ static void output_key(struct parse *p, const char *section, const char *name, c
 		} else
 			fail(p, "[output uinput]: unknown key '%s' (name, vendor, product)", name);
 	} else if (!strcmp(section, "output lircd")) {
-		if (!strcmp(name, "path"))
+		if (!strcmp(name, "path") && strlen(v) >= sizeof(((struct sockaddr_un *)0)->sun_path))
+			fail(p, "path: longer than %zu characters, the most a socket address holds",
+			     sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
+		else if (!strcmp(name, "path"))
 			copy_value(p, cfg->lircd_path, sizeof(cfg->lircd_path), name, v);
 		else if (!strcmp(name, "mode")) {
 			/* 0 is refused, not taken as a default: a mode means

@@ -36,6 +36,8 @@ struct ir_lircd {
 	struct ir_lircd_config cfg;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int listen_fd;
+	dev_t dev;  /* the socket file bound: a file at `path` that is not */
+	ino_t ino;  /* this one is someone else's */
 	struct client clients[IR_LIRCD_MAX_CLIENTS];
 	size_t client_count;
 	unsigned long refused, overflowed; /* since the last log line about them */
@@ -74,6 +76,16 @@ static int bind_with_mode(int fd, const struct sockaddr_un *addr, unsigned mode)
 		unlink(addr->sun_path);
 	}
 	return ret;
+}
+
+static void remember_file(struct ir_lircd *s)
+{
+	struct stat st;
+
+	if (stat(s->path, &st) == 0) {
+		s->dev = st.st_dev;
+		s->ino = st.st_ino;
+	}
 }
 
 int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
@@ -119,8 +131,46 @@ int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
 	}
 	s->listen_fd = fd;
 	s->cfg.path = s->path;
+	remember_file(s);
 	*out = s;
 	return 0;
+}
+
+/* True while `path` is still the socket file this server bound. */
+static bool file_is_ours(const struct ir_lircd *s)
+{
+	struct stat st;
+
+	return stat(s->path, &st) == 0 && S_ISSOCK(st.st_mode) && st.st_dev == s->dev &&
+	       st.st_ino == s->ino;
+}
+
+int ir_lircd_check_socket(struct ir_lircd *s)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd, ret;
+
+	if (file_is_ours(s))
+		return 0;
+	memcpy(addr.sun_path, s->path, strlen(s->path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	unlink(s->path);
+	ret = bind_with_mode(fd, &addr, s->cfg.mode);
+	if (ret == 0 && listen(fd, 16) < 0) {
+		ret = -errno;
+		unlink(s->path);
+	}
+	if (ret < 0) {
+		close(fd);
+		return ret;
+	}
+	close(s->listen_fd);
+	s->listen_fd = fd;
+	remember_file(s);
+	log_line(s, "socket %s was gone: made anew", s->path);
+	return 1;
 }
 
 static void drop_client(struct ir_lircd *s, size_t i)
@@ -137,7 +187,8 @@ void ir_lircd_free(struct ir_lircd *s)
 	while (s->client_count)
 		drop_client(s, s->client_count - 1);
 	close(s->listen_fd);
-	unlink(s->path);
+	if (file_is_ours(s)) /* not another server's that replaced it */
+		unlink(s->path);
 	free(s->reply);
 	free(s);
 }

@@ -100,6 +100,11 @@ void ir_lircd_process(struct ir_lircd *s);
  * key-up events, are not lircd's business). */
 void ir_lircd_broadcast(struct ir_lircd *s, const struct ir_key_event *event);
 
+/* Makes the socket file anew if it was deleted or replaced under the
+ * server (the clients stay connected).  Returns 0 when it was in place, 1
+ * when made anew (logged), or a negative errno. */
+int ir_lircd_check_socket(struct ir_lircd *s);
+
 /* Clients connected now. */
 size_t ir_lircd_client_count(const struct ir_lircd *s);
 

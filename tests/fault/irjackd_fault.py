@@ -20,6 +20,8 @@ Scenarios (each prints its figures and exits 1 on any failure):
            binary or huge: a clear error at once, never a hang
   bounded  synth --timings / send --raw of the longest durations: refused
            past the 120 s signal limit at once, nothing rendered
+  socket   the socket's mode exactly as configured; deleted under the
+           daemon, made anew by SIGHUP with its clients kept
   reload   SIGHUP while a source cannot be reopened: the daemon stays up,
            STATUS names it waiting, it is retried until it opens
 
@@ -642,6 +644,43 @@ def scenario_bounded():
         fail("synth of 117 s: exit %d %r" % (r.returncode, r.stderr[-300:]))
 
 
+def scenario_socket():
+    """The socket is what the configuration says and stays there: its mode
+    exactly (0 was 0666), deleted under the daemon it comes back on SIGHUP
+    (it never did) with the connected clients kept."""
+    src, _ = make_input(presses=2, repeats=0)
+    d = Daemon(source=src, extra="mode = 0640\n")
+    r = subprocess.run([IRJACKD, "--check-config", "--config", d.conf], capture_output=True,
+                       text=True)
+    if "(mode 0640)" not in r.stdout:
+        fail("--check-config does not print mode 0640: %r" % r.stdout)
+    mode = os.stat(d.sock).st_mode & 0o7777
+    figure("socket: mode = 0640 makes a socket of mode %04o" % mode)
+    if mode != 0o640:
+        fail("socket mode %04o, configured 0640" % mode)
+    kept = connect(d.sock)
+    os.unlink(d.sock)
+    os.kill(d.pid, signal.SIGHUP)
+    deadline = time.monotonic() + 5 * SLOW
+    while not os.path.exists(d.sock) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if not os.path.exists(d.sock):
+        fail("socket deleted under the daemon: not made anew by SIGHUP")
+    else:
+        mode = os.stat(d.sock).st_mode & 0o7777
+        r = command(d.sock, "VERSION")
+        figure("socket: deleted, SIGHUP: made anew with mode %04o, VERSION %s"
+               % (mode, r[2] if r else None))
+        if mode != 0o640 or not r or r[2] != "SUCCESS":
+            fail("socket made anew: mode %04o, VERSION reply %r" % (mode, r))
+    r = command(kept, "VERSION")
+    if not r or r[2] != "SUCCESS":
+        fail("the client connected before the reload lost its connection: %r" % r)
+    if "made anew" not in d.stderr():
+        fail("no log line for the socket made anew: " + d.stderr()[-300:])
+    d.stop()
+
+
 def scenario_limits():
     # timing file size: 256 MiB (a sparse file: nothing is written)
     big = os.path.join(TMP, "huge.mode2")
@@ -800,7 +839,7 @@ try:
     {"stuck": scenario_stuck, "churn": scenario_churn, "sigterm": scenario_sigterm,
      "garbage": scenario_garbage, "limits": scenario_limits,
      "reload": scenario_reload, "inputs": scenario_inputs,
-     "bounded": scenario_bounded}[SCENARIO]()
+     "bounded": scenario_bounded, "socket": scenario_socket}[SCENARIO]()
 finally:
     for p in STARTED:
         if p.poll() is None:

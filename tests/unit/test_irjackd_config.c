@@ -165,6 +165,18 @@ static void test_errors_name_the_line(void **state)
 		snprintf(text, sizeof(text), "[source %043d]\ntype = alsa\n", 0);
 		expect_error(text, 1, "section name longer than 49 characters");
 	}
+	/* a socket path sun_path cannot hold: start used to fail later with
+	 * "File name too long" */
+	{
+		char text[300];
+
+		snprintf(text, sizeof(text), "[output lircd]\npath = /%0107d\n", 0);
+		expect_error(text, 2, "longer than 107 characters");
+		snprintf(text, sizeof(text), "[output lircd]\npath = /%0106d\n[transmitter t]\n"
+			 "type = file\ndevice = x\n", 0);
+		assert_int_equal(load(text, &(struct irjackd_config){ 0 },
+				      &(struct irjackd_config_error){ 0 }), 0);
+	}
 	/* a line longer than libinih's buffer is named, not split in two */
 	{
 		char text[400];
