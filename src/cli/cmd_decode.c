@@ -116,6 +116,18 @@ static int decode_path(const char *path, const char *name, enum ir_timing_format
 
 	if (fmt == IR_FORMAT_AUTO && strcmp(path, "-") != 0 && ir_audio_file_probe(path))
 		return decode_audio(path, name, enabled, run);
+	if (fmt == IR_FORMAT_AUTO && strcmp(path, "-") != 0 && ir_audio_file_has_magic(path)) {
+		struct ir_audio_file *f;
+		char why[256];
+
+		/* a broken WAV's header is not a binary timing file's first word */
+		if (ir_audio_file_open(path, &f, why, sizeof(why)) == 0) {
+			ir_audio_file_close(f);
+			snprintf(why, sizeof(why), "unreadable");
+		}
+		cli_error("%s: a broken audio file: %s", name, why);
+		return -1;
+	}
 	ret = ir_timing_read_file(path, fmt, opts, &edges, NULL, &perr);
 	if (ret == -EINVAL) {
 		if (perr.line)

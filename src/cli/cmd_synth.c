@@ -238,8 +238,11 @@ static int synth_edges(struct synth_args *a, int argc, char **argv, struct ir_ed
 		int ret = ir_timing_read_file(a->timings, IR_FORMAT_AUTO, NULL, edges, NULL, &perr);
 
 		if (ret < 0) {
-			cli_error("%s%s%u: %s", a->timings, perr.line ? ":" : "", perr.line,
-				  ret == -EINVAL ? perr.message : strerror(-ret));
+			if (ret == -EINVAL && perr.line)
+				cli_error("%s:%u: %s", a->timings, perr.line, perr.message);
+			else
+				cli_error("%s: %s", a->timings,
+					  ret == -EINVAL ? perr.message : strerror(-ret));
 			return -1;
 		}
 	}

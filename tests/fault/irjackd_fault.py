@@ -584,6 +584,24 @@ def scenario_inputs():
              (huge, "larger than 1048576 bytes"),
              (conf_with_keymap("/dev/zero"), "/dev/zero: not a regular file"),
              (conf_with_keymap(fifo), "fifo: not a regular file")]
+    # a file source that is a directory or a broken WAV says so at start
+    bad_wav = os.path.join(TMP, "bad.wav")
+    with open(os.path.join(SRC, "samples/nec-mic-jack-44k.wav"), "rb") as f:
+        data = bytearray(f.read())
+    data[20:22] = b"\x99\x00"  # the format tag
+    with open(bad_wav, "wb") as f:
+        f.write(data)
+    for device, words in ((TMP, "Is a directory"), (bad_wav, "a broken audio file: ")):
+        conf = os.path.join(TMP, "src.conf")
+        with open(conf, "w") as f:
+            f.write("[source s]\ntype = file\ndevice = %s\n[output lircd]\npath = %s\n"
+                    % (device, os.path.join(TMP, "l")))
+        r = subprocess.run([IRJACKD, "--config", conf], capture_output=True, text=True,
+                           timeout=10 * SLOW)
+        figure("inputs: file source %s: exit %d: %s" % (os.path.basename(device), r.returncode,
+                                                         r.stderr.strip()[-120:]))
+        if r.returncode == 0 or words not in r.stderr:
+            fail("file source %s: exit %d %r" % (device, r.returncode, r.stderr[-300:]))
     for path, words in cases:
         t0 = time.monotonic()
         try:

@@ -117,8 +117,14 @@ for f in nec-remote-irmp.mode2 nec-mic-jack-44k.wav; do
 	expect_out "nec  *0x0"
 	kill $writer 2>/dev/null; wait $writer 2>/dev/null
 done
-# a directory says so
+# a directory says so (it was "Input/output error")
 expect_exit 2 "$IRJACK" decode "$TMP"; expect_err "Is a directory"
+expect_exit 2 "$IRJACK" synth --timings "$TMP" -o "$TMP/x.wav"; expect_err ": Is a directory"
+# a broken WAV says it is one, with libsndfile's reason (it was named as a
+# binary timing file: "x.wav:1: word 0x46464952 has unknown type 0x46")
+python3 -c 'import sys; d = bytearray(open(sys.argv[1], "rb").read()); d[20:22] = b"\x99\x00"; open(sys.argv[2], "wb").write(d)' \
+	"$SRC/samples/nec-mic-jack-44k.wav" "$TMP/bad.wav"
+expect_exit 2 "$IRJACK" decode "$TMP/bad.wav"; expect_err "bad.wav: a broken audio file: .*fmt"
 
 if [ $failures -gt 0 ]; then
 	echo "$failures failure(s)"
