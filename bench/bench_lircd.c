@@ -45,6 +45,7 @@ static double list_seconds(unsigned buttons, unsigned repeats)
 	snprintf(path, sizeof(path), "/tmp/irjack-bench-lircd-%d", (int)getpid());
 	cfg.path = path;
 	cfg.keymap = km;
+	cfg.mode = 0600;
 	if (ir_lircd_new(&cfg, &s) < 0)
 		exit(1);
 	for (unsigned i = 0; i < repeats; i++) {

@@ -211,6 +211,8 @@ int ir_channel_render(const struct ir_channel_config *cfg, const struct ir_edge 
 	     (cfg->carrier_hz == 0 || cfg->duty_cycle == 0 || cfg->duty_cycle > 100)))
 		return -EINVAL;
 	ret = collect_bursts(cfg, edges, n, &rng, &bursts, &burst_count, &end_us);
+	if (ret == 0 && end_us > IR_SIGNAL_MAX_US)
+		ret = -EFBIG; /* the output is held whole: its size follows end_us */
 	if (ret == 0)
 		ret = light_transitions(cfg, bursts, burst_count, &tr);
 	if (ret < 0)

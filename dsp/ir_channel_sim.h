@@ -70,7 +70,8 @@ void ir_channel_config_default(struct ir_channel_config *cfg);
  * Renders the pulses and spaces of `edges` (other kinds are ignored; a
  * leading space adds to the lead-in) as mono float samples.  *samples is
  * allocated (caller frees with free()), *frames is its length.  Returns 0,
- * -EINVAL for an unusable configuration, or -ENOMEM.
+ * -EINVAL for an unusable configuration, -EFBIG for a signal longer than
+ * IR_SIGNAL_MAX_US (lead and tail included), or -ENOMEM.
  */
 int ir_channel_render(const struct ir_channel_config *cfg, const struct ir_edge *edges, size_t n,
 		      float **samples, size_t *frames);

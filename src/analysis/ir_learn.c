@@ -49,6 +49,8 @@ static int two_clusters(uint32_t *v, size_t n, uint32_t *lo, uint32_t *hi)
 	double best = 1.0;
 	uint64_t s0 = 0, s1 = 0;
 
+	if (!n)
+		return 0;
 	qsort(v, n, sizeof(*v), cmp_u32);
 	for (size_t i = 1; i < n; i++) {
 		double r = (double)v[i] / (v[i - 1] ? v[i - 1] : 1);
@@ -116,7 +118,8 @@ int ir_learn_pulse_distance(const struct ir_edge *const *caps, const size_t *len
 		goto out;
 	if (two_clusters(pulses, np, &plo, &phi) != 1)
 		goto out; /* pulse widths vary: not pulse-distance */
-	two_clusters(spaces, ns, &slo, &shi);
+	if (!two_clusters(spaces, ns, &slo, &shi))
+		goto out;
 	if (slo == shi)
 		shi = slo * 3; /* all presses sent all-zero/one bits: guess 1:3 */
 	*out = (struct ir_learn_pd){
@@ -224,16 +227,22 @@ int ir_learn_manchester(const struct ir_edge *const *caps, const size_t *lens, s
 		hp += h ? e[0].duration : 0;
 		hs += h ? e[1].duration : 0;
 	}
-	/* The unit is the mean of the short durations, not the shortest. */
+	/* The unit is the mean of the short durations (under 1.5 units, in
+	 * exact arithmetic: unit * 3 / 2 is 1 for a unit of 1 µs and left
+	 * none to average), not the shortest. */
 	uint64_t sum = 0, cnt = 0;
 
 	for (size_t c = 0; c < ncap; c++)
 		for (size_t i = header ? 2 : 0; i < lens[c]; i++)
-			if (caps[c][i].duration < unit * 3 / 2) {
+			if (2 * (uint64_t)caps[c][i].duration < 3 * (uint64_t)unit) {
 				sum += caps[c][i].duration;
 				cnt++;
 			}
+	if (!cnt)
+		return -EINVAL;
 	unit = (uint32_t)(sum / cnt);
+	if (unit < 2) /* no half of it to tell one unit from two */
+		return -EINVAL;
 	for (size_t c = 0; c < ncap; c++) {
 		/* A leading pulse with no header is the second half of a one. */
 		int nb = manchester_bits(unit, header ? 2 : 0, caps[c], lens[c], tmp, sizeof(tmp));

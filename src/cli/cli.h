@@ -32,6 +32,21 @@ int cmd_synth(int argc, char **argv);
 int cmd_send(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 
+/* An input that is not a regular file (a FIFO, a pipe, a device) is read
+ * once, whole, into memory, so that probing its format and reading it do
+ * not each open it (a FIFO's second open waits for a new writer). */
+#define CLI_INPUT_ONCE_MAX (256u << 20)
+/* Sets `use` to the path to read `path` through as often as needed: the
+ * path itself for a regular file or "-", else a memory file's
+ * /proc/self/fd path (its descriptor in *fd, -1 otherwise: the caller
+ * closes it).  Returns 0, or a negative errno (-EISDIR for a directory,
+ * -EFBIG past CLI_INPUT_ONCE_MAX). */
+int cli_input_once(const char *path, int *fd, char *use, size_t use_size);
+
+/* 0 if `edges` last at most IR_SIGNAL_MAX_US, else -1 with an error
+ * naming `what` (checked before anything is rendered or sent). */
+int cli_check_signal_length(const char *what, const struct ir_edge_buf *edges);
+
 /* Prints "irjack: <message>\n" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -8,6 +8,7 @@
 #include "ir_time.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -16,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -324,4 +327,82 @@ int cli_live_option(int opt, const char *arg, struct cli_live_args *a)
 	default:
 		return 0;
 	}
+}
+
+/* Copies `in` (a pipe, FIFO or device) into a memory file, at most
+ * CLI_INPUT_ONCE_MAX bytes; the memory file's descriptor or a negative
+ * errno (-EFBIG past the limit). */
+static int spool(int in)
+{
+	static char buf[65536];
+	int fd = memfd_create("irjack-input", MFD_CLOEXEC);
+	size_t total = 0;
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t got = read(in, buf, sizeof(buf));
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			if (got == 0)
+				return fd;
+			break;
+		}
+		total += (size_t)got;
+		if (total > CLI_INPUT_ONCE_MAX) {
+			errno = EFBIG;
+			break;
+		}
+		for (ssize_t done = 0, n; done < got; done += n)
+			if ((n = write(fd, buf + done, (size_t)(got - done))) < 0)
+				goto fail;
+	}
+fail:;
+	int err = errno;
+
+	close(fd);
+	return -err;
+}
+
+int cli_input_once(const char *path, int *fd, char *use, size_t use_size)
+{
+	struct stat st;
+	int in, ret;
+
+	*fd = -1;
+	snprintf(use, use_size, "%s", path);
+	if (!strcmp(path, "-"))
+		return 0;
+	in = open(path, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	if (fstat(in, &st) < 0) {
+		ret = -errno;
+	} else if (S_ISDIR(st.st_mode)) {
+		ret = -EISDIR;
+	} else if (S_ISREG(st.st_mode)) {
+		ret = 0;
+	} else {
+		ret = spool(in);
+		if (ret >= 0) {
+			*fd = ret;
+			snprintf(use, use_size, "/proc/self/fd/%d", ret);
+			ret = 0;
+		}
+	}
+	close(in);
+	return ret;
+}
+
+int cli_check_signal_length(const char *what, const struct ir_edge_buf *edges)
+{
+	uint64_t us = ir_edge_buf_duration(edges);
+
+	if (us <= IR_SIGNAL_MAX_US)
+		return 0;
+	cli_error("%s: the signal lasts %.1f s, longer than the %u s limit", what, (double)us / 1e6,
+		  IR_SIGNAL_MAX_US / 1000000u);
+	return -1;
 }

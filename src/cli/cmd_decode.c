@@ -4,9 +4,11 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "ir_audio_file.h"
@@ -81,7 +83,7 @@ struct decode_run {
 };
 
 /* Audio: the receiver pipeline. */
-static int decode_audio(const char *path, const struct ir_protocol_set *enabled,
+static int decode_audio(const char *path, const char *name, const struct ir_protocol_set *enabled,
 			struct decode_run *run)
 {
 	struct ir_receiver_config cfg = {
@@ -96,13 +98,14 @@ static int decode_audio(const char *path, const struct ir_protocol_set *enabled,
 
 	fflush(stdout);
 	if (ret < 0) {
-		cli_error("%s: %s", path, error);
+		cli_error("%s: %s", name, error);
 		return -1;
 	}
 	return 0;
 }
 
-static int decode_one(const char *path, enum ir_timing_format fmt,
+/* `path` is what to read, `name` what to call it. */
+static int decode_path(const char *path, const char *name, enum ir_timing_format fmt,
 		      const struct ir_timing_parse_opts *opts, const struct ir_protocol_set *enabled,
 		      struct decode_run *run)
 {
@@ -112,18 +115,30 @@ static int decode_one(const char *path, enum ir_timing_format fmt,
 	int ret;
 
 	if (fmt == IR_FORMAT_AUTO && strcmp(path, "-") != 0 && ir_audio_file_probe(path))
-		return decode_audio(path, enabled, run);
+		return decode_audio(path, name, enabled, run);
+	if (fmt == IR_FORMAT_AUTO && strcmp(path, "-") != 0 && ir_audio_file_has_magic(path)) {
+		struct ir_audio_file *f;
+		char why[256];
+
+		/* a broken WAV's header is not a binary timing file's first word */
+		if (ir_audio_file_open(path, &f, why, sizeof(why)) == 0) {
+			ir_audio_file_close(f);
+			snprintf(why, sizeof(why), "unreadable");
+		}
+		cli_error("%s: a broken audio file: %s", name, why);
+		return -1;
+	}
 	ret = ir_timing_read_file(path, fmt, opts, &edges, NULL, &perr);
 	if (ret == -EINVAL) {
 		if (perr.line)
-			cli_error("%s:%u: %s", path, perr.line, perr.message);
+			cli_error("%s:%u: %s", name, perr.line, perr.message);
 		else
-			cli_error("%s: %s", path, perr.message);
+			cli_error("%s: %s", name, perr.message);
 		ir_edge_buf_free(&edges);
 		return -1;
 	}
 	if (ret < 0) {
-		cli_error("%s: %s", path,
+		cli_error("%s: %s", name,
 			  ret == -EFBIG ? "file too large for a timing file" : strerror(-ret));
 		ir_edge_buf_free(&edges);
 		return -1;
@@ -142,6 +157,26 @@ static int decode_one(const char *path, enum ir_timing_format fmt,
 	ir_edge_buf_free(&edges);
 	fflush(stdout);
 	return 0;
+}
+
+/* A FIFO or pipe is read once (cli_input_once): the format probe and the
+ * decode then read the copy. */
+static int decode_one(const char *path, enum ir_timing_format fmt,
+		      const struct ir_timing_parse_opts *opts, const struct ir_protocol_set *enabled,
+		      struct decode_run *run)
+{
+	char use[PATH_MAX];
+	int fd, ret = cli_input_once(path, &fd, use, sizeof(use));
+
+	if (ret < 0) {
+		cli_error("%s: %s", path,
+			  ret == -EFBIG ? "more than 256 MiB from a pipe or FIFO" : strerror(-ret));
+		return -1;
+	}
+	ret = decode_path(use, path, fmt, opts, enabled, run);
+	if (fd >= 0)
+		close(fd);
+	return ret;
 }
 
 struct decode_args {

@@ -362,7 +362,8 @@ int cmd_send(int argc, char **argv)
 	if (check_send_args(&a, lirc, argc - optind) < 0)
 		return 1;
 	if (!a.scancode_mode &&
-	    send_timings(&a, argc - optind, argv + optind, &edges, &carrier) < 0) {
+	    (send_timings(&a, argc - optind, argv + optind, &edges, &carrier) < 0 ||
+	     cli_check_signal_length(a.raw ? a.raw : "send", &edges) < 0)) {
 		ir_edge_buf_free(&edges);
 		return 1;
 	}

@@ -238,8 +238,11 @@ static int synth_edges(struct synth_args *a, int argc, char **argv, struct ir_ed
 		int ret = ir_timing_read_file(a->timings, IR_FORMAT_AUTO, NULL, edges, NULL, &perr);
 
 		if (ret < 0) {
-			cli_error("%s%s%u: %s", a->timings, perr.line ? ":" : "", perr.line,
-				  ret == -EINVAL ? perr.message : strerror(-ret));
+			if (ret == -EINVAL && perr.line)
+				cli_error("%s:%u: %s", a->timings, perr.line, perr.message);
+			else
+				cli_error("%s: %s", a->timings,
+					  ret == -EINVAL ? perr.message : strerror(-ret));
 			return -1;
 		}
 	}
@@ -298,7 +301,8 @@ int cmd_synth(int argc, char **argv)
 	ret = parse_synth_args(argc, argv, &a);
 	if (ret != 0)
 		return ret > 0 ? 0 : EXIT_USAGE;
-	if (synth_edges(&a, argc - optind, argv + optind, &edges) == 0) {
+	if (synth_edges(&a, argc - optind, argv + optind, &edges) == 0 &&
+	    cli_check_signal_length(a.timings ? a.timings : "synth", &edges) == 0) {
 		if (a.carrier)
 			a.cfg.carrier_hz = a.carrier;
 		if (!a.cfg.carrier_hz)

@@ -37,6 +37,14 @@ enum ir_edge_kind {
  * the ecosystem can express (16.7 s).  Readers reject longer values. */
 #define IR_DURATION_MAX 0x00FFFFFFu
 
+/* The longest signal irjack synthesizes or transmits in one piece (µs):
+ * lircd's SEND_ONCE limit, 1,000 NEC repeat codes of 108 ms, is 108 s; the
+ * longest real capture in the test corpus (IRMP's xbox360) is 133 s.
+ * Rendering is done whole, so the work and memory follow the signal's
+ * length, not the input's size: an 11 KB mode2 file of 16.7 s durations
+ * asked for 3 hours of audio (13.5 s, 1.26 GB); beyond this, an error. */
+#define IR_SIGNAL_MAX_US (300u * 1000000u)
+
 /* The carrier (Hz) when nothing says which: LIRC's default for a remote
  * without `frequency`, and what most consumer remotes use. */
 #define IR_CARRIER_DEFAULT_HZ 38000u

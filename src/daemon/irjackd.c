@@ -97,7 +97,7 @@ static void print_summary(const struct irjackd_config *cfg, const struct ir_keym
 		printf("  output uinput: \"%s\" %04x:%04x\n", cfg->uinput_name, cfg->uinput_vendor,
 		       cfg->uinput_product);
 	if (cfg->lircd)
-		printf("  output lircd: %s (mode %03o)\n", cfg->lircd_path, cfg->lircd_mode);
+		printf("  output lircd: %s (mode %04o)\n", cfg->lircd_path, cfg->lircd_mode);
 	if (cfg->json)
 		printf("  output json: %s\n", cfg->json_path);
 	if (cfg->mqtt)

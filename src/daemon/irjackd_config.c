@@ -9,12 +9,16 @@
 #include "ir_util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <syslog.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <ini.h>
 
@@ -77,6 +81,13 @@ static char *counting_reader(char *str, int num, void *stream)
 		 * that does not exist */
 		if (num > 2 && len == (size_t)num - 1 && s[len - 1] != '\n' && !feof(p->f)) {
 			fail(p, "line longer than %d characters", num - 3);
+			return NULL;
+		}
+		/* fgets stopped before the buffer's end, the line's end and the
+		 * file's: a NUL byte (/dev/zero was an endless run of empty
+		 * lines) */
+		if ((len == 0 || (s[len - 1] != '\n' && len < (size_t)num - 1)) && !feof(p->f)) {
+			fail(p, "NUL byte: not a text file");
 			return NULL;
 		}
 		while (*c == ' ' || *c == '\t')
@@ -593,11 +604,17 @@ static void output_key(struct parse *p, const char *section, const char *name, c
 		} else
 			fail(p, "[output uinput]: unknown key '%s' (name, vendor, product)", name);
 	} else if (!strcmp(section, "output lircd")) {
-		if (!strcmp(name, "path"))
+		if (!strcmp(name, "path") && strlen(v) >= sizeof(((struct sockaddr_un *)0)->sun_path))
+			fail(p, "path: longer than %zu characters, the most a socket address holds",
+			     sizeof(((struct sockaddr_un *)0)->sun_path) - 1);
+		else if (!strcmp(name, "path"))
 			copy_value(p, cfg->lircd_path, sizeof(cfg->lircd_path), name, v);
 		else if (!strcmp(name, "mode")) {
-			if (!parse_uint(v, 0, 0777, 8, &n))
-				fail(p, "mode: expected octal permissions such as 0660, got '%s'", v);
+			/* 0 is refused, not taken as a default: a mode means
+			 * what it says, and 0000 would let only root connect */
+			if (!parse_uint(v, 1, 0777, 8, &n))
+				fail(p, "mode: expected octal permissions from 0001 to 0777 such as "
+					"0660, got '%s'", v);
 			else
 				cfg->lircd_mode = (unsigned)n;
 		} else if (!strcmp(name, "simulate")) {
@@ -707,11 +724,38 @@ static int check_complete(struct parse *p)
 	return 0;
 }
 
+/* A configuration is a regular file of at most IRJACKD_CONFIG_FILE_MAX
+ * bytes: not a directory, FIFO or device (/dev/zero never ends). */
+static int check_regular(FILE *f, struct irjackd_config_error *err)
+{
+	struct stat st;
+
+	if (fstat(fileno(f), &st) < 0) {
+		snprintf(err->message, sizeof(err->message), "%s", strerror(errno));
+		return -errno;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(err->message, sizeof(err->message), "is a directory, not a configuration file");
+		return -EISDIR;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err->message, sizeof(err->message),
+			 "not a regular file (a FIFO or device): refused");
+		return -EINVAL;
+	}
+	if (st.st_size > IRJACKD_CONFIG_FILE_MAX) {
+		snprintf(err->message, sizeof(err->message), "larger than %u bytes: refused",
+			 IRJACKD_CONFIG_FILE_MAX);
+		return -EFBIG;
+	}
+	return 0;
+}
+
 int irjackd_config_load(const char *path, struct irjackd_config *cfg,
 			struct irjackd_config_error *err)
 {
 	FILE *f;
-	int ret;
+	int fd, ret;
 
 	memset(err, 0, sizeof(*err));
 	/* no irjackd.conf: the lirc_options file alone (irjackd --lirc-options) */
@@ -725,13 +769,19 @@ int irjackd_config_load(const char *path, struct irjackd_config *cfg,
 		fclose(f);
 		return ret;
 	}
-	f = fopen(path, "r");
+	/* O_NONBLOCK: opening a FIFO waits for a writer otherwise */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (!f) {
 		ret = -errno;
+		if (fd >= 0)
+			close(fd);
 		snprintf(err->message, sizeof(err->message), "%s", strerror(-ret));
 		return ret;
 	}
-	ret = irjackd_config_load_stream(f, path, cfg, err);
+	ret = check_regular(f, err);
+	if (ret == 0)
+		ret = irjackd_config_load_stream(f, path, cfg, err);
 	fclose(f);
 	return ret;
 }

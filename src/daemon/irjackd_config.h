@@ -42,6 +42,9 @@
 #define IRJACKD_MAX_KEYMAPS 32
 #define IRJACKD_NAME_MAX 64
 #define IRJACKD_PATH_MAX 256
+/* A configuration file's size: a full one (16 sources, 8 transmitters,
+ * every key set) is under 16 KiB. */
+#define IRJACKD_CONFIG_FILE_MAX (1u << 20)
 
 enum irjackd_source_type {
 	IRJACKD_SOURCE_ALSA,

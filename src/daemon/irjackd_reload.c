@@ -3,7 +3,7 @@
  * irjackd_reload.c - SIGHUP: the configuration and keymaps read again into
  * a new generation.  A configuration or keymap that does not load is
  * rejected and the running one stays; otherwise the sources are reopened
- * with the new settings and each output is kept or made anew
+ * with the new settings (one that cannot open waits, retried) and each output is kept or made anew
  * (irjackd_outputs.c).
  */
 #include <stdlib.h>
@@ -60,13 +60,15 @@ void reload(struct service *sv)
 	if (!g)
 		goto rejected;
 	/* A sound card or USB device can be opened once: the old sources let
-	 * go before the new ones open. */
+	 * go before the new ones open.  A source that cannot open (a deleted
+	 * file, an unplugged receiver) does not undo the reload: it waits and
+	 * is retried, as it would be if it went away later. */
 	sources_close(sv, old);
-	if (sources_open(sv, g) < 0) {
-		irjackd_log(LOG_ERR, "reload rejected (a source failed); reopening the running "
+	if (sources_open(sv, g, false) < 0) {
+		irjackd_log(LOG_ERR, "reload rejected (out of memory); reopening the running "
 				     "configuration's sources");
 		generation_free(sv, g);
-		if (sources_open(sv, old) < 0)
+		if (sources_open(sv, old, false) < 0)
 			irjackd_log(LOG_ERR, "the running configuration's sources failed to reopen too");
 		goto rejected;
 	}

@@ -54,7 +54,9 @@ static uint64_t next_timer(struct service *sv, uint64_t now)
 	}
 	if (sv->repeat.active && sv->repeat.due_us < next)
 		next = sv->repeat.due_us;
-	return next;
+	uint64_t retry = sources_retry(sv, g, now);
+
+	return retry < next ? retry : next;
 }
 
 /* With no output that keeps it running, the service ends when every file
@@ -66,7 +68,8 @@ static bool finished(const struct service *sv)
 	if (outputs_keep_running(sv))
 		return false;
 	for (unsigned i = 0; i < g->source_count; i++)
-		if (!g->sources[i].ended || ir_keypress_keyup_due(g->sources[i].keys))
+		if (!g->sources[i].ended || g->sources[i].waiting ||
+		    ir_keypress_keyup_due(g->sources[i].keys))
 			return false;
 	return true;
 }
@@ -172,7 +175,7 @@ static int start(struct service *sv)
 	int ret;
 
 	if ((ret = outputs_open(sv, sv->gen, OUTPUT_JSON)) < 0 ||
-	    (ret = sources_open(sv, sv->gen)) < 0 ||
+	    (ret = sources_open(sv, sv->gen, true)) < 0 ||
 	    (ret = outputs_open(sv, sv->gen, OUTPUT_LIRCD)) < 0 ||
 	    (ret = outputs_open(sv, sv->gen, OUTPUT_UINPUT)) < 0 ||
 	    (ret = outputs_open(sv, sv->gen, OUTPUT_MQTT)) < 0)

@@ -45,6 +45,8 @@ struct source {
 	int64_t offset_us;   /* service time minus source time */
 	bool offset_known;
 	bool ended;          /* a finite source that has delivered everything, or failed */
+	bool waiting;        /* could not be opened: src is NULL until a retry opens it */
+	uint64_t retry_us;   /* when (service time) the next retry is due */
 	char state[96];      /* "running", or what happened last */
 	char last[128];      /* the last frame, as text */
 	uint64_t last_us;    /* when (service time) */
@@ -93,7 +95,16 @@ static inline uint64_t service_now_us(const struct service *sv)
 }
 
 /* irjackd_sources.c */
-int sources_open(struct service *sv, struct generation *g);
+/* A source that cannot be opened (a deleted file, an unplugged card) is
+ * retried this often, "waiting" meanwhile. */
+#define SOURCE_RETRY_US 2000000u
+/* Opens the configuration's sources.  strict (the service's start): the
+ * first that fails is the error.  Otherwise one that fails is kept
+ * "waiting" (logged) and retried by sources_retry(). */
+int sources_open(struct service *sv, struct generation *g, bool strict);
+/* Retries the waiting sources that are due; returns when the next retry is
+ * due (service time), or UINT64_MAX. */
+uint64_t sources_retry(struct service *sv, struct generation *g, uint64_t now);
 void sources_close(struct service *sv, struct generation *g);
 void source_dispatch(struct source *s);
 /* Closes the sources and frees the generation (NULL is allowed). */

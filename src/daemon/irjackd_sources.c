@@ -131,50 +131,92 @@ static void source_options(struct source *s, const struct generation *g,
 	opt->start_delay_ms = c->replay_delay_ms;
 }
 
-static int source_open(struct service *sv, struct generation *g, const struct irjackd_source *c)
+/* A source that could not be opened is kept, "waiting", with no
+ * ir_source behind it: nothing reads it (it counts as ended) until a retry
+ * opens it (sources_retry()). */
+static void source_wait(struct source *s, uint64_t now, const char *why)
 {
-	struct source *s = &g->sources[g->source_count];
+	s->src = NULL;
+	s->ended = true;
+	s->waiting = true;
+	s->retry_us = now + SOURCE_RETRY_US;
+	snprintf(s->state, sizeof(s->state), "waiting (%.80s)", why);
+}
+
+/* Opens the ir_source of slot `s` (its key-press tracker made already). */
+static int source_start(struct service *sv, const struct generation *g, struct source *s)
+{
+	const struct irjackd_source *c = s->cfg;
 	struct ir_source_callbacks cb = { .frame = on_frame, .event = on_source_event, .userdata = s };
 	struct ir_source_options opt;
 	char spec[IRJACKD_PATH_MAX + 16], err[256];
 	int ret;
 
-	memset(s, 0, sizeof(*s));
-	s->sv = sv;
-	s->cfg = c;
-	snprintf(s->state, sizeof(s->state), "running");
 	source_options(s, g, &opt);
-	ret = ir_keypress_new(g->km, on_key, s, &s->keys);
-	if (ret < 0)
-		return ret;
-	g->source_count++;
-	ir_keypress_set_keyup_timeout(s->keys, g->cfg->keyup_timeout_ms * 1000);
 	ret = ir_source_spec_from_kind(irjackd_source_type_name(c->type), c->device, spec,
 				       sizeof(spec));
 	if (ret < 0 || ret >= (int)sizeof(spec)) {
 		irjackd_log(LOG_ERR, "source %s: device name too long", c->name);
+		source_wait(s, service_now_us(sv), "device name too long");
 		return -ENAMETOOLONG;
 	}
 	ret = ir_source_open(spec, &opt, &cb, &s->src, err, sizeof(err));
 	if (ret < 0) {
 		irjackd_log(LOG_ERR, "source %s (%s): %s", c->name, spec, err);
+		source_wait(s, service_now_us(sv), err);
 		return ret;
 	}
+	s->ended = false;
+	s->waiting = false;
+	snprintf(s->state, sizeof(s->state), "running");
 	irjackd_log(LOG_INFO, "source %s: %s", c->name, spec);
 	return 0;
 }
 
-int sources_open(struct service *sv, struct generation *g)
+static int source_open(struct service *sv, struct generation *g, const struct irjackd_source *c)
+{
+	struct source *s = &g->sources[g->source_count];
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->sv = sv;
+	s->cfg = c;
+	ret = ir_keypress_new(g->km, on_key, s, &s->keys);
+	if (ret < 0)
+		return ret;
+	g->source_count++;
+	ir_keypress_set_keyup_timeout(s->keys, g->cfg->keyup_timeout_ms * 1000);
+	return source_start(sv, g, s);
+}
+
+int sources_open(struct service *sv, struct generation *g, bool strict)
 {
 	for (unsigned i = 0; i < g->cfg->source_count; i++) {
 		int ret;
 
 		g->source_names[i] = g->cfg->sources[i].name;
 		ret = source_open(sv, g, &g->cfg->sources[i]);
-		if (ret < 0)
+		if (ret < 0 && (strict || !g->sources[i].waiting))
 			return ret;
 	}
 	return 0;
+}
+
+uint64_t sources_retry(struct service *sv, struct generation *g, uint64_t now)
+{
+	uint64_t next = UINT64_MAX;
+
+	for (unsigned i = 0; i < g->source_count; i++) {
+		struct source *s = &g->sources[i];
+
+		if (!s->waiting)
+			continue;
+		if (s->retry_us <= now && source_start(sv, g, s) == 0)
+			irjackd_log(LOG_INFO, "source %s: opened on retry", s->cfg->name);
+		if (s->waiting && s->retry_us < next)
+			next = s->retry_us;
+	}
+	return next;
 }
 
 void source_dispatch(struct source *s)

@@ -57,11 +57,16 @@ static void signal_text(struct ir_source *src, char *level, size_t size)
 
 static void source_line(struct lines *l, struct source *s, uint64_t now)
 {
-	struct ir_source_stats st;
-	char level[96], last[192] = "last none";
+	struct ir_source_stats st = { .backend = irjackd_source_type_name(s->cfg->type) };
+	char level[96] = "", last[192] = "last none";
 
-	ir_source_stats(s->src, &st);
-	signal_text(s->src, level, sizeof(level));
+	if (s->src) { /* NULL while waiting */
+		ir_source_stats(s->src, &st);
+		signal_text(s->src, level, sizeof(level));
+	} else {
+		snprintf(st.device, sizeof(st.device), "%.100s", s->cfg->device);
+		snprintf(st.format, sizeof(st.format), "-");
+	}
 	if (s->last_us)
 		snprintf(last, sizeof(last), "last %.120s %.1f s ago", s->last,
 			 (double)(now - s->last_us) / 1e6);

@@ -3,6 +3,7 @@
 #include "ir_util.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,24 @@ int ir_audio_file_probe(const char *path)
 		return 0;
 	sf_close(snd);
 	return 1;
+}
+
+bool ir_audio_file_has_magic(const char *path)
+{
+	/* the containers libsndfile reads whose first 4 bytes say so */
+	static const char magic[][4] = { "RIFF", "RIFX", "RF64", "FORM", "fLaC",
+					 "OggS", ".snd", "caff", "wvpk", "riff" };
+	char head[4];
+	FILE *f = fopen(path, "rb");
+	bool found = false;
+
+	if (!f)
+		return false;
+	if (fread(head, 1, sizeof(head), f) == sizeof(head))
+		for (size_t i = 0; i < ARRAY_SIZE(magic) && !found; i++)
+			found = memcmp(head, magic[i], sizeof(head)) == 0;
+	fclose(f);
+	return found;
 }
 
 void ir_audio_file_info(const struct ir_audio_file *f, struct ir_audio_info *info)

@@ -7,6 +7,7 @@
 #ifndef IRJACK_IR_AUDIO_FILE_H
 #define IRJACK_IR_AUDIO_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +33,11 @@ int ir_audio_file_open(const char *path, struct ir_audio_file **out, char *error
 /* True if `path` is audio libsndfile can read (used to tell WAV input from
  * timing files). */
 int ir_audio_file_probe(const char *path);
+
+/* True if `path` begins as an audio container does ("RIFF", "fLaC",
+ * "OggS"...): one that libsndfile then refuses is a broken audio file, not
+ * a timing file. */
+bool ir_audio_file_has_magic(const char *path);
 
 void ir_audio_file_info(const struct ir_audio_file *f, struct ir_audio_info *info);
 

@@ -8,11 +8,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ir_keymap_loaders.h"
 
@@ -20,15 +23,45 @@
  * 8 KiB, lircd.conf files with raw codes reach a few hundred KiB). */
 #define KEYMAP_FILE_MAX (4u << 20)
 
+/* A keymap is a regular file: a FIFO would block the open (O_NONBLOCK
+ * here) and the read, a device never end.  -ENOTSUP for those. */
+static FILE *open_regular(const char *path, int *ret)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	FILE *f;
+
+	if (fd < 0) {
+		*ret = -errno;
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0)
+		*ret = -errno;
+	else if (!S_ISREG(st.st_mode))
+		*ret = S_ISDIR(st.st_mode) ? -EISDIR : -ENOTSUP;
+	else
+		*ret = 0;
+	if (*ret < 0) {
+		close(fd);
+		return NULL;
+	}
+	f = fdopen(fd, "rb");
+	if (!f) {
+		*ret = -errno;
+		close(fd);
+	}
+	return f;
+}
+
 static int read_whole_file(const char *path, char **text, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
 	size_t n = 0, cap = 0;
 	int ret = 0;
+	FILE *f = open_regular(path, &ret);
 
 	if (!f)
-		return -errno;
+		return ret;
 	for (;;) {
 		size_t got;
 
@@ -173,7 +206,9 @@ static int load_file(struct load *ld, struct ir_keymap *km, const char *path, un
 	ret = read_whole_file(path, &text, &len);
 	if (ret < 0) {
 		set_error(ld->err, path, 0,
-			  ret == -EFBIG ? "file too large for a keymap" : strerror(-ret));
+			  ret == -EFBIG	     ? "file too large for a keymap"
+			  : ret == -ENOTSUP ? "not a regular file (a FIFO or device): refused"
+					    : strerror(-ret));
 		ld->reported = true;
 		return ret;
 	}

@@ -572,6 +572,11 @@ int ir_timing_read_file(const char *path, enum ir_timing_format fmt,
 			fclose(f);
 			return -EFBIG;
 		}
+		/* reading one fails with EISDIR, which stdio reports as EIO */
+		if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+			fclose(f);
+			return -EISDIR;
+		}
 	}
 	for (;;) {
 		if (len == cap) {

@@ -75,7 +75,8 @@ int ir_timing_parse(const void *data, size_t len, enum ir_timing_format fmt,
  * parses it as ir_timing_parse() does.  For IR_FORMAT_IRMP with no rate in
  * `opts`, the rate comes from the file name.  *detected (if not NULL)
  * receives the format used.  Returns 0, a negative errno from opening or
- * reading (-EFBIG past the size limit), or ir_timing_parse()'s errors.
+ * reading (-EFBIG past the size limit, -EISDIR for a directory), or
+ * ir_timing_parse()'s errors.
  */
 int ir_timing_read_file(const char *path, enum ir_timing_format fmt,
 			const struct ir_timing_parse_opts *opts, struct ir_edge_buf *out,

@@ -197,6 +197,9 @@ static int lircd_rebind(void *impl, const void *old, const void *settings,
 
 	if (strcmp(a->path, b->path) || a->mode != b->mode || a->simulate != b->simulate)
 		return -EAGAIN;
+	/* a socket file deleted under the daemon comes back on reload */
+	if (ir_lircd_check_socket(l->sock) < 0)
+		return -EAGAIN;
 	l->env = *env;
 	ir_lircd_set_keymap(l->sock, env->keymap);
 	return 0;

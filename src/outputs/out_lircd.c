@@ -37,7 +37,7 @@ struct ir_lircd {
 	struct ir_lircd_config cfg;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int listen_fd;
-	struct ir_socket_path_id path_id; /* what to remove when we stop */
+	struct ir_socket_path_id path_id; /* the file bound: what we may remove */
 	struct client clients[IR_LIRCD_MAX_CLIENTS];
 	size_t client_count;
 	unsigned long refused, overflowed; /* since the last log line about them */
@@ -58,13 +58,52 @@ static void log_line(const struct ir_lircd *s, const char *fmt, ...)
 	s->cfg.log(s->cfg.userdata, message);
 }
 
+/* Binds `fd` to `addr`, the socket file created with exactly `mode`: the
+ * umask is set for the bind (the kernel creates a socket file with 0777 &
+ * ~umask), so the file is never wider than `mode`, not even between bind
+ * and a chmod.  The umask is process-wide; the threads that run beside
+ * this (capture, USB events) create no files. */
+static int bind_with_mode(int fd, const struct sockaddr_un *addr, unsigned mode)
+{
+	mode_t old = umask((mode_t)(0777 & ~mode));
+	int ret = bind(fd, (const struct sockaddr *)addr, sizeof(*addr)) < 0 ? -errno : 0;
+
+	umask(old);
+	/* the umask makes the file no wider than `mode`; chmod makes it that
+	 * exactly where a filesystem (ACL defaults) narrowed it */
+	if (ret == 0 && chmod(addr->sun_path, mode) < 0) {
+		ret = -errno;
+		unlink(addr->sun_path);
+	}
+	return ret;
+}
+
+/* Claims the path (a live server there keeps it; only a stale socket is
+ * replaced), binds `fd` with the configured mode and listens; records which
+ * file was bound.  Returns 0 or a negative errno (nothing left behind). */
+static int bind_and_listen(struct ir_lircd *s, int fd, const struct sockaddr_un *addr)
+{
+	int lock, ret = ir_socket_path_claim(s->path, &lock);
+
+	if (ret == 0)
+		ret = bind_with_mode(fd, addr, s->cfg.mode);
+	if (ret == 0 && listen(fd, 16) < 0) {
+		ret = -errno;
+		unlink(s->path);
+	}
+	if (ret == 0)
+		ir_socket_path_record(s->path, &s->path_id);
+	ir_socket_path_unlock(lock);
+	return ret;
+}
+
 int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	struct ir_lircd *s;
-	int fd, ret, lock;
+	int fd, ret;
 
-	if (!cfg || !cfg->path || !out)
+	if (!cfg || !cfg->path || !out || cfg->mode > 0777)
 		return -EINVAL;
 	if (strlen(cfg->path) >= sizeof(addr.sun_path))
 		return -ENAMETOOLONG;
@@ -86,14 +125,7 @@ int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
 		free(s);
 		return ret;
 	}
-	/* a live server there keeps its path; a stale socket is replaced */
-	ret = ir_socket_path_claim(s->path, &lock);
-	if (ret == 0 && (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 ||
-			 chmod(s->path, cfg->mode ? cfg->mode : 0666) < 0 || listen(fd, 16) < 0))
-		ret = -errno;
-	if (ret == 0)
-		ir_socket_path_record(s->path, &s->path_id);
-	ir_socket_path_unlock(lock);
+	ret = bind_and_listen(s, fd, &addr);
 	if (ret < 0) {
 		close(fd);
 		free(s->reply);
@@ -104,6 +136,38 @@ int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
 	s->cfg.path = s->path;
 	*out = s;
 	return 0;
+}
+
+/* True while `path` is still the socket file this server bound. */
+static bool file_is_ours(const struct ir_lircd *s)
+{
+	struct stat st;
+
+	return s->path_id.valid && stat(s->path, &st) == 0 && S_ISSOCK(st.st_mode) &&
+	       st.st_dev == s->path_id.dev && st.st_ino == s->path_id.ino;
+}
+
+int ir_lircd_check_socket(struct ir_lircd *s)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd, ret;
+
+	if (file_is_ours(s))
+		return 0;
+	memcpy(addr.sun_path, s->path, strlen(s->path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	/* deleted, or replaced by a file that is not a live server's */
+	ret = bind_and_listen(s, fd, &addr);
+	if (ret < 0) {
+		close(fd);
+		return ret;
+	}
+	close(s->listen_fd);
+	s->listen_fd = fd;
+	log_line(s, "socket %s was gone: made anew", s->path);
+	return 1;
 }
 
 static void drop_client(struct ir_lircd *s, size_t i)

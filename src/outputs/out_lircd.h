@@ -48,13 +48,15 @@ enum ir_lircd_send {
  * lircd]); the output kind "lircd" (ir_output.h) takes it. */
 struct ir_lircd_settings {
 	char path[256];
-	unsigned mode;  /* 0: 0666 */
+	unsigned mode;  /* the socket's permissions, as given (0 is 0000) */
 	bool simulate;  /* allow SIMULATE */
 };
 
 struct ir_lircd_config {
 	const char *path;         /* the socket's path (only a stale socket is replaced) */
-	unsigned mode;            /* its permissions; 0: 0666 like lircd */
+	unsigned mode;            /* its permissions, exactly (0 is 0000; above 0777:
+				   * -EINVAL); the file is never wider, not even
+				   * briefly */
 	bool allow_simulate;      /* SIMULATE is refused unless set */
 	const struct ir_keymap *keymap; /* for LIST and SEND_*; may be NULL */
 	/* Transmit requests; NULL: SEND_* answer "no transmitter".  Return 0, or
@@ -102,6 +104,11 @@ void ir_lircd_process(struct ir_lircd *s);
 /* Broadcasts a key press or repeat that has a button name (others, and
  * key-up events, are not lircd's business). */
 void ir_lircd_broadcast(struct ir_lircd *s, const struct ir_key_event *event);
+
+/* Makes the socket file anew if it was deleted or replaced under the
+ * server (the clients stay connected).  Returns 0 when it was in place, 1
+ * when made anew (logged), or a negative errno. */
+int ir_lircd_check_socket(struct ir_lircd *s);
 
 /* Clients connected now. */
 size_t ir_lircd_client_count(const struct ir_lircd *s);

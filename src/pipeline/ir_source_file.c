@@ -97,10 +97,12 @@ static int file_open(const char *device, const struct ir_source_options *opt,
 	fs->sink = sink;
 	fs->paced = opt->paced;
 	snprintf(fs->path, sizeof(fs->path), "%s", device);
-	if (ir_audio_file_probe(device)) {
+	/* a broken WAV is named as one, not as a binary timing file */
+	if (ir_audio_file_probe(device) || ir_audio_file_has_magic(device)) {
 		ret = ir_audio_file_open(device, &fs->audio, msg, sizeof(msg));
 		if (ret < 0) {
-			snprintf(err, err_size, "%s: %s", device, msg);
+			snprintf(err, err_size, "%s: %s%s", device,
+				 ret == -EMEDIUMTYPE ? "a broken audio file: " : "", msg);
 			goto fail;
 		}
 		ir_audio_file_info(fs->audio, &fs->info);

@@ -16,6 +16,14 @@ Scenarios (each prints its figures and exits 1 on any failure):
            replies, the connection kept, the daemon alive, irw loses nothing
   limits   the documented limits, each enforced: clients, line length,
            repeats, keymap keys, keymap and timing file sizes
+  inputs   configurations and keymaps that are devices, FIFOs, directories,
+           binary or huge: a clear error at once, never a hang
+  bounded  synth --timings / send --raw of the longest durations: refused
+           past the 300 s signal limit at once, nothing rendered
+  socket   the socket's mode exactly as configured; deleted under the
+           daemon, made anew by SIGHUP with its clients kept
+  reload   SIGHUP while a source cannot be reopened: the daemon stays up,
+           STATUS names it waiting, it is retried until it opens
 
 Frames come from a long mode2 recording made with `irjack encode`, replayed
 by irjackd in real time; the expected count is `irjack decode` of the same
@@ -499,6 +507,202 @@ def scenario_garbage():
     finish_scenario(d, irw, frames, 4.3, "garbage")
 
 
+def status_lines(d):
+    r = command(d.sock, "STATUS")
+    if not r or r[2] != "SUCCESS":
+        return None
+    return r[5:] if len(r) > 5 else []
+
+
+def source_state(d, name):
+    lines = status_lines(d) or []
+    for l in lines:
+        if l.startswith("source %s " % name):
+            return l
+    return None
+
+
+def scenario_reload():
+    """SIGHUP while a source cannot be reopened (a deleted file, as an
+    unplugged card or receiver would be): the daemon stays up, STATUS
+    names the source waiting, and it is opened again once it is back."""
+    src, frames = make_input(presses=2, repeats=0)
+    keep = src + ".keep"
+    subprocess.run(["cp", src, keep], check=True)
+    d = Daemon(source=src, delay_ms=0)
+    time.sleep(0.3 * SLOW)
+    os.unlink(src)
+    for i in range(3):  # the first reload, and reloads while it waits
+        os.kill(d.pid, signal.SIGHUP)
+        time.sleep(0.3 * SLOW)
+        if not d.alive():
+            fail("irjackd died on SIGHUP %d with its source's file deleted (exit %s): %s"
+                 % (i + 1, d.proc.returncode, d.stderr()[-500:]))
+            return
+    line = source_state(d, "rec")
+    figure("reload: with the file deleted, STATUS says: %s" % line)
+    if not line or " waiting (" not in line or "No such file" not in line:
+        fail("STATUS does not name the source waiting: %r" % (status_lines(d),))
+    if "reloads 3 (0 rejected)" not in " ".join(status_lines(d) or []):
+        fail("three reloads not counted: %r" % (status_lines(d),))
+    # back: the retry (every 2 s) opens it and replays it
+    subprocess.run(["cp", keep, src], check=True)
+    deadline = time.monotonic() + 5 * SLOW
+    while time.monotonic() < deadline:
+        line = source_state(d, "rec") or ""
+        if "last none" not in line:
+            break
+        time.sleep(0.1)
+    figure("reload: after the file is back: %s" % line)
+    if "waiting" in line or "last none" in line:
+        fail("the source was not opened again once its file was back: %r" % line)
+    if "opened on retry" not in d.stderr():
+        fail("no log line for the retry: " + d.stderr()[-300:])
+    d.stop()
+
+
+def scenario_inputs():
+    """Configurations and keymaps that are not text files end --check-config
+    at once with a clear error: /dev/zero spun at 100 % CPU forever, a FIFO
+    keymap waited for a writer forever."""
+    fifo = os.path.join(TMP, "fifo")
+    os.mkfifo(fifo)
+    binary = os.path.join(TMP, "binary.conf")
+    with open(binary, "wb") as f:
+        f.write(b"[daemon]\nkeymap = x\0y\n")
+    huge = os.path.join(TMP, "huge.conf")
+    with open(huge, "w") as f:
+        f.write("# comment line\n" * 80000)  # 1.2 MB of valid text
+    tx = "[transmitter t]\ntype = file\ndevice = %s\n" % os.path.join(TMP, "t")
+
+    def conf_with_keymap(keymap):
+        path = os.path.join(TMP, "keymap-%s.conf" % os.path.basename(keymap))
+        with open(path, "w") as f:
+            f.write("[daemon]\nkeymap = %s\n%s" % (keymap, tx))
+        return path
+
+    cases = [("/dev/zero", "/dev/zero: not a regular file"),
+             (fifo, "fifo: not a regular file"),
+             (TMP, "is a directory"),
+             (binary, "binary.conf:2: NUL byte"),
+             (huge, "larger than 1048576 bytes"),
+             (conf_with_keymap("/dev/zero"), "/dev/zero: not a regular file"),
+             (conf_with_keymap(fifo), "fifo: not a regular file")]
+    # a file source that is a directory or a broken WAV says so at start
+    bad_wav = os.path.join(TMP, "bad.wav")
+    with open(os.path.join(SRC, "samples/nec-mic-jack-44k.wav"), "rb") as f:
+        data = bytearray(f.read())
+    data[20:22] = b"\x99\x00"  # the format tag
+    with open(bad_wav, "wb") as f:
+        f.write(data)
+    for device, words in ((TMP, "Is a directory"), (bad_wav, "a broken audio file: ")):
+        conf = os.path.join(TMP, "src.conf")
+        with open(conf, "w") as f:
+            f.write("[source s]\ntype = file\ndevice = %s\n[output lircd]\npath = %s\n"
+                    % (device, os.path.join(TMP, "l")))
+        r = subprocess.run([IRJACKD, "--config", conf], capture_output=True, text=True,
+                           timeout=10 * SLOW)
+        figure("inputs: file source %s: exit %d: %s" % (os.path.basename(device), r.returncode,
+                                                         r.stderr.strip()[-120:]))
+        if r.returncode == 0 or words not in r.stderr:
+            fail("file source %s: exit %d %r" % (device, r.returncode, r.stderr[-300:]))
+    for path, words in cases:
+        t0 = time.monotonic()
+        try:
+            r = subprocess.run([IRJACKD, "--check-config", "--config", path],
+                               capture_output=True, text=True, timeout=10 * SLOW)
+        except subprocess.TimeoutExpired:
+            fail("--check-config --config %s: still running after 10 s" % path)
+            continue
+        took = time.monotonic() - t0
+        figure("inputs: %s: exit %d in %.3f s: %s" % (os.path.basename(path), r.returncode,
+                                                     took, r.stderr.strip()[-120:]))
+        if r.returncode != 2 or words not in r.stderr:
+            fail("--check-config --config %s: exit %d, %r (want exit 2, %r)"
+                 % (path, r.returncode, r.stderr[-300:], words))
+
+
+def scenario_bounded():
+    """Work bounded by what the input is, not by what it says: timings of
+    the longest durations (16.7 s each) asked synth for hours of audio
+    (11 KB: 13.5 s, 1.26 GB of RSS, 644 MB written; 6 MB: a 1.29 TB
+    malloc) and send --raw for as long.  Past the 300 s signal limit both
+    refuse at once, before rendering anything."""
+    small = os.path.join(TMP, "max-11k.mode2")
+    with open(small, "w") as f:
+        f.write("pulse 16777215\nspace 16777215\n" * 350)
+    big = os.path.join(TMP, "max-6m.mode2")
+    with open(big, "w") as f:
+        f.write("pulse 16777215\nspace 16777215\n" * 200000)
+    out = os.path.join(TMP, "out.wav")
+    for path in (small, big):
+        for cmd, rc_want in ((["synth", "--timings", path], 2), (["send", "--raw", path], 1)):
+            if os.path.exists(out):
+                os.unlink(out)
+            t0 = time.monotonic()
+            try:
+                r = subprocess.run([IRJACK] + cmd + ["-o", out], capture_output=True, text=True,
+                                   timeout=30 * SLOW)
+            except subprocess.TimeoutExpired:
+                fail("%s: still running after 30 s" % " ".join(cmd))
+                continue
+            took = time.monotonic() - t0
+            usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+            figure("bounded: %s %s (%d KB): exit %d in %.2f s: %s"
+                   % (cmd[0], os.path.basename(path), os.path.getsize(path) // 1024,
+                      r.returncode, took, r.stderr.strip()[-100:]))
+            if r.returncode != rc_want or "longer than the 300 s limit" not in r.stderr:
+                fail("%s: exit %d, %r" % (" ".join(cmd), r.returncode, r.stderr[-300:]))
+            if os.path.exists(out) and os.path.getsize(out) > 1 << 20:
+                fail("%s wrote %d bytes" % (" ".join(cmd), os.path.getsize(out)))
+    figure("bounded: children's max RSS %d KiB" % usage.ru_maxrss)
+    # within the limit it still renders: 285 s of mostly silence
+    lim = os.path.join(TMP, "lim.mode2")
+    with open(lim, "w") as f:
+        f.write("pulse 560\nspace 16777215\n" * 17)
+    r = subprocess.run([IRJACK, "synth", "--timings", lim, "-r", "8000", "-o", out],
+                       capture_output=True, text=True, timeout=60 * SLOW)
+    if r.returncode != 0:
+        fail("synth of 285 s: exit %d %r" % (r.returncode, r.stderr[-300:]))
+
+
+def scenario_socket():
+    """The socket is what the configuration says and stays there: its mode
+    exactly (0 was 0666), deleted under the daemon it comes back on SIGHUP
+    (it never did) with the connected clients kept."""
+    src, _ = make_input(presses=2, repeats=0)
+    d = Daemon(source=src, extra="mode = 0640\n")
+    r = subprocess.run([IRJACKD, "--check-config", "--config", d.conf], capture_output=True,
+                       text=True)
+    if "(mode 0640)" not in r.stdout:
+        fail("--check-config does not print mode 0640: %r" % r.stdout)
+    mode = os.stat(d.sock).st_mode & 0o7777
+    figure("socket: mode = 0640 makes a socket of mode %04o" % mode)
+    if mode != 0o640:
+        fail("socket mode %04o, configured 0640" % mode)
+    kept = connect(d.sock)
+    os.unlink(d.sock)
+    os.kill(d.pid, signal.SIGHUP)
+    deadline = time.monotonic() + 5 * SLOW
+    while not os.path.exists(d.sock) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if not os.path.exists(d.sock):
+        fail("socket deleted under the daemon: not made anew by SIGHUP")
+    else:
+        mode = os.stat(d.sock).st_mode & 0o7777
+        r = command(d.sock, "VERSION")
+        figure("socket: deleted, SIGHUP: made anew with mode %04o, VERSION %s"
+               % (mode, r[2] if r else None))
+        if mode != 0o640 or not r or r[2] != "SUCCESS":
+            fail("socket made anew: mode %04o, VERSION reply %r" % (mode, r))
+    r = command(kept, "VERSION")
+    if not r or r[2] != "SUCCESS":
+        fail("the client connected before the reload lost its connection: %r" % r)
+    if "made anew" not in d.stderr():
+        fail("no log line for the socket made anew: " + d.stderr()[-300:])
+    d.stop()
+
+
 def scenario_limits():
     # timing file size: 256 MiB (a sparse file: nothing is written)
     big = os.path.join(TMP, "huge.mode2")
@@ -655,7 +859,9 @@ def scenario_limits():
 
 try:
     {"stuck": scenario_stuck, "churn": scenario_churn, "sigterm": scenario_sigterm,
-     "garbage": scenario_garbage, "limits": scenario_limits}[SCENARIO]()
+     "garbage": scenario_garbage, "limits": scenario_limits,
+     "reload": scenario_reload, "inputs": scenario_inputs,
+     "bounded": scenario_bounded, "socket": scenario_socket}[SCENARIO]()
 finally:
     for p in STARTED:
         if p.poll() is None:

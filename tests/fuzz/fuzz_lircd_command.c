@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!server) {
 		static char path[64];
-		struct ir_lircd_config cfg = { .path = path, .allow_simulate = true,
+		struct ir_lircd_config cfg = { .path = path, .mode = 0600, .allow_simulate = true,
 					       .send = accept_send };
 		unsigned r;
 

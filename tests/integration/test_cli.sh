@@ -122,6 +122,26 @@ grep -q 'pioneer *0xa50012$' "$TMP/out" || fail "a 40 kHz frame with device 0xA5
 pipe nec:0x0408 '$s/^space .*/space 563\npulse 563\nspace 1688\npulse 563\nspace 100000/'
 [ -s "$TMP/out" ] && fail "a nec frame with 2 more bits decodes: $(cat "$TMP/out")"
 
+# A FIFO is read once: the writer sends its data and closes, and decode
+# ends (the format probe used to consume it and a second open waited for a
+# writer forever).  Mode2 and WAV alike; `timeout` makes a hang a failure.
+mkfifo "$TMP/fifo"
+for f in nec-remote-irmp.mode2 nec-mic-jack-44k.wav; do
+	cat "$SRC/samples/$f" >"$TMP/fifo" &
+	writer=$!
+	expect_exit 0 timeout 10 "$IRJACK" decode "$TMP/fifo"
+	expect_out "nec  *0x0"
+	kill $writer 2>/dev/null; wait $writer 2>/dev/null
+done
+# a directory says so (it was "Input/output error")
+expect_exit 2 "$IRJACK" decode "$TMP"; expect_err "Is a directory"
+expect_exit 2 "$IRJACK" synth --timings "$TMP" -o "$TMP/x.wav"; expect_err ": Is a directory"
+# a broken WAV says it is one, with libsndfile's reason (it was named as a
+# binary timing file: "x.wav:1: word 0x46464952 has unknown type 0x46")
+python3 -c 'import sys; d = bytearray(open(sys.argv[1], "rb").read()); d[20:22] = b"\x99\x00"; open(sys.argv[2], "wb").write(d)' \
+	"$SRC/samples/nec-mic-jack-44k.wav" "$TMP/bad.wav"
+expect_exit 2 "$IRJACK" decode "$TMP/bad.wav"; expect_err "bad.wav: a broken audio file: .*fmt"
+
 if [ $failures -gt 0 ]; then
 	echo "$failures failure(s)"
 	exit 1

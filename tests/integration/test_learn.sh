@@ -205,5 +205,24 @@ expect_help
 "$IRJACK" learn -i "$TMP/pd.mode2" -k KEY_A,KEY_B -o "$TMP/x.toml" 2>/dev/null
 [ $? = 2 ] || fail "9 presses for 2 keys must be a usage error"
 
+# Degenerate timings end in an exit status, never a signal: 1 µs
+# durations left the bi-phase unit's mean with nothing to average
+# (SIGFPE, exit 136); also the longest durations, one press, one edge.
+degenerate() { # NAME: learns $TMP/NAME.mode2 (not in a pipe: fail counts here)
+	"$IRJACK" learn -i "$TMP/$1.mode2" -o "$TMP/$1.toml" >"$TMP/$1.out" 2>&1
+	rc=$?
+	[ $rc -le 2 ] || fail "learn $1: exit $rc: $(tail -c 300 "$TMP/$1.out")"
+	! grep -q "runtime error" "$TMP/$1.out" || fail "learn $1: $(grep "runtime error" "$TMP/$1.out")"
+}
+printf 'pulse 1\nspace 1\npulse 1\nspace 1\npulse 1\nspace 1\npulse 1\nspace 1\npulse 1\nspace 100000\n' \
+	>"$TMP/one-us.mode2"
+for i in 1 2 3; do
+	printf 'pulse 1\nspace 1\npulse 1\nspace 2\npulse 2\nspace 1\npulse 1\nspace 1\npulse 1\nspace 200000\n'
+done >"$TMP/one-us-presses.mode2"
+awk 'BEGIN { for (i = 0; i < 40; i++) printf "pulse 16777215\nspace 16777215\n" }' >"$TMP/longest.mode2"
+printf 'pulse 560\n' >"$TMP/one-edge.mode2"
+printf 'pulse 9000\nspace 4500\npulse 560\nspace 200000\n' >"$TMP/short-frame.mode2"
+for f in one-us one-us-presses longest one-edge short-frame; do degenerate $f; done
+
 [ "$failures" = 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "test_learn: all passed"

@@ -131,6 +131,10 @@ static void test_errors_name_the_line(void **state)
 	expect_error("[source a]\ntype = file\n", 1, "needs a device");
 	expect_error("[source a]\ntype = alsa\nprotocols = nec,bogus\n", 3, "bogus");
 	expect_error("[output lircd]\nmode = 999\n", 2, "octal");
+	/* 0 used to pass and make a 0666 socket: a mode means what it says */
+	expect_error("[output lircd]\nmode = 0\n", 2, "from 0001 to 0777");
+	expect_error("[output lircd]\nmode = 0000\n", 2, "from 0001 to 0777");
+	expect_error("[output lircd]\nmode = 01000\n", 2, "from 0001 to 0777");
 	expect_error("[transmitter t]\ntype = alsa\nvolume = 2\n", 3, "volume");
 	expect_error("[daemon]\nlog_level = loud\n", 2, "log_level");
 	expect_error("[daemon]\nkeyup_timeout_ms = 100\n", 0, "nothing to do");
@@ -160,6 +164,18 @@ static void test_errors_name_the_line(void **state)
 		assert_int_equal(load(text, &(struct irjackd_config){ 0 }, &(struct irjackd_config_error){ 0 }), 0);
 		snprintf(text, sizeof(text), "[source %043d]\ntype = alsa\n", 0);
 		expect_error(text, 1, "section name longer than 49 characters");
+	}
+	/* a socket path sun_path cannot hold: start used to fail later with
+	 * "File name too long" */
+	{
+		char text[300];
+
+		snprintf(text, sizeof(text), "[output lircd]\npath = /%0107d\n", 0);
+		expect_error(text, 2, "longer than 107 characters");
+		snprintf(text, sizeof(text), "[output lircd]\npath = /%0106d\n[transmitter t]\n"
+			 "type = file\ndevice = x\n", 0);
+		assert_int_equal(load(text, &(struct irjackd_config){ 0 },
+				      &(struct irjackd_config_error){ 0 }), 0);
 	}
 	/* a line longer than libinih's buffer is named, not split in two */
 	{

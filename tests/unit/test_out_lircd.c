@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -97,7 +98,7 @@ static void command(struct ir_lircd *s, int fd, const char *cmd, const char *wan
 static void test_commands_and_broadcast(void **state)
 {
 	struct ir_keymap *km = keymap();
-	struct ir_lircd_config cfg = { .path = path, .keymap = km, .send = on_send };
+	struct ir_lircd_config cfg = { .path = path, .mode = 0600, .keymap = km, .send = on_send };
 	struct ir_lircd *s;
 	struct ir_key_event ev = { .type = IR_KEY_DOWN, .remote = "tv", .key = "KEY_POWER",
 				   .scancode = 0x04fb };
@@ -177,7 +178,7 @@ static void test_commands_and_broadcast(void **state)
 
 static void test_stuck_client_is_dropped(void **state)
 {
-	struct ir_lircd_config cfg = { .path = path, .allow_simulate = true };
+	struct ir_lircd_config cfg = { .path = path, .mode = 0600, .allow_simulate = true };
 	struct ir_lircd *s;
 	struct ir_key_event ev = { .type = IR_KEY_DOWN, .remote = "tv", .key = "KEY_POWER" };
 	char buf[256];
@@ -331,6 +332,34 @@ static void test_nul_byte(void **state)
 	ir_lircd_free(s);
 }
 
+/* The socket file has exactly the mode asked for, 0 included (it used to
+ * mean 0666: anyone could transmit), and the process's umask is left as
+ * it was; a mode beyond 0777 is refused. */
+static void test_socket_mode_is_exact(void **state)
+{
+	static const unsigned modes[] = { 0660, 0600, 0640, 0, 0777 };
+	struct ir_lircd_config cfg = { .path = path };
+	struct ir_lircd *s;
+	struct stat st;
+	mode_t before = umask(022), after;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/irjack-lircd-mode-%d", (int)getpid());
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		cfg.mode = modes[i];
+		assert_int_equal(ir_lircd_new(&cfg, &s), 0);
+		assert_int_equal(stat(path, &st), 0);
+		assert_true(S_ISSOCK(st.st_mode));
+		assert_int_equal(st.st_mode & 07777, modes[i]);
+		ir_lircd_free(s);
+	}
+	after = umask(before);
+	assert_int_equal(after, 022);
+	cfg.mode = 01777;
+	assert_int_equal(ir_lircd_new(&cfg, &s), -EINVAL);
+	assert_int_equal(stat(path, &st), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +368,7 @@ int main(void)
 		cmocka_unit_test(test_pipelining_client_is_served),
 		cmocka_unit_test(test_long_list),
 		cmocka_unit_test(test_nul_byte),
+		cmocka_unit_test(test_socket_mode_is_exact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
