@@ -46,7 +46,13 @@ static void usage(FILE *out)
 		"                       period_us (audio: capture period, default ~4000;\n"
 		"                       longer survives a slow or busy machine),\n"
 		"                       replay_delay_ms (file: a recording replayed live)\n"
-		"  [output uinput]      name, vendor, product\n"
+		"  [output uinput]      name, vendor, product, per_remote = yes|no (one\n"
+		"                       input device per keymap remote, called\n"
+		"                       'NAME REMOTE' with only that remote's keys, the\n"
+		"                       vendor id and a product id hashed from the\n"
+		"                       remote's name; a reload makes and removes them\n"
+		"                       as remotes come and go; frames no remote names\n"
+		"                       reach no device)\n"
 		"  [output lircd]       path, mode, simulate = yes|no\n"
 		"  [output json]        path ('-': standard output)\n"
 		"  [output mqtt]        host, port, client_id, topic_prefix, username,\n"
@@ -86,8 +92,8 @@ static void print_summary(const struct irjackd_config *cfg, const struct ir_keym
 		       t->device[0] ? t->device : "(first found)");
 	}
 	if (cfg->uinput)
-		printf("  output uinput: \"%s\" %04x:%04x\n", cfg->uinput_name, cfg->uinput_vendor,
-		       cfg->uinput_product);
+		printf("  output uinput: \"%s\" %04x:%04x%s\n", cfg->uinput_name, cfg->uinput_vendor,
+		       cfg->uinput_product, cfg->uinput_per_remote ? ", one device per remote" : "");
 	if (cfg->lircd)
 		printf("  output lircd: %s (mode %03o)\n", cfg->lircd_path, cfg->lircd_mode);
 	if (cfg->json)

@@ -575,8 +575,12 @@ static void output_key(struct parse *p, const char *section, const char *name, c
 				cfg->uinput_vendor = (uint16_t)n;
 			else
 				cfg->uinput_product = (uint16_t)n;
+		} else if (!strcmp(name, "per_remote")) {
+			if (!parse_bool(v, &cfg->uinput_per_remote))
+				fail(p, "per_remote: expected yes or no, got '%s'", v);
 		} else
-			fail(p, "[output uinput]: unknown key '%s' (name, vendor, product)", name);
+			fail(p, "[output uinput]: unknown key '%s' (name, vendor, product, per_remote)",
+			     name);
 	} else if (!strcmp(section, "output lircd")) {
 		if (!strcmp(name, "path"))
 			copy_value(p, cfg->lircd_path, sizeof(cfg->lircd_path), name, v);

@@ -10,7 +10,8 @@
  *                         polarity = auto|high|low, protocols = LIST,
  *                         timeout_ms, period_us (audio),
  *                         replay_delay_ms (file sources)
- *   [output uinput]       name, vendor, product (0x....)
+ *   [output uinput]       name, vendor, product (0x....), per_remote = yes|no
+ *                         (one device per keymap remote, "NAME REMOTE")
  *   [output lircd]        path, mode (octal), simulate = yes|no
  *   [output json]         path (- for standard output)
  *   [output mqtt]         host, port, client_id, topic_prefix, username,
@@ -96,6 +97,7 @@ struct irjackd_config {
 	bool uinput;
 	char uinput_name[IRJACKD_NAME_MAX];
 	uint16_t uinput_vendor, uinput_product;
+	bool uinput_per_remote;
 	bool lircd;
 	char lircd_path[IRJACKD_PATH_MAX];
 	unsigned lircd_mode;

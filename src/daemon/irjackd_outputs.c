@@ -47,6 +47,7 @@ static bool settings_of(const struct irjackd_config *cfg, enum output_slot slot,
 		snprintf(s->uinput.name, sizeof(s->uinput.name), "%s", cfg->uinput_name);
 		s->uinput.vendor = cfg->uinput_vendor;
 		s->uinput.product = cfg->uinput_product;
+		s->uinput.per_remote = cfg->uinput_per_remote;
 		return cfg->uinput;
 	case OUTPUT_JSON:
 		snprintf(s->json.path, sizeof(s->json.path), "%s", cfg->json_path);

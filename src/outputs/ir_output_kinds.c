@@ -4,7 +4,8 @@
  * (ir_output.h) over their modules.  What a reload keeps: the lircd socket
  * (clients stay connected) and the MQTT connection (its offline queue and
  * status) when their settings did not change; the uinput device when its
- * settings did not change and it declares every key the new keymap binds.
+ * settings did not change and it declares every key the new keymap binds;
+ * with per_remote, each remote's device whose keys did not change.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,6 +18,7 @@
 #include "out_lircd.h"
 #include "out_mqtt.h"
 #include "out_uinput.h"
+#include "out_uinput_remotes.h"
 
 static void env_log(const struct ir_output_env *env, int level, const char *message)
 {
@@ -27,9 +29,57 @@ static void env_log(const struct ir_output_env *env, int level, const char *mess
 /* ---- uinput ---- */
 
 struct uinput_out {
-	struct ir_uinput *dev;
+	struct ir_uinput *dev;              /* one device for everything, or */
+	struct ir_uinput_remotes *remotes;  /* one per remote (per_remote) */
 	struct ir_output_env env;
 };
+
+/* Brings the per-remote devices in line with env->keymap and logs what
+ * changed; a device that cannot be made is logged and the rest serve. */
+static int uinput_remotes_update(struct uinput_out *u, const struct ir_output_env *env,
+				 char *err, size_t err_size)
+{
+	struct ir_uinput_remotes_change c;
+	char line[320];
+	int ret = ir_uinput_remotes_update(u->remotes, env->keymap, &c, err, err_size);
+
+	if (ret < 0 && c.created + c.kept == 0)
+		return ret;
+	if (ret < 0)
+		env_log(env, LOG_ERR, err);
+	for (size_t i = 0; i < ir_uinput_remotes_count(u->remotes); i++) {
+		const char *node = ir_uinput_remotes_devnode(u->remotes, i);
+
+		if (!node)
+			continue;
+		snprintf(line, sizeof(line), "uinput device %s for remote %s", node,
+			 ir_uinput_remotes_remote(u->remotes, i));
+		env_log(env, LOG_DEBUG, line);
+	}
+	snprintf(line, sizeof(line),
+		 "uinput per remote: %u device(s) kept, %u created, %u removed, %u failed", c.kept,
+		 c.created, c.removed, c.failed);
+	env_log(env, LOG_INFO, line);
+	return 0;
+}
+
+static int uinput_open_remotes(const struct ir_uinput_settings *s,
+			       const struct ir_output_env *env, struct uinput_out *u, char *err,
+			       size_t err_size)
+{
+	struct ir_uinput_remotes_config rc = { .name = s->name, .vendor = s->vendor };
+	char why[256];
+	int ret = ir_uinput_remotes_new(&rc, &u->remotes);
+
+	if (ret == 0)
+		ret = uinput_remotes_update(u, env, why, sizeof(why));
+	if (ret < 0) {
+		snprintf(err, err_size, "uinput: %s (is /dev/uinput there and writable?)",
+			 ret == -ENOMEM ? strerror(ENOMEM) : why);
+		ir_uinput_remotes_free(u->remotes);
+	}
+	return ret;
+}
 
 static int uinput_open(const void *settings, const struct ir_output_env *env, void **impl,
 		       char *err, size_t err_size)
@@ -47,6 +97,15 @@ static int uinput_open(const void *settings, const struct ir_output_env *env, vo
 
 	if (!u)
 		return -ENOMEM;
+	u->env = *env;
+	if (s->per_remote) {
+		ret = uinput_open_remotes(s, env, u, err, err_size);
+		if (ret < 0)
+			free(u);
+		else
+			*impl = u;
+		return ret;
+	}
 	ret = ir_uinput_new(&uc, &u->dev);
 	if (ret < 0) {
 		snprintf(err, err_size, "uinput: %s (is /dev/uinput there and writable?)",
@@ -54,7 +113,6 @@ static int uinput_open(const void *settings, const struct ir_output_env *env, vo
 		free(u);
 		return ret;
 	}
-	u->env = *env;
 	snprintf(line, sizeof(line), "uinput device %s", ir_uinput_devnode(u->dev));
 	env_log(env, LOG_INFO, line);
 	*impl = u;
@@ -66,9 +124,18 @@ static int uinput_rebind(void *impl, const void *old, const void *settings,
 {
 	const struct ir_uinput_settings *a = old, *b = settings;
 	struct uinput_out *u = impl;
+	char err[256];
 
 	if (strcmp(a->name, b->name) || a->vendor != b->vendor || a->product != b->product ||
-	    !ir_uinput_has_keys(u->dev, env->keymap))
+	    a->per_remote != b->per_remote)
+		return -EAGAIN;
+	if (u->remotes) {
+		/* a reload touches only the remotes that came, went or changed */
+		u->env = *env;
+		uinput_remotes_update(u, env, err, sizeof(err));
+		return 0;
+	}
+	if (!ir_uinput_has_keys(u->dev, env->keymap))
 		return -EAGAIN;
 	u->env = *env;
 	return 0;
@@ -77,17 +144,39 @@ static int uinput_rebind(void *impl, const void *old, const void *settings,
 static void uinput_key(void *impl, const struct ir_key_event *ev)
 {
 	struct uinput_out *u = impl;
+	int ret;
 
-	if (ir_uinput_event(u->dev, ev) < 0)
+	if (u->remotes) {
+		ret = ir_uinput_remotes_event(u->remotes, ev);
+		if (ret == -ENOENT)
+			return; /* no remote names the frame: no device is its */
+	} else {
+		ret = ir_uinput_event(u->dev, ev);
+	}
+	if (ret < 0)
 		env_log(&u->env, LOG_WARNING, "uinput: cannot write an event");
 }
 
 static void uinput_status(void *impl, const void *settings, char *line, size_t size)
 {
 	const struct uinput_out *u = impl;
+	size_t len;
 
 	(void)settings;
-	snprintf(line, size, "output uinput %s", ir_uinput_devnode(u->dev));
+	if (!u->remotes) {
+		snprintf(line, size, "output uinput %s", ir_uinput_devnode(u->dev));
+		return;
+	}
+	snprintf(line, size, "output uinput per remote, %zu device(s)",
+		 ir_uinput_remotes_count(u->remotes));
+	for (size_t i = 0; i < ir_uinput_remotes_count(u->remotes); i++) {
+		const char *node = ir_uinput_remotes_devnode(u->remotes, i);
+
+		len = strlen(line);
+		if (len + 1 < size)
+			snprintf(line + len, size - len, "%s %s %s", i ? "," : ":",
+				 ir_uinput_remotes_remote(u->remotes, i), node ? node : "(none)");
+	}
 }
 
 static void uinput_close(void *impl)
@@ -95,6 +184,7 @@ static void uinput_close(void *impl)
 	struct uinput_out *u = impl;
 
 	ir_uinput_free(u->dev);
+	ir_uinput_remotes_free(u->remotes);
 	free(u);
 }
 

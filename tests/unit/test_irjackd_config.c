@@ -58,6 +58,7 @@ static void test_valid(void **state)
 			      "device = /dev/lirc0\n"
 			      "[output uinput]\n"
 			      "vendor = 0x1234\n"
+			      "per_remote = yes\n"
 			      "[output lircd]\n"
 			      "path = /tmp/sock\n"
 			      "mode = 0666\n"
@@ -87,6 +88,7 @@ static void test_valid(void **state)
 	assert_true(ir_protocol_set_has(&cfg.sources[1].protocols, IR_PROTO_SONY12));
 	assert_true(cfg.uinput);
 	assert_int_equal(cfg.uinput_vendor, 0x1234);
+	assert_true(cfg.uinput_per_remote);
 	assert_true(cfg.lircd);
 	assert_int_equal(cfg.lircd_mode, 0666);
 	assert_true(cfg.lircd_simulate);
@@ -122,6 +124,8 @@ static void test_errors_name_the_line(void **state)
 	expect_error("[source a]\ntype = alsa\nperiod_us = 100\n", 3, "period_us");
 	expect_error("[source a]\ntype = floppy\n", 2, "type");
 	expect_error("[source a]\ntype = alsa\nvolume = 1\n", 3, "unknown key 'volume'");
+	expect_error("[source a]\ntype = alsa\n[output uinput]\nper_remote = maybe\n", 4,
+		     "per_remote");
 	expect_error("[source a]\ndevice = x\n[source b]\ntype = alsa\n", 1, "no type");
 	expect_error("[source a]\ntype = alsa\n[source a]\ntype = alsa\n", 4, "appears twice");
 	expect_error("[sauce a]\ntype = alsa\n", 2, "unknown section");
