@@ -59,6 +59,14 @@ static void usage(FILE *out)
 		"                       password|password_file, tls, cafile, certfile,\n"
 		"                       keyfile, qos, keepalive, queue_max,\n"
 		"                       discovery = yes|no, discovery_prefix\n"
+		"  [output lircdev]     name (default lirc-irjack), source (default: the\n"
+		"                       first): /dev/NAME, a LIRC character device made\n"
+		"                       through CUSE (libfuse3, the cuse module) that\n"
+		"                       serves the source as the kernel's lirc_dev serves a\n"
+		"                       receiver: mode2 reads of its pulses, spaces and\n"
+		"                       timeouts (for audio the demodulator's), scancode\n"
+		"                       reads of its frames (rc-core protocol numbers),\n"
+		"                       receive-only ioctls; for ir-ctl -r, mode2, lircd\n"
 		"  [transmitter NAME]   type = alsa|file|lirc|mceusb, device, mode, volume,\n"
 		"                       remotes\n"
 		"See config/irjackd.conf for an example.\n"
@@ -98,6 +106,9 @@ static void print_summary(const struct irjackd_config *cfg, const struct ir_keym
 		printf("  output lircd: %s (mode %03o)\n", cfg->lircd_path, cfg->lircd_mode);
 	if (cfg->json)
 		printf("  output json: %s\n", cfg->json_path);
+	if (cfg->lircdev)
+		printf("  output lircdev: /dev/%s, source %s\n", cfg->lircdev_name,
+		       cfg->lircdev_source[0] ? cfg->lircdev_source : cfg->sources[0].name);
 	if (cfg->mqtt)
 		printf("  output mqtt: %s:%u%s, qos %u, queue %u%s\n", cfg->mqtt_cfg.host,
 		       cfg->mqtt_cfg.port, cfg->mqtt_cfg.tls ? " (TLS)" : "", cfg->mqtt_cfg.qos,

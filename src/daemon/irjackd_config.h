@@ -18,6 +18,8 @@
  *                         password | password_file, tls = yes|no, cafile,
  *                         certfile, keyfile, qos = 0|1|2, keepalive (s),
  *                         queue_max, discovery = yes|no, discovery_prefix
+ *   [output lircdev]      name (a node under /dev; default lirc-irjack),
+ *                         source (the source that feeds it; default the first)
  *   [transmitter NAME]    type = alsa|file|lirc|mceusb, device, mode,
  *                         volume (0..1), remotes = NAME,... (which remotes it
  *                         sends for; empty: all)
@@ -106,6 +108,10 @@ struct irjackd_config {
 	char json_path[IRJACKD_PATH_MAX];
 	bool mqtt;
 	struct ir_mqtt_settings mqtt_cfg; /* [output mqtt] */
+	bool lircdev;
+	char lircdev_name[IRJACKD_NAME_MAX];
+	char lircdev_source[IRJACKD_NAME_MAX]; /* "": the first source */
+	unsigned lircdev_line;
 };
 
 struct irjackd_config_error {

@@ -13,9 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <time.h>
 
 #include "ir_output_kinds.h"
 #include "out_lircd.h"
+#include "out_lircdev_cuse.h"
 #include "out_mqtt.h"
 #include "out_uinput.h"
 #include "out_uinput_remotes.h"
@@ -428,4 +430,154 @@ const struct ir_output_kind ir_output_mqtt = {
 	.process = mqtt_process,
 	.status = mqtt_status,
 	.close = mqtt_close,
+};
+
+/* ---- the CUSE LIRC device ---- */
+
+struct lircdev_out {
+	struct ir_lircdev_cuse *cuse;
+	struct ir_output_env env;
+	char source[64];  /* the source that feeds it */
+	int channel;      /* audio: the channel whose edges it passes on; -1 until a pulse */
+	bool gone;        /* the kernel closed the device (logged once) */
+};
+
+static void lircdev_bind(struct lircdev_out *l, const struct ir_lircdev_settings *s,
+			 const struct ir_output_env *env)
+{
+	const char *src = s->source[0] ? s->source
+					: env->source_count ? env->source_names[0] : "";
+
+	if (strcmp(l->source, src))
+		l->channel = -1;
+	snprintf(l->source, sizeof(l->source), "%s", src);
+	l->env = *env;
+}
+
+static int lircdev_open(const void *settings, const struct ir_output_env *env, void **impl,
+			char *err, size_t err_size)
+{
+	const struct ir_lircdev_settings *s = settings;
+	struct ir_lircdev_cuse_config cc = { .name = s->name, .timeout_us = s->timeout_us };
+	struct lircdev_out *l = calloc(1, sizeof(*l));
+	char line[320];
+	int ret;
+
+	if (!l)
+		return -ENOMEM;
+	ret = ir_lircdev_cuse_new(&cc, &l->cuse, err, err_size);
+	if (ret < 0) {
+		free(l);
+		return ret;
+	}
+	l->channel = -1;
+	lircdev_bind(l, s, env);
+	snprintf(line, sizeof(line), "lirc device %s, fed by source %s",
+		 ir_lircdev_cuse_path(l->cuse), l->source);
+	env_log(env, LOG_INFO, line);
+	*impl = l;
+	return 0;
+}
+
+static int lircdev_rebind(void *impl, const void *old, const void *settings,
+			  const struct ir_output_env *env)
+{
+	const struct ir_lircdev_settings *a = old, *b = settings;
+
+	/* the device stays (its readers with it) while its name does */
+	if (strcmp(a->name, b->name) || a->timeout_us != b->timeout_us)
+		return -EAGAIN;
+	lircdev_bind(impl, b, env);
+	return 0;
+}
+
+static void lircdev_edge(void *impl, const char *source, unsigned channel,
+			 const struct ir_edge *edge)
+{
+	struct lircdev_out *l = impl;
+
+	if (strcmp(source, l->source))
+		return;
+	/* an audio source in auto mode demodulates every channel; the device
+	 * passes on the one the first pulse came from, as one receiver */
+	if (l->channel < 0 && edge->kind == IR_PULSE)
+		l->channel = (int)channel;
+	if (l->channel != (int)channel)
+		return;
+	ir_lircdev_edge(ir_lircdev_cuse_device(l->cuse), edge);
+}
+
+static void lircdev_frame(void *impl, const struct ir_output_frame *f)
+{
+	struct lircdev_out *l = impl;
+	struct timespec ts;
+	int keycode = f->key ? f->key->keycode : 0;
+
+	if (strcmp(f->source, l->source))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts); /* lirc_scancode's clock */
+	ir_lircdev_frame(ir_lircdev_cuse_device(l->cuse), f->frame, keycode,
+			 (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+}
+
+static size_t lircdev_fds(void *impl, struct pollfd *fds, size_t max)
+{
+	struct lircdev_out *l = impl;
+
+	if (max == 0 || l->gone)
+		return 0;
+	fds[0] = (struct pollfd){ .fd = ir_lircdev_cuse_fd(l->cuse), .events = POLLIN };
+	return 1;
+}
+
+static void lircdev_process(void *impl, const struct pollfd *fds, size_t n)
+{
+	struct lircdev_out *l = impl;
+	char line[320];
+
+	if (n == 0 || !(fds[0].revents & (POLLIN | POLLERR | POLLHUP)))
+		return;
+	if (ir_lircdev_cuse_process(l->cuse) < 0) {
+		l->gone = true;
+		snprintf(line, sizeof(line), "lirc device %s: the kernel closed it",
+			 ir_lircdev_cuse_path(l->cuse));
+		env_log(&l->env, LOG_ERR, line);
+	}
+}
+
+static void lircdev_status(void *impl, const void *settings, char *line, size_t size)
+{
+	struct lircdev_out *l = impl;
+	struct ir_lircdev *dev = ir_lircdev_cuse_device(l->cuse);
+	struct ir_lircdev_stats st;
+
+	(void)settings;
+	ir_lircdev_get_stats(dev, &st);
+	snprintf(line, size,
+		 "output lircdev %s, source %s, %zu reader(s), words %" PRIu64
+		 ", scancodes %" PRIu64 ", dropped %" PRIu64,
+		 ir_lircdev_cuse_path(l->cuse), l->source, ir_lircdev_reader_count(dev), st.words,
+		 st.scancodes, st.dropped_words + st.dropped_scancodes);
+}
+
+static void lircdev_close(void *impl)
+{
+	struct lircdev_out *l = impl;
+
+	ir_lircdev_cuse_free(l->cuse);
+	free(l);
+}
+
+const struct ir_output_kind ir_output_lircdev = {
+	.name = "lircdev",
+	.settings_size = sizeof(struct ir_lircdev_settings),
+	.keeps_running = true,
+	.open = lircdev_open,
+	.rebind = lircdev_rebind,
+	.frame = lircdev_frame,
+	.edge = lircdev_edge,
+	.fds = lircdev_fds,
+	.process = lircdev_process,
+	.status = lircdev_status,
+	.close = lircdev_close,
 };
