@@ -11,8 +11,10 @@
 #   4. a reader in LIRC_MODE_SCANCODE (Python: ioctl, select, read) gets
 #      struct lirc_scancode records: rc_proto 9 (NEC) with the reference's
 #      scancodes, in order;
-#   5. SIGTERM removes the device;
-#   6. `irjack listen --lircdev lirc-listen` on the same capture serves
+#   5. Debian's lircd with its `default` driver on the device decodes the
+#      frames against a lircd.conf and Debian's irw prints them;
+#   6. SIGTERM removes the device;
+#   7. `irjack listen --lircdev lirc-listen` on the same capture serves
 #      `ir-ctl -r` the same way, and removes its device on SIGINT.
 # Usage (in the guest): guest-lircdev.sh BUILD_DIR SOURCE_DIR
 set -u
@@ -27,7 +29,7 @@ failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 [ -e /dev/snd/pcmC0D1c ] || { echo "FAIL: no snd-aloop in the VM"; exit 1; }
-for tool in aplay ir-ctl python3; do
+for tool in aplay ir-ctl python3 lircd irw; do
 	command -v $tool >/dev/null || { echo "FAIL: $tool missing"; exit 1; }
 done
 if [ ! -c /dev/cuse ]; then
@@ -142,14 +144,65 @@ step_scancodes() {
 }
 step_scancodes || { echo "  retrying once (emulation)"; step_scancodes; } || fail "scancode reads"
 
-echo "== 5. SIGTERM removes the device"
+echo "== 5. Debian's lircd, default driver, on the device; irw on its socket"
+# NEC in lircd.conf's bit order: address, ~address, command, ~command, each
+# byte sent LSB first, so 0x04/0x08 (rc-core 0x0408) is 0x20df10ef.
+cat >"$T/lircd.conf" <<'LIRCD'
+begin remote
+  name  vm_nec
+  bits           32
+  flags SPACE_ENC|CONST_LENGTH
+  eps            30
+  aeps          100
+  header       9000  4500
+  one           560  1690
+  zero          560   560
+  ptrail        560
+  repeat       9000  2250
+  gap          108000
+  frequency    38000
+      begin codes
+          KEY_A  0x20DFDF20
+          KEY_B  0x20DF10EF
+          KEY_C  0x20DF40BF
+      end codes
+end remote
+LIRCD
+printf '[lircd]\n' >"$T/lirc_options.conf"
+step_lircd() {
+	rm -f "$T/lircd.sock"
+	# -i: open the device at start, not when irw connects (under emulation
+	# that came after the first frame had gone by)
+	lircd -O "$T/lirc_options.conf" -n -i -H default -d "$DEV" -o "$T/lircd.sock" \
+		-P "$T/lircd.pid" -L "$T/lircd.log" --loglevel=info "$T/lircd.conf" 2>"$T/lircd.err" &
+	lircd_pid=$!
+	i=0
+	while [ ! -S "$T/lircd.sock" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+	irw "$T/lircd.sock" >"$T/irw.out" 2>&1 &
+	irw_pid=$!
+	sleep 2
+	play
+	sleep 2
+	kill "$irw_pid" "$lircd_pid" 2>/dev/null
+	wait "$irw_pid" "$lircd_pid" 2>/dev/null
+	sed 's/^/  irw: /' "$T/irw.out"
+	for k in KEY_A KEY_B KEY_C; do
+		[ "$(grep -c " 00 $k vm_nec" "$T/irw.out")" = 1 ] || return 1
+	done
+}
+step_lircd || { echo "  retrying once (emulation)"; step_lircd; } || {
+	fail "lircd + irw did not print KEY_A, KEY_B, KEY_C once each"
+	grep -iE "error|warn|default|$DEV" "$T/lircd.log" "$T/lircd.err" | head -20 | sed 's/^/  lircd: /'
+}
+
+echo "== 6. SIGTERM removes the device"
 kill "$daemon"
 wait "$daemon" || fail "irjackd exited $? on SIGTERM: $(tail -5 "$T/daemon.err")"
 sleep 0.5
 [ -e "$DEV" ] && fail "$DEV left behind"
 grep -E "warning|error" "$T/daemon.err" | grep -v "audio lost" | sed 's/^/  daemon: /'
 
-echo "== 6. irjack listen --lircdev"
+echo "== 7. irjack listen --lircdev"
 "$IRJACK" listen -d alsa:hw:Loopback,1,0 --rate 44100 --period-us 20000 --lircdev lirc-listen \
 	>"$T/listen.out" 2>"$T/listen.err" &
 listen=$!
