@@ -2,9 +2,10 @@
 /*
  * ir_learn_remote.c - a remote learned from a recording (ir_learn_remote.h).
  *
- * The re-decode uses ir_learn_pd_decode() / the built-in decoders / a raw
- * comparison rather than the TOML loader's generic decoders, so that the
- * check does not depend on the writer and the loader agreeing.
+ * Learning checks each press with what it inferred (ir_learn_pd_decode(),
+ * the built-in decoders, a raw comparison) to choose a key's reference
+ * press; the check that decides whether a file is written is
+ * ir_learn_save()'s, with the file itself loaded back (ir_learn_save.c).
  */
 #include "ir_learn_remote.h"
 
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "ir_audio_file.h"
+#include "ir_keymap_toml.h"
 #include "ir_keymap_write.h"
 #include "ir_receiver.h"
 #include "ir_timing_io.h"
@@ -105,8 +107,6 @@ int ir_learn_read(const char *path, struct ir_learn_input *in, char *err, size_t
 {
 	struct ir_parse_error perr = { 0 };
 	struct ir_audio_file *f = NULL;
-	struct ir_protocol_set set;
-	struct ir_decoder *dec = NULL;
 	char audio_error[256];
 	int ret;
 
@@ -121,16 +121,34 @@ int ir_learn_read(const char *path, struct ir_learn_input *in, char *err, size_t
 			 strerror(-ret));
 		return ret;
 	}
-	ir_protocol_set_default(&set);
-	ret = ir_decoder_new(&set, keep_frame, in, &dec);
-	if (ret < 0) {
+	ret = ir_learn_input_decode(in);
+	if (ret < 0)
 		snprintf(err, err_size, "%s", strerror(-ret));
+	return ret;
+}
+
+/* Decodes in->edges with the protocols of `set` into in->frames. */
+static int decode_frames(struct ir_learn_input *in, const struct ir_protocol_set *set)
+{
+	struct ir_decoder *dec = NULL;
+	int ret;
+
+	in->frame_count = 0;
+	ret = ir_decoder_new(set, keep_frame, in, &dec);
+	if (ret < 0)
 		return ret;
-	}
 	ir_decoder_feed_many(dec, in->edges.edges, in->edges.len);
 	ir_decoder_flush(dec);
 	ir_decoder_free(dec);
 	return 0;
+}
+
+int ir_learn_input_decode(struct ir_learn_input *in)
+{
+	struct ir_protocol_set set;
+
+	ir_protocol_set_default(&set);
+	return decode_frames(in, &set);
 }
 
 void ir_learn_input_free(struct ir_learn_input *in)
@@ -219,22 +237,42 @@ static int assign_keys(const struct ir_learn_options *opt, size_t npress,
 
 /* ---- the methods ---- */
 
-/* Every press decoded, one protocol per key: its scancodes. */
+/* The first press of key `k` that a protocol decoded, or NULL. */
+static const struct press *first_decoded(const struct press *presses, size_t k, size_t per_key)
+{
+	for (size_t j = 0; j < per_key; j++)
+		if (presses[k * per_key + j].frame)
+			return &presses[k * per_key + j];
+	return NULL;
+}
+
+/*
+ * Every key decoded by a protocol in at least one of its presses: the
+ * protocol and scancode of each key's first decoded press.  A press that
+ * did not decode (a glitch, the remote not aimed yet) does not stop its
+ * key being learned from the others; it is not ok, nor one with another
+ * code.
+ */
 static bool learn_protocol(struct press *presses, size_t npress, size_t per_key,
 			   struct ir_learn_result *res)
 {
-	for (size_t p = 0; p < npress; p++)
-		if (!presses[p].frame ||
-		    presses[p].frame->protocol != presses[p - p % per_key].frame->protocol)
+	for (size_t k = 0; k < res->key_count; k++)
+		if (!first_decoded(presses, k, per_key))
 			return false;
 	res->method = IR_LEARN_PROTOCOL;
-	res->protocol = presses[0].frame->protocol;
-	for (size_t p = 0; p < npress; p++) {
-		const struct ir_frame *f0 = presses[p - p % per_key].frame;
+	for (size_t k = 0; k < res->key_count; k++) {
+		const struct ir_frame *f0 = first_decoded(presses, k, per_key)->frame;
 
-		presses[p].code = presses[p].frame->scancode;
-		presses[p].ok = presses[p].frame->protocol == f0->protocol &&
-				presses[p].frame->scancode == f0->scancode;
+		res->keys[k].protocol = f0->protocol;
+		res->keys[k].scancode = f0->scancode;
+	}
+	res->protocol = res->keys[0].protocol;
+	for (size_t p = 0; p < npress; p++) {
+		const struct ir_frame *f = presses[p].frame;
+		const struct ir_learned_key *key = &res->keys[p / per_key];
+
+		presses[p].code = f ? f->scancode : 0;
+		presses[p].ok = f && f->protocol == key->protocol && f->scancode == key->scancode;
 	}
 	return true;
 }
@@ -254,10 +292,11 @@ static int man_bits(const void *params, const struct ir_edge *e, size_t n, uint8
 	return ir_learn_manchester_decode(params, e, n, bits, max);
 }
 
-/* Each press's bits as its code; ok when it has `nbits` and its key's
- * first press's code. */
+/* Each press's bits as its code; ok when it has `nbits` and the code of
+ * its key's first press that has `nbits` (which names the key). */
 static void decode_presses(const struct ir_learn_input *in, struct press *presses, size_t npress,
-			   size_t per_key, bits_fn fn, const void *params, unsigned nbits)
+			   size_t per_key, bits_fn fn, const void *params, unsigned nbits,
+			   struct ir_learn_result *res)
 {
 	uint8_t bits[IR_LEARN_MAX_BITS];
 
@@ -270,9 +309,17 @@ static void decode_presses(const struct ir_learn_input *in, struct press *presse
 			presses[p].code = presses[p].code << 1 | bits[b];
 		presses[p].ok = nb == (int)nbits;
 	}
-	for (size_t p = 0; p < npress; p++)
-		if (presses[p].code != presses[p - p % per_key].code)
-			presses[p].ok = false;
+	for (size_t k = 0; k < res->key_count; k++) {
+		const struct press *ref = NULL;
+
+		for (size_t j = 0; j < per_key && !ref; j++)
+			if (presses[k * per_key + j].ok)
+				ref = &presses[k * per_key + j];
+		res->keys[k].scancode = ref ? ref->code : 0;
+		for (size_t j = 0; j < per_key; j++)
+			if (!ref || presses[k * per_key + j].code != ref->code)
+				presses[k * per_key + j].ok = false;
+	}
 }
 
 /* Pulse-distance, else bi-phase parameters of at most 64 bits.  Returns 1
@@ -299,12 +346,13 @@ static int learn_parameters(const struct ir_learn_input *in, struct press *press
 		return -ENOMEM;
 	if (man == 0 && res->man.bits <= 64) {
 		res->method = IR_LEARN_MANCHESTER;
-		decode_presses(in, presses, npress, per_key, man_bits, &res->man, res->man.bits);
+		decode_presses(in, presses, npress, per_key, man_bits, &res->man, res->man.bits,
+			       res);
 		return 1;
 	}
 	if (pd == 0 && res->pd.bits <= 64) {
 		res->method = IR_LEARN_PULSE_DISTANCE;
-		decode_presses(in, presses, npress, per_key, pd_bits, &res->pd, res->pd.bits);
+		decode_presses(in, presses, npress, per_key, pd_bits, &res->pd, res->pd.bits, res);
 		return 1;
 	}
 	return 0;
@@ -325,7 +373,27 @@ static bool raw_matches(const struct ir_edge *a, size_t na, const struct ir_edge
 	return true;
 }
 
-/* Raw timings, averaged over the key's presses of the same length. */
+/* The press of key `k` whose length most of its presses share (the first
+ * such): a glitched press, first or not, does not become the key. */
+static const struct press *raw_reference(const struct press *presses, size_t k, size_t per_key)
+{
+	const struct press *key = &presses[k * per_key], *best = key;
+	size_t best_count = 0;
+
+	for (size_t i = 0; i < per_key; i++) {
+		size_t count = 0;
+
+		for (size_t j = 0; j < per_key; j++)
+			count += key[j].len == key[i].len;
+		if (count > best_count) {
+			best_count = count;
+			best = &key[i];
+		}
+	}
+	return best;
+}
+
+/* Raw timings, averaged over the key's presses of its reference's length. */
 static int learn_raw(const struct ir_learn_input *in, struct press *presses, size_t npress,
 		     size_t per_key, struct ir_learn_result *res)
 {
@@ -333,8 +401,9 @@ static int learn_raw(const struct ir_learn_input *in, struct press *presses, siz
 
 	res->method = IR_LEARN_RAW;
 	for (size_t k = 0; k < res->key_count; k++) {
-		const struct press *p0 = &presses[k * per_key];
+		const struct press *p0 = raw_reference(presses, k, per_key);
 
+		res->keys[k].scancode = k; /* the loader numbers raw keys in file order */
 		for (size_t i = 0; i < p0->len; i++) {
 			struct ir_edge a = e[p0->start + i];
 			uint64_t sum = 0;
@@ -375,9 +444,55 @@ static int learn_presses(const struct ir_learn_input *in, struct press *presses,
 	res->presses = npress;
 	for (size_t p = 0; p < npress; p++)
 		res->presses_ok += presses[p].ok;
-	for (size_t k = 0; k < res->key_count; k++)
-		res->keys[k].scancode = presses[k * per_key].code;
 	return 0;
+}
+
+/*
+ * When the default protocols leave presses unread or reading differently
+ * from their key, every protocol is tried: those left out of the default
+ * set (rc6a, whose toggle the default rc6_6a_32 reading takes for a code
+ * bit; fan; imon) may read all of them.  That reading is kept when it reads
+ * more presses; a keymap naming such a protocol enables it where it is
+ * loaded, so the file check decodes as learning did.
+ */
+static int try_every_protocol(const struct ir_learn_input *in, const struct ir_learn_press *split,
+			      size_t npress, struct ir_learn_result *res)
+{
+	struct ir_learn_input *alt = malloc(sizeof(*alt));
+	struct press *presses = calloc(npress, sizeof(*presses));
+	struct ir_learn_result *r2 = calloc(1, sizeof(*r2));
+	struct ir_protocol_set set;
+	size_t ok = 0;
+	int ret = -ENOMEM;
+
+	if (!alt || !presses || !r2)
+		goto out;
+	alt->edges = in->edges; /* shared, not freed here */
+	ir_protocol_set_all(&set);
+	ret = decode_frames(alt, &set);
+	if (ret < 0)
+		goto out;
+	locate_presses(alt, split, npress, presses);
+	r2->key_count = res->key_count;
+	for (size_t k = 0; k < res->key_count; k++)
+		r2->keys[k].name = res->keys[k].name;
+	if (!learn_protocol(presses, npress, res->per_key, r2))
+		goto out;
+	for (size_t p = 0; p < npress; p++)
+		ok += presses[p].ok;
+	if (ok > res->presses_ok) {
+		ir_learn_result_free(res);
+		r2->presses = npress;
+		r2->presses_ok = ok;
+		r2->per_key = res->per_key;
+		memcpy(r2->spans, res->spans, sizeof(r2->spans));
+		*res = *r2;
+	}
+out:
+	free(alt);
+	free(presses);
+	free(r2);
+	return ret;
 }
 
 int ir_learn_remote(const struct ir_learn_input *in, const struct ir_learn_options *opt,
@@ -404,9 +519,13 @@ int ir_learn_remote(const struct ir_learn_input *in, const struct ir_learn_optio
 		goto out;
 	}
 	locate_presses(in, split, npress, presses);
+	memcpy(res->spans, split, npress * sizeof(*split));
 	ret = assign_keys(opt, npress, res, &per_key, err, err_size);
+	res->per_key = per_key;
 	if (ret == 0)
 		ret = learn_presses(in, presses, npress, per_key, res);
+	if (ret == 0 && res->presses_ok < npress)
+		ret = try_every_protocol(in, split, npress, res);
 	if (ret == -ENOMEM)
 		snprintf(err, err_size, "%s", strerror(ENOMEM));
 out:
@@ -441,6 +560,7 @@ const char *ir_learn_method_name(const struct ir_learn_result *res)
 int ir_learn_write_toml(FILE *f, const char *name, const struct ir_learn_result *res)
 {
 	struct ir_keymap_write_key keys[IR_LEARN_MAX_KEYS];
+	const char *protocol, *variant;
 
 	for (size_t k = 0; k < res->key_count; k++)
 		keys[k] = (struct ir_keymap_write_key){
@@ -459,9 +579,24 @@ int ir_learn_write_toml(FILE *f, const char *name, const struct ir_learn_result 
 	case IR_LEARN_PROTOCOL:
 		break;
 	}
-	fprintf(f, "[[protocols]]\nname = \"%s\"\nprotocol = \"%s\"\n[protocols.scancodes]\n", name,
-		ir_learn_method_name(res));
-	for (size_t k = 0; k < res->key_count; k++)
-		fprintf(f, "0x%" PRIx64 " = \"%s\"\n", keys[k].scancode, keys[k].keycode);
+	/* one table per protocol, in the order the keys first use them */
+	for (size_t k = 0; k < res->key_count; k++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < k; j++)
+			seen |= res->keys[j].protocol == res->keys[k].protocol;
+		if (seen)
+			continue;
+		ir_keymap_toml_protocol_name(res->keys[k].protocol, &protocol, &variant);
+		fprintf(f, "%s[[protocols]]\nname = \"%s\"\nprotocol = \"%s\"\n", k ? "\n" : "",
+			name, protocol);
+		if (variant)
+			fprintf(f, "variant = \"%s\"\n", variant);
+		fprintf(f, "[protocols.scancodes]\n");
+		for (size_t j = k; j < res->key_count; j++)
+			if (res->keys[j].protocol == res->keys[k].protocol)
+				fprintf(f, "0x%" PRIx64 " = \"%s\"\n", keys[j].scancode,
+					keys[j].keycode);
+	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -7,7 +7,8 @@
  *   # comment
  *   [[protocols]]                 one remote
  *   name = "..."                  (optional: the protocol name otherwise)
- *   protocol = "nec"              rc-core family, BPF protocol, or unknown/other
+ *   protocol = "nec"              rc-core family, BPF protocol, unknown/other, or
+ *                                 irjack's own name ("nubert": ir_keymap_toml.h)
  *   variant = "necx"              (optional) one protocol of the family
  *   header_pulse = 9000           integer parameters of BPF protocols
  *   [protocols.scancodes]
@@ -28,6 +29,7 @@
  * newer kernel has, and the lircd socket reports the name anyway.
  */
 #include "ir_keymap_loaders.h"
+#include "ir_keymap_toml.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -40,9 +42,11 @@
 #include "ir_generic.h"
 #include "ir_util.h"
 
-/* Bounds on input from outside: no rc_keymaps line comes near 4096 bytes
- * (the longest is ~90), and the largest file has ~300 keys. */
-#define TOML_MAX_LINE 4096
+/* Bounds on input from outside: the largest rc_keymaps file has ~300 keys
+ * and its longest line ~90 bytes; a raw key of IR_GENERIC_MAX_RAW_EDGES
+ * (2048) durations of up to 7 digits with sign and blank is 18,432 bytes
+ * plus `raw = ""`: lines up to 20,480 bytes. */
+#define TOML_MAX_LINE 20480
 #define TOML_MAX_KEYS 100000
 #define TOML_MAX_STRING 1024
 
@@ -108,15 +112,16 @@ struct proto_family {
 };
 
 /* rc-core's protocol families as rc_keymaps name them (ir-keytable accepts
- * both "rc5" and "rc-5" spellings); a key of a family without a variant
- * binds under each of its protocols, as rc-core looks keys up by scancode
- * alone. */
+ * both "rc5" and "rc-5" spellings; the first of a family's spellings is
+ * the one written, as Debian's rc_keymaps spell it); a key of a family
+ * without a variant binds under each of its protocols, as rc-core looks
+ * keys up by scancode alone. */
 static const struct proto_family families[] = {
 	{ "nec", { IR_PROTO_NEC, IR_PROTO_NECX, IR_PROTO_NEC32 }, 3 },
 	{ "rc5", { IR_PROTO_RC5, IR_PROTO_RC5X_20 }, 2 },
 	{ "rc-5", { IR_PROTO_RC5, IR_PROTO_RC5X_20 }, 2 },
-	{ "rc5_sz", { IR_PROTO_RC5_SZ }, 1 },
 	{ "rc-5-sz", { IR_PROTO_RC5_SZ }, 1 },
+	{ "rc5_sz", { IR_PROTO_RC5_SZ }, 1 },
 	{ "rc6", { IR_PROTO_RC6_0, IR_PROTO_RC6_6A_20, IR_PROTO_RC6_6A_24, IR_PROTO_RC6_6A_32,
 		   IR_PROTO_RC6_MCE }, 5 },
 	{ "rc-6", { IR_PROTO_RC6_0, IR_PROTO_RC6_6A_20, IR_PROTO_RC6_6A_24, IR_PROTO_RC6_6A_32,
@@ -126,8 +131,8 @@ static const struct proto_family families[] = {
 	{ "sanyo", { IR_PROTO_SANYO }, 1 },
 	{ "sharp", { IR_PROTO_SHARP }, 1 },
 	{ "xmp", { IR_PROTO_XMP }, 1 },
-	{ "rcmm", { IR_PROTO_RCMM12, IR_PROTO_RCMM24, IR_PROTO_RCMM32 }, 3 },
 	{ "rc-mm", { IR_PROTO_RCMM12, IR_PROTO_RCMM24, IR_PROTO_RCMM32 }, 3 },
+	{ "rcmm", { IR_PROTO_RCMM12, IR_PROTO_RCMM24, IR_PROTO_RCMM32 }, 3 },
 	{ "imon", { IR_PROTO_IMON }, 1 },
 	{ "mce_kbd", { IR_PROTO_MCIR2_KBD, IR_PROTO_MCIR2_MSE }, 2 },
 	{ "mce-kbd", { IR_PROTO_MCIR2_KBD, IR_PROTO_MCIR2_MSE }, 2 },
@@ -162,22 +167,68 @@ static enum ir_protocol bpf_kind(const char *name)
 	return IR_PROTO_UNKNOWN;
 }
 
+static const struct proto_family *find_family(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(families); i++)
+		if (!strcmp(name, families[i].name))
+			return &families[i];
+	return NULL;
+}
+
+void ir_keymap_toml_protocol_name(enum ir_protocol p, const char **protocol,
+				  const char **variant)
+{
+	const struct ir_protocol_info *info = ir_protocol_get(p);
+
+	*protocol = info ? info->name : NULL;
+	*variant = NULL;
+	for (size_t i = 0; info && i < ARRAY_SIZE(families); i++)
+		for (size_t j = 0; j < families[i].count; j++)
+			if (families[i].protos[j] == p) {
+				*protocol = families[i].name;
+				*variant = families[i].count > 1 ? info->name : NULL;
+				return;
+			}
+}
+
+/*
+ * A protocol by irjack's name (`irjack protocols`, and its aliases): that
+ * protocol alone.  A parametric one (lirc: a lircd.conf remote's code)
+ * says nothing a scancode binding could use: bound by scancode alone, as
+ * "unknown".  Returns 0, or -ENOENT for a name irjack does not know.
+ */
+static int resolve_irjack_name(struct toml_parser *t)
+{
+	const struct ir_family *family;
+	enum ir_protocol p, v;
+
+	if (ir_protocol_from_name(t->protocol, &p) < 0 || !ir_protocol_get(p))
+		return -ENOENT;
+	if (t->has_variant && (ir_protocol_from_name(t->variant, &v) < 0 || v != p))
+		return fail(t, "variant \"%s\" is not a protocol of \"%s\"", t->variant,
+			    t->protocol);
+	family = ir_protocol_family(p);
+	t->protos[0] = family && !family->parametric ? p : IR_KEYMAP_ANY_PROTOCOL;
+	t->proto_count = 1;
+	return 0;
+}
+
 /* Fills t->protos from protocol and variant. */
 static int resolve_protocols(struct toml_parser *t)
 {
-	const struct proto_family *fam = NULL;
+	const struct proto_family *fam = find_family(t->protocol);
 	enum ir_protocol v;
+	int ret;
 
-	for (size_t i = 0; i < ARRAY_SIZE(families); i++)
-		if (!strcmp(t->protocol, families[i].name))
-			fam = &families[i];
 	if (!fam) {
 		bool any = false;
 
 		for (size_t i = 0; i < ARRAY_SIZE(any_protocol_names); i++)
 			any |= !strcmp(t->protocol, any_protocol_names[i]);
-		if (!any)
-			return fail(t, "unknown protocol \"%s\"", t->protocol);
+		if (!any) {
+			ret = resolve_irjack_name(t);
+			return ret == -ENOENT ? fail(t, "unknown protocol \"%s\"", t->protocol) : ret;
+		}
 		if (t->has_variant)
 			return fail(t, "protocol \"%s\" has no variants", t->protocol);
 		t->protos[0] = IR_KEYMAP_ANY_PROTOCOL;
@@ -663,29 +714,32 @@ static int parse_scancode(struct toml_parser *t, const char *s)
 
 static int parse_raw_key(struct toml_parser *t, const char *key, const char *s)
 {
-	char value[TOML_MAX_LINE];
+	char *value;
 	int ret;
 
 	if (strcmp(key, "keycode") && strcmp(key, "raw"))
 		return fail(t, "[[protocols.raw]] has no key \"%s\"", key);
 	if ((key[0] == 'k' && t->has_raw_keycode) || (key[0] == 'r' && t->raw_text))
 		return fail(t, "duplicate key \"%s\"", key);
-	ret = parse_string(t, &s, value, sizeof(value));
+	value = malloc(TOML_MAX_LINE);
+	if (!value)
+		return -ENOMEM;
+	ret = parse_string(t, &s, value, TOML_MAX_LINE);
 	if (!ret)
 		ret = expect_end(t, s);
-	if (ret)
-		return ret;
-	if (key[0] == 'k') {
-		if (strlen(value) >= sizeof(t->raw_keycode))
-			return fail(t, "keycode too long");
-		strcpy(t->raw_keycode, value);
-		t->has_raw_keycode = true;
-	} else {
-		t->raw_text = strdup(value);
-		if (!t->raw_text)
-			return -ENOMEM;
+	if (!ret && key[0] == 'k') {
+		if (strlen(value) >= sizeof(t->raw_keycode)) {
+			ret = fail(t, "keycode too long");
+		} else {
+			strcpy(t->raw_keycode, value);
+			t->has_raw_keycode = true;
+		}
+	} else if (!ret) {
+		t->raw_text = value; /* ours now: finish_raw() frees it */
+		value = NULL;
 	}
-	return 0;
+	free(value);
+	return ret;
 }
 
 static int parse_line(struct toml_parser *t, const char *s)

@@ -26,6 +26,9 @@
  * space: 20 ms is more than any bit or header space in rc_keymaps (the
  * longest, Dish Network's header space, is 6045 µs). */
 #define GENERIC_FRAME_GAP 20000
+/* IR_GENERIC_MAX_RAW_EDGES as text, for the error that names it. */
+#define RAW_MAX_TEXT "2048"
+_Static_assert(IR_GENERIC_MAX_RAW_EDGES == 2048, "RAW_MAX_TEXT names the raw bound");
 
 enum generic_state {
 	STATE_INACTIVE,
@@ -43,11 +46,11 @@ struct generic_dec {
 	/* manchester: inside a bit, after its first half; that half's level */
 	bool half;
 	bool first_is_pulse;
-	/* raw: the last edges seen (durations, alternating; `raw_last_pulse`
-	 * says whether the newest one is a pulse) */
+	/* raw: the last edges seen (durations, alternating), a ring of
+	 * raw_len entries from raw_head (the oldest): no copying per edge */
 	uint32_t raw_hist[IR_GENERIC_MAX_RAW_EDGES];
-	size_t raw_len;
 	uint64_t raw_start[IR_GENERIC_MAX_RAW_EDGES];
+	size_t raw_len, raw_head;
 };
 
 static void generic_reset(void *state)
@@ -59,6 +62,7 @@ static void generic_reset(void *state)
 	d->bits = 0;
 	d->half = false;
 	d->raw_len = 0;
+	d->raw_head = 0;
 }
 
 static void generic_start(struct generic_dec *d, const struct ir_decode_ctx *ctx)
@@ -308,21 +312,30 @@ fail:
 	d->state = STATE_INACTIVE;
 }
 
+/* The i-th oldest duration the raw decoder keeps. */
+static size_t raw_at(const struct generic_dec *d, size_t i)
+{
+	return (d->raw_head + i) % IR_GENERIC_MAX_RAW_EDGES;
+}
+
 /* Raw: keep the recent edges and look for a key whose timings they end with. */
 static void raw_decode(struct generic_dec *d, struct ir_decode_ctx *ctx,
 		       const struct ir_generic_params *p, bool pulse, uint32_t dur, bool timeout)
 {
+	size_t slot;
+
 	if (timeout || (!pulse && d->raw_len == 0)) {
 		d->raw_len = 0;
+		d->raw_head = 0;
 		return;
 	}
 	if (d->raw_len == IR_GENERIC_MAX_RAW_EDGES) {
-		memmove(d->raw_hist, d->raw_hist + 1, (d->raw_len - 1) * sizeof(d->raw_hist[0]));
-		memmove(d->raw_start, d->raw_start + 1, (d->raw_len - 1) * sizeof(d->raw_start[0]));
+		d->raw_head = raw_at(d, 1);
 		d->raw_len--;
 	}
-	d->raw_hist[d->raw_len] = dur;
-	d->raw_start[d->raw_len] = ir_decode_now(ctx);
+	slot = raw_at(d, d->raw_len);
+	d->raw_hist[slot] = dur;
+	d->raw_start[slot] = ir_decode_now(ctx);
 	d->raw_len++;
 	if (!pulse)
 		return;
@@ -336,12 +349,13 @@ static void raw_decode(struct generic_dec *d, struct ir_decode_ctx *ctx,
 			continue;
 		base = d->raw_len - key->count;
 		for (i = 0; i < key->count; i++)
-			if (!ir_eq_margin(d->raw_hist[base + i], key->durations[i], p->margin))
+			if (!ir_eq_margin(d->raw_hist[raw_at(d, base + i)], key->durations[i], p->margin))
 				break;
 		if (i < key->count)
 			continue;
-		ir_decode_emit(ctx, IR_PROTO_RAW, k, 0, d->raw_start[base]);
+		ir_decode_emit(ctx, IR_PROTO_RAW, k, 0, d->raw_start[raw_at(d, base)]);
 		d->raw_len = 0;
+		d->raw_head = 0;
 		return;
 	}
 }
@@ -652,7 +666,7 @@ int ir_generic_params_add_raw(struct ir_generic_params *p, const char *text,
 			return -EINVAL;
 		}
 		if (n == IR_GENERIC_MAX_RAW_EDGES + 1) {
-			*why = "too many raw timings (max 256)";
+			*why = "too many raw timings (max " RAW_MAX_TEXT ")";
 			return -E2BIG;
 		}
 		buf[n++] = (uint32_t)v;
@@ -664,7 +678,7 @@ int ir_generic_params_add_raw(struct ir_generic_params *p, const char *text,
 		return -EINVAL;
 	}
 	if (n > IR_GENERIC_MAX_RAW_EDGES) {
-		*why = "too many raw timings (max 256)";
+		*why = "too many raw timings (max " RAW_MAX_TEXT ")";
 		return -E2BIG;
 	}
 	if (p->raw_count == p->raw_cap) {

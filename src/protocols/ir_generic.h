@@ -26,10 +26,13 @@
 #include "ir_protocol.h"
 
 /* Bounds on what a keymap may ask for: a frame of at most 64 data bits (the
- * scancode) and raw keys of at most 256 edges (ir-keytable's BPF raw decoder
- * is bounded similarly; real frames seen in rc_keymaps are < 200). */
+ * scancode) and raw keys of at most 2048 durations.  Air conditioners send
+ * their whole state in one frame of 100-440 bits: 2 x 440 + 3 = 883
+ * durations for the longest pulse-distance one, some send it twice in a
+ * press; 2048 covers both with room.  A decoder instance keeps the last
+ * 2048 durations it saw (24 KiB), a key 8 KiB. */
 #define IR_GENERIC_MAX_BITS 64
-#define IR_GENERIC_MAX_RAW_EDGES 256
+#define IR_GENERIC_MAX_RAW_EDGES 2048
 
 struct ir_generic_raw_key {
 	uint32_t *durations; /* alternating pulse, space, ... starting with a pulse */

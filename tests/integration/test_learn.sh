@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # irjack learn: a made-up pulse-distance protocol (timings and 20 dB audio),
 # a 112-bit air-conditioner-style frame (raw), real NEC audio, the Hitachi
-# 264-bit capture.  Prints how many presses re-decode.
+# 264-bit capture; a press that does not decode, a protocol rc-core has no
+# name for, a file that would misname presses (not written); every file
+# written loads.  Prints how many presses re-decode.
 # Usage: test_learn.sh IRJACK_BINARY SOURCE_DIR
 set -u
 IRJACK=$1
@@ -50,6 +52,20 @@ def bp(code, bits=20, unit=500):
         runs.pop()
     return [2400, 800] + [r[1] for r in runs]
 write("bp.mode2", [bp(c) for c in [0x5a5a5, 0x31234, 0x7f00f] for _ in range(3)])
+# NEC (address 0x04): the first press of KEY_B is light no protocol reads
+def nec(cmd, addr=4):
+    out = [9000, 4500]
+    for byte in (addr, addr ^ 0xff, cmd, cmd ^ 0xff):
+        for i in range(8):
+            out += [560, 1690 if byte >> i & 1 else 560]
+    return out + [560]
+glitch = [3000, 700, 300, 900, 1200, 400, 300]
+write("glitch.mode2", [nec(8), nec(8), glitch, nec(9), nec(10), nec(10)])
+write("dup.mode2", [nec(8)] * 4)
+# guided learning of 5 keys, as pressed live: KEY_1's second press is
+# another button (0x09), so it is asked for again; then a second recording
+write("live.mode2", [nec(c) for c in (1, 1, 2, 9, 2, 2, 3, 3, 4, 4, 5, 5)])
+write("second.mode2", [nec(c) for c in (5, 4, 3, 2, 1)])
 write("bp-fresh.mode2", [bp(c) for c in [0x7f00f, 0x5a5a5]])
 PY
 
@@ -121,7 +137,68 @@ if [ -d "$C" ]; then
 	# 264 bits: header pulse/space, 264 × (pulse space), trailer = 531 durations
 	n=$(sed -n '/KEY_1/{n;p;}' "$TMP/hit.toml" | tr ' ' '\n' | grep -c '[+-][0-9]')
 	[ "$n" = 531 ] || fail "hitachi KEY_1 has $n durations, expected 531"
+	# the file (raw keys of 531 durations) loads and names both presses
+	"$IRJACK" decode --keymap "$TMP/hit.toml" "$C/xiaolaba-Hitachi_aircon_RAR2A11_on_off.wav" >"$TMP/out" ||
+		fail "decode hitachi keymap"
+	grep -q "KEY_1 (hit)" "$TMP/out" && grep -q "KEY_2 (hit)" "$TMP/out" ||
+		fail "hitachi keymap names the presses: $(cat "$TMP/out")"
 fi
+
+# the first press of a key does not decode: learned from its other press,
+# the file written (it names every key), exit 1 for the press it does not
+"$IRJACK" learn -i "$TMP/glitch.mode2" -k KEY_A,KEY_B,KEY_C -o "$TMP/glitch.toml" >"$TMP/out" 2>&1
+[ $? = 1 ] || fail "glitch: exit 1 expected"
+grep -q "5/6 presses re-decode (nec" "$TMP/out" || fail "glitch: 5/6 nec: $(cat "$TMP/out")"
+grep -q "press 3 (KEY_B): no frame decodes" "$TMP/out" || fail "glitch: the press is named"
+grep -qx '0x409 = "KEY_B"' "$TMP/glitch.toml" || fail "glitch: KEY_B learned from its 2nd press"
+grep -qx 'name = "glitch"' "$TMP/glitch.toml" || fail "glitch: remote named after the file"
+
+# a protocol rc-core has no name for (nubert): its own name, and the file
+# loads and names the presses; --name names the remote
+for c in 0x12 0x12 0x34 0x34; do "$IRJACK" encode "nubert:$c"; echo "space 300000"; done >"$TMP/nub.mode2"
+"$IRJACK" learn -i "$TMP/nub.mode2" -k KEY_POWER,KEY_UP --name "fan remote" -o "$TMP/fan.toml" \
+	>"$TMP/out" 2>&1 || fail "learn nubert: $(cat "$TMP/out")"
+grep -qx 'protocol = "nubert"' "$TMP/fan.toml" || fail "nubert: protocol name"
+grep -qx 'name = "fan remote"' "$TMP/fan.toml" || fail "nubert: --name"
+"$IRJACK" decode --keymap "$TMP/fan.toml" "$TMP/nub.mode2" >"$TMP/out" || fail "decode nubert keymap"
+[ "$(grep -c 'KEY_POWER (fan remote)' "$TMP/out")" = 2 ] && [ "$(grep -c 'KEY_UP (fan remote)' "$TMP/out")" = 2 ] ||
+	fail "nubert keymap names the presses: $(cat "$TMP/out")"
+
+# two keys with one code: the file would misname presses, so none is written
+"$IRJACK" learn -i "$TMP/dup.mode2" -k KEY_A,KEY_B -o "$TMP/dup.toml" >/dev/null 2>"$TMP/err"
+[ $? = 1 ] || fail "dup: exit 1 expected"
+grep -q "not written: press 1 (KEY_A) reads as KEY_B" "$TMP/err" || fail "dup: reason: $(cat "$TMP/err")"
+[ ! -e "$TMP/dup.toml" ] || fail "dup: a file that misnames presses was written"
+
+# guided live learning (irrecord's way) from a file source, timings and
+# 20 dB audio: each key asked for, a press that disagrees asked again; the
+# file names the keys of a second recording
+"$IRJACK" synth --timings "$TMP/live.mode2" --snr-db 20 --seed 4 -o "$TMP/live.wav" || fail synth
+"$IRJACK" synth --timings "$TMP/second.mode2" --snr-db 20 --seed 7 -o "$TMP/second.wav" || fail synth
+for src in live.mode2 live.wav; do
+	"$IRJACK" learn -d "file:$TMP/$src" -k KEY_POWER,KEY_1,KEY_2,KEY_3,KEY_4 -o "$TMP/live.toml" \
+		>"$TMP/out" 2>"$TMP/err" || fail "learn -d $src: $(cat "$TMP/err")"
+	grep -q "10/10 presses re-decode (nec, 5 keys)" "$TMP/out" || fail "live $src: 10/10"
+	grep -q "KEY_1: heard nec 0x409, but first nec 0x402; press KEY_1 again" "$TMP/err" ||
+		fail "live $src: the disagreeing press is reported"
+	grep -q "learn: press KEY_4" "$TMP/err" || fail "live $src: asks for KEY_4"
+	"$IRJACK" decode --keymap "$TMP/live.toml" "$TMP/second.${src#live.}" >"$TMP/out" || fail "decode second"
+	n=0
+	for k in KEY_POWER KEY_1 KEY_2 KEY_3 KEY_4; do
+		grep -q " $k (live)" "$TMP/out" && n=$((n + 1))
+	done
+	[ "$n" = 5 ] || fail "live $src: a second recording names $n/5 keys: $(cat "$TMP/out")"
+done
+# a source that ends first (five buttons, no two alike): nothing written, exit 1
+"$IRJACK" learn -d "file:$TMP/second.mode2" -k KEY_A,KEY_B,KEY_C -o "$TMP/short.toml" 2>"$TMP/err" >/dev/null
+[ $? = 1 ] && grep -q "ended before KEY_A was learned" "$TMP/err" && [ ! -e "$TMP/short.toml" ] ||
+	fail "live: a source that ends before the last key: $(cat "$TMP/err")"
+
+# every file learn wrote loads as decode --keymap and irjackd load it
+for t in "$TMP"/*.toml; do
+	"$IRJACK" keymap check "$t" >/dev/null 2>&1 || fail "keymap check $(basename "$t")"
+done
+[ -z "$(find "$TMP" -name '*.toml.*')" ] || fail "a temporary file is left beside a keymap"
 
 expect_help() { "$IRJACK" learn --help | grep -q "Usage: irjack learn" || fail "learn --help"; }
 expect_help

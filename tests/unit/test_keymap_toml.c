@@ -22,6 +22,8 @@
 #include "ir_keymap.h"
 #include "ir_keymap_file.h"
 #include "ir_keymap_loaders.h"
+#include "ir_keymap_toml.h"
+#include "ir_util.h"
 #include "test_util.h"
 
 #define RC_KEYMAPS "/lib/udev/rc_keymaps"
@@ -58,6 +60,49 @@ static bool lookup(const struct ir_keymap *km, enum ir_protocol p, uint16_t id, 
 	struct ir_frame f = { .protocol = p, .scancode = sc, .decoder_id = id };
 
 	return ir_keymap_lookup(km, &f, b);
+}
+
+/* Every protocol `irjack protocols` lists is nameable in a keymap, by its
+ * own name and by the protocol/variant a keymap irjack writes gives it,
+ * and a frame of it with the bound scancode finds the key. */
+static void test_every_irjack_protocol_is_nameable(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ir_protocol_count(); i++) {
+		const struct ir_protocol_info *info = ir_protocol_at(i);
+		const struct ir_family *family = ir_protocol_family(info->id);
+		bool generic = family && family->parametric && info->id != IR_PROTO_LIRC;
+		uint64_t sc = generic ? 0 : 0x5a5a5a5a5a5aull & info->scancode_mask;
+		const char *written, *variant;
+
+		ir_keymap_toml_protocol_name(info->id, &written, &variant);
+		assert_non_null(written);
+		for (int form = 0; form < 2; form++) {
+			char text[512];
+			struct ir_keymap *km;
+			struct ir_key_binding b;
+
+			if (info->id == IR_PROTO_RAW)
+				snprintf(text, sizeof(text),
+					 "[[protocols]]\nprotocol = \"%s\"\n[[protocols.raw]]\n"
+					 "keycode = \"KEY_OK\"\nraw = \"+500 -500 +500\"\n",
+					 form ? written : info->name);
+			else
+				snprintf(text, sizeof(text),
+					 "[[protocols]]\nprotocol = \"%s\"\n%s%s%s"
+					 "[protocols.scancodes]\n0x%llx = \"KEY_OK\"\n",
+					 form ? written : info->name, form && variant ? "variant = \"" : "",
+					 form && variant ? variant : "", form && variant ? "\"\n" : "",
+					 (unsigned long long)sc);
+			km = parse(text, 0, 0);
+			if (info->id != IR_PROTO_LIRC) {
+				if (!lookup(km, info->id, generic ? 1 : 0, sc, &b))
+					fail_msg("%s: a frame of it finds no key in\n%s", info->name, text);
+				assert_string_equal(b.key, "KEY_OK");
+			}
+			ir_keymap_free(km);
+		}
+	}
 }
 
 /* (a) every installed rc_keymaps file loads, one at a time and as a
@@ -236,10 +281,10 @@ static void test_bounds(void **state)
 
 	(void)state;
 	assert_non_null(text);
-	/* a line over 4096 bytes */
+	/* a line over 20480 bytes */
 	len = (size_t)sprintf(text, "[[protocols]]\nname = \"");
-	memset(text + len, 'a', 5000);
-	len += 5000;
+	memset(text + len, 'a', 21000);
+	len += 21000;
 	len += (size_t)sprintf(text + len, "\"\n");
 	assert_int_equal(ir_keymap_new(&km), 0);
 	assert_int_equal(ir_keymap_parse_toml(km, text, len, &err), -EINVAL);
@@ -370,6 +415,49 @@ static void test_synthetic_generic_roundtrip(void **state)
 	}
 }
 
+/* Raw keys of 1, 256 and 2048 durations (whole-state air-conditioner
+ * frames) load, encode and decode back to their key, each beside the
+ * others; 2049 durations are refused with the line. */
+static void test_raw_bounds(void **state)
+{
+	static const size_t counts[] = { 1, 256, 2047 };
+	size_t cap = 3 * (2049 * 8 + 64) + 256, len;
+	char *text = malloc(cap);
+	struct ir_keymap *km;
+	struct test_rng rng = { 0x1234 };
+
+	(void)state;
+	assert_non_null(text);
+	len = (size_t)sprintf(text, "[[protocols]]\nname = \"ac\"\nprotocol = \"raw\"\n");
+	for (size_t k = 0; k < ARRAY_SIZE(counts); k++) {
+		len += (size_t)sprintf(text + len, "[[protocols.raw]]\nkeycode = \"KEY_%c\"\nraw = \"",
+				       (int)('A' + k));
+		/* a header, then pulse-distance bits of random values; a
+		 * trailing space brings 2047 to 2048 durations in the text.
+		 * The 1-duration key is a pulse no other key has (a key that
+		 * is the tail of another's timings would name its frames). */
+		for (size_t i = 0; i < counts[k]; i++) {
+			unsigned d = counts[k] == 1 ? 9000
+				     : i < 2 ? (i ? 1700 : 3400)
+				     : i % 2 ? (rng_next(&rng) & 1 ? 1290 : 430) : 430;
+
+			len += (size_t)sprintf(text + len, "%s%c%u", i ? " " : "", i % 2 ? '-' : '+', d);
+		}
+		len += (size_t)sprintf(text + len, "%s\"\n", counts[k] == 2047 ? " -20000" : "");
+	}
+	km = parse(text, 0, 0);
+	assert_int_equal(roundtrip_remote(km, 0), 3);
+	ir_keymap_free(km);
+	/* one more duration: refused, on the entry's line */
+	len = (size_t)sprintf(text, "[[protocols]]\nprotocol = \"raw\"\n[[protocols.raw]]\n"
+			      "keycode = \"KEY_A\"\nraw = \"");
+	for (size_t i = 0; i < 2049; i++)
+		len += (size_t)sprintf(text + len, "%s%c500", i ? " " : "", i % 2 ? '-' : '+');
+	sprintf(text + len, "\"\n");
+	ir_keymap_free(parse(text, -EINVAL, 3));
+	free(text);
+}
+
 static void test_manchester_toggle_and_unencodable(void **state)
 {
 	struct ir_keymap *km;
@@ -391,10 +479,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_rc_keymap_loads),
 		cmocka_unit_test(test_bindings_by_protocol_and_variant),
+		cmocka_unit_test(test_every_irjack_protocol_is_nameable),
 		cmocka_unit_test(test_malformed_is_refused_with_line),
 		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_pulse_distance_files_roundtrip),
 		cmocka_unit_test(test_synthetic_generic_roundtrip),
+		cmocka_unit_test(test_raw_bounds),
 		cmocka_unit_test(test_manchester_toggle_and_unencodable),
 	};
 
