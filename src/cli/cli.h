@@ -124,6 +124,14 @@ void cli_source_duration(struct ir_source_options *opt, double duration_s);
  * no limit).  Returns 0, or -1 on a fatal source error (printed). */
 struct ir_source;
 int cli_run_source(struct ir_source *src, double duration_s);
+/* The same, also polling `extra->fd` and calling extra->process() when it
+ * is ready (a negative return stops the loop: -1). */
+struct cli_extra_fd {
+	int fd;
+	int (*process)(void *userdata);
+	void *userdata;
+};
+int cli_run_source_with(struct ir_source *src, double duration_s, const struct cli_extra_fd *extra);
 
 /* True if the argument list asks for help (-h/--help anywhere before "--"). */
 bool cli_wants_help(int argc, char **argv);

@@ -206,7 +206,8 @@ int cli_source_spec(const char *device, const char *backend, char *out, size_t o
 	return ret < 0 ? -1 : 0;
 }
 
-static int run_loop(struct ir_source *src, int sig_fd, double duration_s)
+static int run_loop(struct ir_source *src, int sig_fd, double duration_s,
+		    const struct cli_extra_fd *extra)
 {
 	struct ir_source_stats st;
 	uint64_t start = ir_monotonic_ms(), stop_samples = 0;
@@ -216,14 +217,15 @@ static int run_loop(struct ir_source *src, int sig_fd, double duration_s)
 	if (duration_s > 0 && st.rate)
 		stop_samples = (uint64_t)llround(duration_s * st.rate);
 	for (;;) {
-		struct pollfd fds[2] = {
+		struct pollfd fds[3] = {
 			{ .fd = sig_fd, .events = POLLIN },
 			{ .fd = ir_source_fd(src), .events = POLLIN },
+			{ .fd = extra ? extra->fd : -1, .events = POLLIN },
 		};
 		int timeout = fds[1].fd < 0 ? NO_FD_TICK_MS : 1000;
 		int ret;
 
-		if (poll(fds, 2, timeout) < 0 && errno != EINTR) {
+		if (poll(fds, 3, timeout) < 0 && errno != EINTR) {
 			cli_error("poll: %s", strerror(errno));
 			return -1;
 		}
@@ -235,6 +237,8 @@ static int run_loop(struct ir_source *src, int sig_fd, double duration_s)
 				return -1;
 			return 0;
 		}
+		if (extra && fds[2].revents && extra->process(extra->userdata) < 0)
+			return -1;
 		if (fds[1].fd < 0 || (fds[1].revents & POLLIN)) {
 			ret = ir_source_dispatch(src, err, sizeof(err));
 			if (ret == -ENODATA)
@@ -270,6 +274,11 @@ void cli_source_duration(struct ir_source_options *opt, double duration_s)
 
 int cli_run_source(struct ir_source *src, double duration_s)
 {
+	return cli_run_source_with(src, duration_s, NULL);
+}
+
+int cli_run_source_with(struct ir_source *src, double duration_s, const struct cli_extra_fd *extra)
+{
 	sigset_t sigs, old_sigs;
 	int sig_fd, ret;
 
@@ -285,7 +294,7 @@ int cli_run_source(struct ir_source *src, double duration_s)
 		sigprocmask(SIG_SETMASK, &old_sigs, NULL);
 		return -1;
 	}
-	ret = run_loop(src, sig_fd, duration_s);
+	ret = run_loop(src, sig_fd, duration_s, extra);
 	close(sig_fd);
 	sigprocmask(SIG_SETMASK, &old_sigs, NULL);
 	return ret;

@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "ir_keymap.h"
 #include "ir_source.h"
+#include "out_lircdev_cuse.h"
 
 static void listen_usage(FILE *out)
 {
@@ -60,6 +62,12 @@ static void listen_usage(FILE *out)
 		"  -k, --keymap FILE|DIR  name the buttons (rc_keymaps TOML, lircd.conf, or a\n"
 		"                         folder of them); repeatable\n"
 		"  -j, --json             one JSON object per line (as 'irjack decode --json')\n"
+		"      --lircdev NAME     also serve the source as /dev/NAME, a LIRC character\n"
+		"                         device (CUSE: libfuse3 and the cuse module), as the\n"
+		"                         kernel's lirc_dev serves a receiver: mode2 reads of\n"
+		"                         its pulses, spaces and timeouts (for audio the\n"
+		"                         demodulator's), scancode reads of its frames;\n"
+		"                         for ir-ctl -r, mode2, lircd while this runs\n"
 		"  -t, --duration SEC     stop after SEC seconds of audio (of the card's clock,\n"
 		"                         counted in samples; wall-clock time for timing\n"
 		"                         sources).  Up to 60 s, the ring holds all of it, so\n"
@@ -76,12 +84,15 @@ static void listen_usage(FILE *out)
 		"Examples:\n"
 		"  irjack listen\n"
 		"  irjack listen -d hw:1,0 --channel right --keymap /lib/udev/rc_keymaps\n"
-		"  irjack listen -d plughw:1 --duration 10 --json\n");
+		"  irjack listen -d plughw:1 --duration 10 --json\n"
+		"  irjack listen --lircdev lirc-mic   (then: ir-ctl -r -d /dev/lirc-mic)\n");
 }
 
 struct listen_run {
 	struct cli_frame_printer print;
 	bool verbose;
+	struct ir_lircdev_cuse *lircdev; /* --lircdev, or NULL */
+	int lircdev_channel;             /* the audio channel it passes on; -1 until a pulse */
 };
 
 static void print_frame(void *userdata, const struct ir_frame *frame)
@@ -89,8 +100,42 @@ static void print_frame(void *userdata, const struct ir_frame *frame)
 	struct listen_run *run = userdata;
 
 	cli_print_frame(&run->print, frame);
+	if (run->lircdev) {
+		struct ir_key_binding key;
+		struct timespec ts;
+		int keycode = run->print.keymap && ir_keymap_lookup(run->print.keymap, frame, &key)
+				      ? key.keycode
+				      : 0;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts); /* lirc_scancode's clock */
+		ir_lircdev_frame(ir_lircdev_cuse_device(run->lircdev), frame, keycode,
+				 (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+	}
 	/* Live: the line must appear now, not when a buffer fills. */
 	fflush(stdout);
+}
+
+/* --lircdev: the edges of one channel (the first with a pulse: in auto
+ * mode every channel is demodulated) as the device's mode2. */
+static void lircdev_edge(void *userdata, unsigned channel, const struct ir_edge *edge)
+{
+	struct listen_run *run = userdata;
+
+	if (run->lircdev_channel < 0 && edge->kind == IR_PULSE)
+		run->lircdev_channel = (int)channel;
+	if (run->lircdev_channel == (int)channel)
+		ir_lircdev_edge(ir_lircdev_cuse_device(run->lircdev), edge);
+}
+
+static int lircdev_process(void *userdata)
+{
+	struct listen_run *run = userdata;
+
+	if (ir_lircdev_cuse_process(run->lircdev) < 0) {
+		cli_error("%s: the kernel closed the device", ir_lircdev_cuse_path(run->lircdev));
+		return -1;
+	}
+	return 0;
 }
 
 static void report_event(void *userdata, enum ir_source_event event, const char *message)
@@ -106,6 +151,7 @@ struct listen_args {
 	struct cli_live_args live;
 	struct ir_protocol_set enabled;
 	struct ir_keymap *keymap;
+	const char *lircdev; /* --lircdev NAME */
 };
 
 /* One option of listen's own: 0, or -1 for a bad value (reported). */
@@ -137,6 +183,9 @@ static int listen_option(int opt, const char *arg, struct listen_args *a)
 	case 'v':
 		a->run.verbose = true;
 		return 0;
+	case 'L':
+		a->lircdev = arg;
+		return 0;
 	}
 	listen_usage(stderr);
 	return -1;
@@ -158,6 +207,7 @@ static int parse_listen_args(int argc, char **argv, struct listen_args *a)
 		{ "protocols", required_argument, NULL, 'p' },
 		{ "keymap", required_argument, NULL, 'k' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "lircdev", required_argument, NULL, 'L' },
 		{ "duration", required_argument, NULL, 't' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -210,30 +260,60 @@ static void print_end(struct ir_source *src)
 		(unsigned long long)st.reopens);
 }
 
+/* --lircdev NAME: makes /dev/NAME (before the source opens: its first
+ * edges go there too).  Returns 0 or -1 (reported). */
+static int listen_lircdev(struct listen_args *a)
+{
+	struct ir_lircdev_cuse_config cc = {
+		.name = a->lircdev,
+		/* the decoders' default when --timeout is not given */
+		.timeout_us = a->sopt.timeout_us ? a->sopt.timeout_us : 125000,
+	};
+	char err[256];
+
+	if (ir_lircdev_cuse_new(&cc, &a->run.lircdev, err, sizeof(err)) < 0) {
+		cli_error("%s", err);
+		return -1;
+	}
+	a->run.lircdev_channel = -1;
+	fprintf(stderr, "irjack: LIRC device %s\n", ir_lircdev_cuse_path(a->run.lircdev));
+	return 0;
+}
+
 /* Opens the source and prints its frames until the end; the exit status. */
 static int listen_source(struct listen_args *a, const char *spec)
 {
 	struct ir_source_callbacks cb = { print_frame, NULL, report_event, NULL, &a->run };
+	struct cli_extra_fd extra = { .process = lircdev_process, .userdata = &a->run };
 	struct ir_source *src = NULL;
 	char err[256];
-	int status = EXIT_USAGE;
+	int status = EXIT_USAGE, ret;
 
 	cli_enable_keymap_protocols(a->keymap, &a->enabled);
 	a->run.print.keymap = a->keymap;
 	a->sopt.protocols = &a->enabled;
 	a->sopt.keymap = a->keymap;
 	cli_source_duration(&a->sopt, a->live.duration_s);
+	if (a->lircdev && listen_lircdev(a) < 0)
+		return EXIT_USAGE;
+	if (a->lircdev)
+		cb.edge = lircdev_edge;
 	if (ir_source_open(spec, &a->sopt, &cb, &src, err, sizeof(err)) < 0) {
 		cli_error("%s", err);
+		ir_lircdev_cuse_free(a->run.lircdev);
 		return EXIT_USAGE;
 	}
 	if (a->run.verbose)
 		print_start(src);
-	if (cli_run_source(src, a->live.duration_s) == 0)
+	if (a->run.lircdev)
+		extra.fd = ir_lircdev_cuse_fd(a->run.lircdev);
+	ret = cli_run_source_with(src, a->live.duration_s, a->run.lircdev ? &extra : NULL);
+	if (ret == 0)
 		status = a->run.print.frames ? 0 : EXIT_NOTHING;
 	if (a->run.verbose)
 		print_end(src);
 	ir_source_free(src);
+	ir_lircdev_cuse_free(a->run.lircdev);
 	return status;
 }
 

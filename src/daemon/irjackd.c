@@ -54,13 +54,27 @@ static void usage(FILE *out)
 		"                       period_us (audio: capture period, default ~4000;\n"
 		"                       longer survives a slow or busy machine),\n"
 		"                       replay_delay_ms (file: a recording replayed live)\n"
-		"  [output uinput]      name, vendor, product\n"
+		"  [output uinput]      name, vendor, product, per_remote = yes|no (one\n"
+		"                       input device per keymap remote, called\n"
+		"                       'NAME REMOTE' with only that remote's keys, the\n"
+		"                       vendor id and a product id hashed from the\n"
+		"                       remote's name; a reload makes and removes them\n"
+		"                       as remotes come and go; frames no remote names\n"
+		"                       reach no device)\n"
 		"  [output lircd]       path, mode, simulate = yes|no\n"
 		"  [output json]        path ('-': standard output)\n"
 		"  [output mqtt]        host, port, client_id, topic_prefix, username,\n"
 		"                       password|password_file, tls, cafile, certfile,\n"
 		"                       keyfile, qos, keepalive, queue_max,\n"
 		"                       discovery = yes|no, discovery_prefix\n"
+		"  [output lircdev]     name (default lirc-irjack), source (default: the\n"
+		"                       first): /dev/NAME, a LIRC character device made\n"
+		"                       through CUSE (libfuse3, the cuse module) that\n"
+		"                       serves the source as the kernel's lirc_dev serves a\n"
+		"                       receiver: mode2 reads of its pulses, spaces and\n"
+		"                       timeouts (for audio the demodulator's), scancode\n"
+		"                       reads of its frames (rc-core protocol numbers),\n"
+		"                       receive-only ioctls; for ir-ctl -r, mode2, lircd\n"
 		"  [transmitter NAME]   type = alsa|file|lirc|mceusb, device, mode, volume,\n"
 		"                       remotes\n"
 		"See config/irjackd.conf for an example.\n"
@@ -94,12 +108,15 @@ static void print_summary(const struct irjackd_config *cfg, const struct ir_keym
 		       t->device[0] ? t->device : "(first found)");
 	}
 	if (cfg->uinput)
-		printf("  output uinput: \"%s\" %04x:%04x\n", cfg->uinput_name, cfg->uinput_vendor,
-		       cfg->uinput_product);
+		printf("  output uinput: \"%s\" %04x:%04x%s\n", cfg->uinput_name, cfg->uinput_vendor,
+		       cfg->uinput_product, cfg->uinput_per_remote ? ", one device per remote" : "");
 	if (cfg->lircd)
 		printf("  output lircd: %s (mode %04o)\n", cfg->lircd_path, cfg->lircd_mode);
 	if (cfg->json)
 		printf("  output json: %s\n", cfg->json_path);
+	if (cfg->lircdev)
+		printf("  output lircdev: /dev/%s, source %s\n", cfg->lircdev_name,
+		       cfg->lircdev_source[0] ? cfg->lircdev_source : cfg->sources[0].name);
 	if (cfg->mqtt)
 		printf("  output mqtt: %s:%u%s, qos %u, queue %u%s\n", cfg->mqtt_cfg.host,
 		       cfg->mqtt_cfg.port, cfg->mqtt_cfg.tls ? " (TLS)" : "", cfg->mqtt_cfg.qos,

@@ -155,6 +155,7 @@ void irjackd_config_defaults(struct irjackd_config *cfg)
 	snprintf(cfg->uinput_name, sizeof(cfg->uinput_name), "irjack");
 	cfg->uinput_vendor = 0x1209; /* pid.codes' open-source vendor id */
 	cfg->uinput_product = 0x0001;
+	snprintf(cfg->lircdev_name, sizeof(cfg->lircdev_name), "lirc-irjack");
 	snprintf(cfg->lircd_path, sizeof(cfg->lircd_path), "/run/irjack/lircd");
 	cfg->lircd_mode = 0660;
 	snprintf(cfg->json_path, sizeof(cfg->json_path), "-");
@@ -286,8 +287,11 @@ static bool enter_section(struct parse *p, const char *section)
 	p->tx = NULL;
 	if (!strcmp(section, "daemon") || !strcmp(section, "output uinput") ||
 	    !strcmp(section, "output lircd") || !strcmp(section, "output json") ||
-	    !strcmp(section, "output mqtt")) {
-		if (!strcmp(section, "output mqtt")) {
+	    !strcmp(section, "output mqtt") || !strcmp(section, "output lircdev")) {
+		if (!strcmp(section, "output lircdev")) {
+			cfg->lircdev = true;
+			cfg->lircdev_line = p->header_line;
+		} else if (!strcmp(section, "output mqtt")) {
 			cfg->mqtt = true;
 			cfg->mqtt_cfg.line = p->header_line;
 		} else if (!strcmp(section, "output uinput"))
@@ -329,7 +333,7 @@ static bool enter_section(struct parse *p, const char *section)
 		p->tx_has_type = false;
 		return true;
 	}
-	fail(p, "unknown section [%s] (daemon, source NAME, output uinput|lircd|json|mqtt, "
+	fail(p, "unknown section [%s] (daemon, source NAME, output uinput|lircd|json|mqtt|lircdev, "
 		"transmitter NAME)",
 	     section);
 	return false;
@@ -601,8 +605,12 @@ static void output_key(struct parse *p, const char *section, const char *name, c
 				cfg->uinput_vendor = (uint16_t)n;
 			else
 				cfg->uinput_product = (uint16_t)n;
+		} else if (!strcmp(name, "per_remote")) {
+			if (!parse_bool(v, &cfg->uinput_per_remote))
+				fail(p, "per_remote: expected yes or no, got '%s'", v);
 		} else
-			fail(p, "[output uinput]: unknown key '%s' (name, vendor, product)", name);
+			fail(p, "[output uinput]: unknown key '%s' (name, vendor, product, per_remote)",
+			     name);
 	} else if (!strcmp(section, "output lircd")) {
 		if (!strcmp(name, "path") && strlen(v) >= sizeof(((struct sockaddr_un *)0)->sun_path))
 			fail(p, "path: longer than %zu characters, the most a socket address holds",
@@ -624,6 +632,13 @@ static void output_key(struct parse *p, const char *section, const char *name, c
 			fail(p, "[output lircd]: unknown key '%s' (path, mode, simulate)", name);
 	} else if (!strcmp(section, "output mqtt")) {
 		mqtt_key(p, name, v);
+	} else if (!strcmp(section, "output lircdev")) {
+		if (!strcmp(name, "name"))
+			copy_value(p, cfg->lircdev_name, sizeof(cfg->lircdev_name), name, v);
+		else if (!strcmp(name, "source"))
+			copy_value(p, cfg->lircdev_source, sizeof(cfg->lircdev_source), name, v);
+		else
+			fail(p, "[output lircdev]: unknown key '%s' (name, source)", name);
 	} else {
 		if (!strcmp(name, "path"))
 			copy_value(p, cfg->json_path, sizeof(cfg->json_path), name, v);
@@ -661,6 +676,35 @@ static int handler(void *user, const char *section, const char *name, const char
 	else
 		output_key(p, section, name, value);
 	return !p->failed;
+}
+
+/* [output lircdev]: a device name for a node under /dev, and the source
+ * that feeds it (default: the first). */
+static int check_lircdev(struct parse *p)
+{
+	struct irjackd_config *cfg = p->cfg;
+	bool found = !cfg->lircdev_source[0] && cfg->source_count > 0;
+
+	p->line = cfg->lircdev_line;
+	for (const char *c = cfg->lircdev_name; *c; c++) {
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.", *c) ||
+		    !strcmp(cfg->lircdev_name, ".") || !strcmp(cfg->lircdev_name, "..")) {
+			fail(p, "[output lircdev]: name '%s': expected letters, digits, '-', '_', '.' "
+				"(a node under /dev)", cfg->lircdev_name);
+			return -EINVAL;
+		}
+	}
+	for (unsigned i = 0; i < cfg->source_count && !found; i++)
+		found = !strcmp(cfg->sources[i].name, cfg->lircdev_source);
+	if (!found) {
+		if (cfg->lircdev_source[0])
+			fail(p, "[output lircdev]: source '%s' is not a [source NAME] of this file",
+			     cfg->lircdev_source);
+		else
+			fail(p, "[output lircdev]: no [source NAME] to feed it");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int check_complete(struct parse *p)
@@ -716,6 +760,8 @@ static int check_complete(struct parse *p)
 		if (!m->port)
 			m->port = m->tls ? 8883 : 1883;
 	}
+	if (cfg->lircdev && check_lircdev(p) < 0)
+		return -EINVAL;
 	if (!cfg->source_count && !cfg->transmitter_count) {
 		p->line = 0;
 		fail(p, "no [source NAME] and no [transmitter NAME]: nothing to do");

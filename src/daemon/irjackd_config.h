@@ -12,13 +12,16 @@
  *                         polarity = auto|high|low, protocols = LIST,
  *                         timeout_ms, period_us (audio),
  *                         replay_delay_ms (file sources)
- *   [output uinput]       name, vendor, product (0x....)
+ *   [output uinput]       name, vendor, product (0x....), per_remote = yes|no
+ *                         (one device per keymap remote, "NAME REMOTE")
  *   [output lircd]        path, mode (octal), simulate = yes|no
  *   [output json]         path (- for standard output)
  *   [output mqtt]         host, port, client_id, topic_prefix, username,
  *                         password | password_file, tls = yes|no, cafile,
  *                         certfile, keyfile, qos = 0|1|2, keepalive (s),
  *                         queue_max, discovery = yes|no, discovery_prefix
+ *   [output lircdev]      name (a node under /dev; default lirc-irjack),
+ *                         source (the source that feeds it; default the first)
  *   [transmitter NAME]    type = alsa|file|lirc|mceusb, device, mode,
  *                         volume (0..1), remotes = NAME,... (which remotes it
  *                         sends for; empty: all)
@@ -102,6 +105,7 @@ struct irjackd_config {
 	bool uinput;
 	char uinput_name[IRJACKD_NAME_MAX];
 	uint16_t uinput_vendor, uinput_product;
+	bool uinput_per_remote;
 	bool lircd;
 	char lircd_path[IRJACKD_PATH_MAX];
 	unsigned lircd_mode;
@@ -110,6 +114,10 @@ struct irjackd_config {
 	char json_path[IRJACKD_PATH_MAX];
 	bool mqtt;
 	struct ir_mqtt_settings mqtt_cfg; /* [output mqtt] */
+	bool lircdev;
+	char lircdev_name[IRJACKD_NAME_MAX];
+	char lircdev_source[IRJACKD_NAME_MAX]; /* "": the first source */
+	unsigned lircdev_line;
 };
 
 struct irjackd_config_error {

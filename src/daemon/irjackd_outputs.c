@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * irjackd_outputs.c - the outputs a configuration names ([output uinput],
- * [output lircd], [output json], [output mqtt]) through the output
+ * [output lircd], [output json], [output mqtt], [output lircdev]) through the output
  * interface (src/outputs/ir_output.h): their settings from the
  * configuration, what the service lends them, and what a reload keeps.
  */
@@ -14,6 +14,7 @@
 #include "irjackd_service.h"
 #include "out_json.h"
 #include "out_lircd.h"
+#include "out_lircdev_cuse.h"
 #include "out_mqtt.h"
 #include "out_uinput.h"
 
@@ -22,6 +23,7 @@ static const char *const slot_kind[OUTPUT_SLOTS] = {
 	[OUTPUT_UINPUT] = "uinput",
 	[OUTPUT_JSON] = "json",
 	[OUTPUT_MQTT] = "mqtt",
+	[OUTPUT_LIRCDEV] = "lircdev",
 };
 
 /* One output's settings, as its kind takes them. */
@@ -30,7 +32,18 @@ union output_settings {
 	struct ir_uinput_settings uinput;
 	struct ir_json_settings json;
 	struct ir_mqtt_settings mqtt;
+	struct ir_lircdev_settings lircdev;
 };
+
+/* The timeout of the source that feeds [output lircdev] (what
+ * LIRC_GET_REC_TIMEOUT answers): its own, or the decoders' default. */
+static uint32_t lircdev_timeout(const struct irjackd_config *cfg)
+{
+	for (unsigned i = 0; i < cfg->source_count; i++)
+		if (!cfg->lircdev_source[0] || !strcmp(cfg->sources[i].name, cfg->lircdev_source))
+			return cfg->sources[i].timeout_us ? cfg->sources[i].timeout_us : 125000;
+	return 0;
+}
 
 /* Fills *s from the configuration; false when it does not name the output. */
 static bool settings_of(const struct irjackd_config *cfg, enum output_slot slot,
@@ -47,6 +60,7 @@ static bool settings_of(const struct irjackd_config *cfg, enum output_slot slot,
 		snprintf(s->uinput.name, sizeof(s->uinput.name), "%s", cfg->uinput_name);
 		s->uinput.vendor = cfg->uinput_vendor;
 		s->uinput.product = cfg->uinput_product;
+		s->uinput.per_remote = cfg->uinput_per_remote;
 		return cfg->uinput;
 	case OUTPUT_JSON:
 		snprintf(s->json.path, sizeof(s->json.path), "%s", cfg->json_path);
@@ -54,6 +68,11 @@ static bool settings_of(const struct irjackd_config *cfg, enum output_slot slot,
 	case OUTPUT_MQTT:
 		s->mqtt = cfg->mqtt_cfg;
 		return cfg->mqtt;
+	case OUTPUT_LIRCDEV:
+		snprintf(s->lircdev.name, sizeof(s->lircdev.name), "%s", cfg->lircdev_name);
+		snprintf(s->lircdev.source, sizeof(s->lircdev.source), "%s", cfg->lircdev_source);
+		s->lircdev.timeout_us = lircdev_timeout(cfg);
+		return cfg->lircdev;
 	case OUTPUT_SLOTS:
 		break;
 	}
@@ -121,6 +140,14 @@ void outputs_frame(struct service *sv, const struct ir_output_frame *f)
 	for (unsigned slot = 0; slot < OUTPUT_SLOTS; slot++)
 		if (sv->outputs[slot])
 			ir_output_frame(sv->outputs[slot], f);
+}
+
+void outputs_edge(struct service *sv, const char *source, unsigned channel,
+		  const struct ir_edge *edge)
+{
+	for (unsigned slot = 0; slot < OUTPUT_SLOTS; slot++)
+		if (sv->outputs[slot])
+			ir_output_edge(sv->outputs[slot], source, channel, edge);
 }
 
 void outputs_key(struct service *sv, const struct ir_key_event *ev)

@@ -178,7 +178,8 @@ static int start(struct service *sv)
 	    (ret = sources_open(sv, sv->gen, true)) < 0 ||
 	    (ret = outputs_open(sv, sv->gen, OUTPUT_LIRCD)) < 0 ||
 	    (ret = outputs_open(sv, sv->gen, OUTPUT_UINPUT)) < 0 ||
-	    (ret = outputs_open(sv, sv->gen, OUTPUT_MQTT)) < 0)
+	    (ret = outputs_open(sv, sv->gen, OUTPUT_MQTT)) < 0 ||
+	    (ret = outputs_open(sv, sv->gen, OUTPUT_LIRCDEV)) < 0)
 		return ret;
 	return 0;
 }
@@ -187,6 +188,7 @@ static void stop(struct service *sv)
 {
 	outputs_close(sv, OUTPUT_MQTT); /* "offline" while the sources still exist */
 	generation_free(sv, sv->gen);  /* releases held keys first */
+	outputs_close(sv, OUTPUT_LIRCDEV);
 	outputs_close(sv, OUTPUT_LIRCD);
 	outputs_close(sv, OUTPUT_UINPUT);
 	outputs_close(sv, OUTPUT_JSON);

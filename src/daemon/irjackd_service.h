@@ -76,7 +76,14 @@ struct send_repeat {
 };
 
 /* The outputs, in the order STATUS lists them and events reach them. */
-enum output_slot { OUTPUT_LIRCD, OUTPUT_UINPUT, OUTPUT_JSON, OUTPUT_MQTT, OUTPUT_SLOTS };
+enum output_slot {
+	OUTPUT_LIRCD,
+	OUTPUT_UINPUT,
+	OUTPUT_JSON,
+	OUTPUT_MQTT,
+	OUTPUT_LIRCDEV,
+	OUTPUT_SLOTS
+};
 
 struct service {
 	const char *config_path;
@@ -119,6 +126,8 @@ void outputs_reload(struct service *sv, const struct generation *old, const stru
 void outputs_close(struct service *sv, enum output_slot slot);
 void outputs_frame(struct service *sv, const struct ir_output_frame *f);
 void outputs_key(struct service *sv, const struct ir_key_event *ev);
+void outputs_edge(struct service *sv, const char *source, unsigned channel,
+		  const struct ir_edge *edge);
 /* Fills `fds` (at most `max`) with what the outputs poll: output slot i's
  * descriptors are fds[first[i]], count[i] of them (OUTPUT_SLOTS each). */
 size_t outputs_fds(struct service *sv, struct pollfd *fds, size_t max, size_t *first,

@@ -66,6 +66,14 @@ static void on_frame(void *userdata, const struct ir_frame *frame)
 	irjackd_log(LOG_DEBUG, "source %s: %s", s->cfg->name, s->last);
 }
 
+/* Edges go to the outputs that take them ([output lircdev]'s mode2). */
+static void on_edge(void *userdata, unsigned channel, const struct ir_edge *edge)
+{
+	struct source *s = userdata;
+
+	outputs_edge(s->sv, s->cfg->name, channel, edge);
+}
+
 static void on_source_event(void *userdata, enum ir_source_event event, const char *message)
 {
 	struct source *s = userdata;
@@ -147,7 +155,8 @@ static void source_wait(struct source *s, uint64_t now, const char *why)
 static int source_start(struct service *sv, const struct generation *g, struct source *s)
 {
 	const struct irjackd_source *c = s->cfg;
-	struct ir_source_callbacks cb = { .frame = on_frame, .event = on_source_event, .userdata = s };
+	struct ir_source_callbacks cb = { .frame = on_frame, .edge = on_edge,
+					  .event = on_source_event, .userdata = s };
 	struct ir_source_options opt;
 	char spec[IRJACKD_PATH_MAX + 16], err[256];
 	int ret;

@@ -27,6 +27,7 @@ const struct ir_output_kind *ir_output_kind_find(const char *name)
 {
 	const struct ir_output_kind *const builtin[] = {
 		&ir_output_uinput, &ir_output_lircd, &ir_output_json, &ir_output_mqtt,
+		&ir_output_lircdev,
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(builtin); i++)
@@ -89,6 +90,13 @@ void ir_output_frame(struct ir_output *o, const struct ir_output_frame *f)
 {
 	if (o->kind->frame)
 		o->kind->frame(o->impl, f);
+}
+
+void ir_output_edge(struct ir_output *o, const char *source, unsigned channel,
+		    const struct ir_edge *edge)
+{
+	if (o->kind->edge)
+		o->kind->edge(o->impl, source, channel, edge);
 }
 
 void ir_output_key(struct ir_output *o, const struct ir_key_event *ev)

@@ -24,6 +24,7 @@
 #include <stddef.h>
 
 #include "ir_decoder.h"
+#include "ir_edge.h"
 #include "ir_keymap.h"
 #include "ir_keypress.h"
 #include "out_lircd.h"
@@ -70,6 +71,9 @@ struct ir_output_kind {
 	int (*rebind)(void *impl, const void *old, const void *settings,
 		      const struct ir_output_env *env);
 	void (*frame)(void *impl, const struct ir_output_frame *f);     /* optional */
+	/* Optional: every edge of every source (audio: demodulated; channel:
+	 * the input channel, 0 for timing sources), before its frames. */
+	void (*edge)(void *impl, const char *source, unsigned channel, const struct ir_edge *edge);
 	void (*key)(void *impl, const struct ir_key_event *ev);         /* optional */
 	/* Optional: descriptors to poll; returns how many were filled. */
 	size_t (*fds)(void *impl, struct pollfd *fds, size_t max);
@@ -103,6 +107,8 @@ int ir_output_rebind(struct ir_output *o, const void *settings, const struct ir_
 
 void ir_output_frame(struct ir_output *o, const struct ir_output_frame *f);
 void ir_output_key(struct ir_output *o, const struct ir_key_event *ev);
+void ir_output_edge(struct ir_output *o, const char *source, unsigned channel,
+		    const struct ir_edge *edge);
 size_t ir_output_fds(struct ir_output *o, struct pollfd *fds, size_t max);
 void ir_output_process(struct ir_output *o, const struct pollfd *fds, size_t n);
 /* Writes the status line into `line` ("" for none). */

@@ -2,7 +2,8 @@
 /*
  * ir_output_kinds.h - the output kinds built in (ir_output.h), each over
  * its module: uinput (out_uinput.h), the lircd socket (out_lircd.h), JSON
- * lines (out_json.h), MQTT (out_mqtt.h).  Internal to src/outputs; a
+ * lines (out_json.h), MQTT (out_mqtt.h), the CUSE LIRC device
+ * (out_lircdev_cuse.h).  Internal to src/outputs; a
  * program finds them with ir_output_kind_find().
  */
 #ifndef IRJACK_IR_OUTPUT_KINDS_H
@@ -14,5 +15,6 @@ extern const struct ir_output_kind ir_output_uinput; /* struct ir_uinput_setting
 extern const struct ir_output_kind ir_output_lircd;  /* struct ir_lircd_settings */
 extern const struct ir_output_kind ir_output_json;   /* struct ir_json_settings */
 extern const struct ir_output_kind ir_output_mqtt;   /* struct ir_mqtt_settings */
+extern const struct ir_output_kind ir_output_lircdev; /* struct ir_lircdev_settings */
 
 #endif

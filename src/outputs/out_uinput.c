@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <libevdev/libevdev-uinput.h>
 #include <libevdev/libevdev.h>
@@ -37,8 +38,12 @@ int ir_uinput_new(const struct ir_uinput_config *cfg, struct ir_uinput **out)
 	libevdev_enable_event_type(u->dev, EV_KEY);
 	if (cfg->keymap) {
 		for (size_t i = 0; i < ir_keymap_key_count(cfg->keymap); i++) {
-			int code = ir_keymap_key_at(cfg->keymap, i)->keycode;
+			const struct ir_keymap_key *k = ir_keymap_key_at(cfg->keymap, i);
+			int code = k->keycode;
 
+			if (cfg->remote &&
+			    strcmp(ir_keymap_remote_name(cfg->keymap, k->remote), cfg->remote))
+				continue;
 			if (code > 0 && code <= KEY_MAX)
 				libevdev_enable_event_code(u->dev, EV_KEY, (unsigned)code, NULL);
 		}

@@ -19,6 +19,9 @@
 struct ir_uinput_settings {
 	char name[64];
 	uint16_t vendor, product;
+	/* One device per keymap remote (out_uinput_remotes.h) instead of
+	 * one for everything; `product` is then each remote's own. */
+	bool per_remote;
 };
 
 struct ir_uinput_config {
@@ -27,6 +30,8 @@ struct ir_uinput_config {
 	/* The keys the device can send: every Linux key of the keymap (may be
 	 * NULL: then every KEY_ code up to KEY_MAX is declared). */
 	const struct ir_keymap *keymap;
+	/* Only the keys of the keymap's remotes called this (NULL: all). */
+	const char *remote;
 	/* Autorepeat delay and period (ms); 0: the kernel's defaults. */
 	unsigned repeat_delay_ms, repeat_period_ms;
 };
@@ -42,13 +47,13 @@ void ir_uinput_free(struct ir_uinput *u);
 /* The device node (/dev/input/eventN), or NULL if unknown. */
 const char *ir_uinput_devnode(const struct ir_uinput *u);
 
-/* Sends one event: MSC_SCAN for a press or repeat, the key for a press or
- * release of a named Linux key.  Returns 0 or a negative errno. */
 /* True if the device can emit every key code `keymap` binds (after a
  * reload, a device that cannot must be recreated: uinput devices cannot
  * gain keys). */
 bool ir_uinput_has_keys(const struct ir_uinput *u, const struct ir_keymap *keymap);
 
+/* Sends one event: MSC_SCAN for a press or repeat, the key for a press or
+ * release of a named Linux key.  Returns 0 or a negative errno. */
 int ir_uinput_event(struct ir_uinput *u, const struct ir_key_event *event);
 
 #endif

@@ -86,5 +86,17 @@ PY
 	-t "$DURATION" -o "$TMP/live.mode2" 2> "$TMP/err" || fail "record --device to mode2: $(cat "$TMP/err")"
 cmp -s "$TMP/file.mode2" "$TMP/live.mode2" || fail "live mode2 differs from the file's: $(diff "$TMP/file.mode2" "$TMP/live.mode2" | head -5)"
 
+# --lircdev: a bad name and a missing /dev/cuse (the VM test,
+# tests/vm/guest-lircdev.sh, serves a real one) are clear errors, exit 2.
+"$IRJACK" listen --device "alsa:irfile:IN=$TMP/in.raw" --lircdev ../x 2>"$TMP/err"
+rc=$?
+[ $rc = 2 ] && grep -q "lircdev name '../x'" "$TMP/err" || fail "--lircdev ../x: exit $rc, $(cat "$TMP/err")"
+if [ ! -e /dev/cuse ]; then
+	"$IRJACK" listen --device "alsa:irfile:IN=$TMP/in.raw" --lircdev lirc-t 2>"$TMP/err"
+	rc=$?
+	[ $rc = 2 ] && grep -q "/dev/cuse: No such file or directory (is the cuse module loaded" "$TMP/err" ||
+		grep -q "built without libfuse3" "$TMP/err" || fail "--lircdev without /dev/cuse: exit $rc, $(cat "$TMP/err")"
+fi
+
 [ $failures = 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "listen/record through alsa-lib's file plugin: OK"

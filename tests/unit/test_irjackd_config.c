@@ -58,10 +58,14 @@ static void test_valid(void **state)
 			      "device = /dev/lirc0\n"
 			      "[output uinput]\n"
 			      "vendor = 0x1234\n"
+			      "per_remote = yes\n"
 			      "[output lircd]\n"
 			      "path = /tmp/sock\n"
 			      "mode = 0666\n"
 			      "simulate = yes\n"
+			      "[output lircdev]\n"
+			      "name = lirc-x\n"
+			      "source = dev\n"
 			      "[transmitter tv]\n"
 			      "type = alsa\n"
 			      "volume = 0.25\n"
@@ -87,9 +91,13 @@ static void test_valid(void **state)
 	assert_true(ir_protocol_set_has(&cfg.sources[1].protocols, IR_PROTO_SONY12));
 	assert_true(cfg.uinput);
 	assert_int_equal(cfg.uinput_vendor, 0x1234);
+	assert_true(cfg.uinput_per_remote);
 	assert_true(cfg.lircd);
 	assert_int_equal(cfg.lircd_mode, 0666);
 	assert_true(cfg.lircd_simulate);
+	assert_true(cfg.lircdev);
+	assert_string_equal(cfg.lircdev_name, "lirc-x");
+	assert_string_equal(cfg.lircdev_source, "dev");
 	assert_false(cfg.json);
 	assert_int_equal(cfg.transmitter_count, 1);
 	assert_true(cfg.transmitters[0].volume == 0.25);
@@ -122,6 +130,14 @@ static void test_errors_name_the_line(void **state)
 	expect_error("[source a]\ntype = alsa\nperiod_us = 100\n", 3, "period_us");
 	expect_error("[source a]\ntype = floppy\n", 2, "type");
 	expect_error("[source a]\ntype = alsa\nvolume = 1\n", 3, "unknown key 'volume'");
+	expect_error("[source a]\ntype = alsa\n[output uinput]\nper_remote = maybe\n", 4,
+		     "per_remote");
+	expect_error("[source a]\ntype = alsa\n[output lircdev]\nsource = b\n", 3,
+		     "source 'b' is not a [source NAME]");
+	expect_error("[source a]\ntype = alsa\n[output lircdev]\nname = ../x\n", 3, "name '../x'");
+	expect_error("[transmitter t]\ntype = alsa\n[output lircdev]\n", 3, "no [source NAME]");
+	expect_error("[source a]\ntype = alsa\n[output lircdev]\nmode = 0666\n", 4,
+		     "unknown key 'mode'");
 	expect_error("[source a]\ndevice = x\n[source b]\ntype = alsa\n", 1, "no type");
 	expect_error("[source a]\ntype = alsa\n[source a]\ntype = alsa\n", 4, "appears twice");
 	expect_error("[sauce a]\ntype = alsa\n", 2, "unknown section");

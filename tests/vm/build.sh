@@ -18,7 +18,7 @@ if [ ! -x "$OUT/udevroot/bin/udevadm" ]; then
 		{ echo "build.sh: cannot fetch Debian's udev" >&2; exit 1; }
 fi
 # Loaded at boot:
-MODULES="virtio_pci 9pnet_virtio 9p evdev uinput snd-aloop rc-loopback ir-nec-decoder ir-rc5-decoder configfs dummy_hcd libcomposite usb_f_fs"
+MODULES="virtio_pci 9pnet_virtio 9p evdev uinput snd-aloop rc-loopback ir-nec-decoder ir-rc5-decoder configfs dummy_hcd libcomposite usb_f_fs cuse"
 # In the initrd but loaded by a test when it wants them (init copies the
 # initrd's modules to the guest's /tmp/vm-modules: modprobe -d /tmp/vm-modules):
 ON_DEMAND="mceusb"

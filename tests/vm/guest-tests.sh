@@ -24,5 +24,7 @@ if [ -x "$SRC/tests/vm/guest-irjackd.sh" ]; then
 fi
 run sh "$SRC/tests/vm/guest-listen.sh" "$BUILD" "$SRC"
 run sh "$SRC/tests/vm/guest-send.sh" "$BUILD" "$SRC"
+run sh "$SRC/tests/vm/guest-remotes.sh" "$BUILD" "$SRC"
+run sh "$SRC/tests/vm/guest-lircdev.sh" "$BUILD" "$SRC"
 echo "VM tests: $failures failure(s)"
 [ "$failures" = 0 ]
