@@ -46,6 +46,31 @@
 #define QUIET_US 2000.0
 #define NOISE_US 8000.0
 #define WARMUP_US 1500.0
+/* At the stream's start the first WARMUP_US of samples are held and the
+ * noise floor is measured on them with estimators that an edge among them
+ * cannot move (medians of differences), then they are processed: a
+ * recording cut tight, whose first pulse starts within the warm-up (or
+ * that starts inside it), keeps that pulse.  The band's noise is measured
+ * on its differences PRIME_LAG_BANDS band time constants apart (nearly
+ * uncorrelated: noise that the first difference under-reads, of a
+ * band-limited source, still counts).  A slower wander is not measured
+ * (the differences would read an AC coupling's droop as noise); what it
+ * starts is taken back (see START_PROOF_US). */
+#define PRIME_LAG_BANDS 4.0
+#define PRIME_START_US 100.0
+/* A recording may start inside a pulse: its first edge is then the end of
+ * that pulse, not the start of one, and nothing before it tells which.
+ * What follows does: no protocol has a pulse near START_PROOF_US (NEC's
+ * 9 ms leader is the longest), so a state that lasts that long is
+ * darkness.  Edges whose first came before START_PROOF_US into the stream
+ * are held (up to START_HOLD_MAX of them) until a state lasts that long;
+ * if it is a "pulse" and at least START_MIN_EDGES edges came (a frame, not
+ * a lone step of a DC jump, which the provisional first pulse takes care
+ * of), every held pulse was a space and every space a pulse: the stream
+ * started lit.  Only the first frame of a stream waits for this. */
+#define START_PROOF_US 12000.0
+#define START_HOLD_MAX 512
+#define START_MIN_EDGES 4
 /* Baseline (idle level) averaging time, during idle only. */
 #define BASELINE_US 20000.0
 /* Band-limiting filter: two one-pole sections of BAND_FAST_US each; 20 µs
@@ -209,6 +234,16 @@ struct ir_demod {
 	uint32_t deadline_us;
 	uint64_t state_start_n;
 
+	/* the stream's first edges, held until the dark state is known (see
+	 * START_PROOF_US) */
+	bool start_open;
+	struct ir_edge start_buf[START_HOLD_MAX];
+	unsigned start_len, start_edges;
+	/* the stream's first samples, held for the noise floor (see PRIME_LAG_BANDS) */
+	bool priming;
+	float *prime, *prime_scratch;
+	unsigned prime_len;
+
 	/* report */
 	double peak, clipped_samples, report_samples;
 	uint64_t edges;
@@ -287,10 +322,19 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 		d->block_n = 2;
 	d->pol = cfg->polarity;
 	d->idle = true;
+	d->priming = true;
+	d->start_open = cfg->polarity == IR_POLARITY_AUTO;
+	d->prime = calloc(2 * (size_t)d->warmup_n, sizeof(float));
+	if (!d->prime) {
+		free(d);
+		return -ENOMEM;
+	}
+	d->prime_scratch = d->prime + d->warmup_n;
 	if (cfg->sample_rate >= 66000) {
 		int ret = ir_carrier_new(cfg->sample_rate, &d->carrier);
 
 		if (ret < 0) {
+			free(d->prime);
 			free(d);
 			return ret;
 		}
@@ -304,12 +348,30 @@ void ir_demod_free(struct ir_demod *d)
 	if (!d)
 		return;
 	ir_carrier_free(d->carrier);
+	free(d->prime);
 	free(d);
 }
 
 void ir_demod_set_space_deadline(struct ir_demod *d, uint32_t us)
 {
 	d->deadline_us = us;
+}
+
+/* The stream's first edges are told as they were held (flip false) or
+ * with pulses and spaces swapped (the stream started inside a pulse). */
+static void start_release(struct ir_demod *d, bool flip)
+{
+	d->start_open = false;
+	for (unsigned i = 0; i < d->start_len; i++) {
+		struct ir_edge e = d->start_buf[i];
+
+		if (flip && e.kind == IR_PULSE)
+			e.kind = IR_SPACE;
+		else if (flip && e.kind == IR_SPACE)
+			e.kind = IR_PULSE;
+		d->edge_fn(d->userdata, &e);
+	}
+	d->start_len = 0;
 }
 
 static void emit(struct ir_demod *d, enum ir_edge_kind kind, uint32_t duration)
@@ -319,6 +381,14 @@ static void emit(struct ir_demod *d, enum ir_edge_kind kind, uint32_t duration)
 	if ((kind == IR_PULSE || kind == IR_SPACE) && duration == 0)
 		return;
 	d->edges++;
+	if (d->start_open) {
+		if (d->start_len < START_HOLD_MAX) {
+			/* merged as they will be told: a flip keeps them apart */
+			d->start_buf[d->start_len++] = e;
+			return;
+		}
+		start_release(d, false);
+	}
 	d->edge_fn(d->userdata, &e);
 }
 
@@ -391,6 +461,7 @@ static void set_band(struct ir_demod *d, int band);
 static void retract_held(struct ir_demod *d)
 {
 	d->held = false;
+	d->start_edges = 0;
 	d->state = LINE_SPACE;
 	d->idle = true;
 	d->last_edge_us = d->held_from_us;
@@ -415,10 +486,53 @@ static void mark_edge(struct ir_demod *d, double t_edge)
 	d->last_edge_rounded = (uint64_t)llround(t_edge);
 }
 
+/* While the stream's first edges are held, an edge far bigger than theirs
+ * (RETRACT_RATIO, as for the provisional first pulse) shows that they were
+ * the noise's: they are dropped, and this edge is the first out of idle. */
+static void start_retract(struct ir_demod *d)
+{
+	d->start_len = 0;
+	d->start_edges = 0;
+	d->state = LINE_SPACE;
+	d->idle = true;
+	d->timed_out = false;
+	d->have_edge = false;
+	d->last_edge_us = 0;
+	d->last_edge_rounded = 0;
+	if (d->cfg.polarity == IR_POLARITY_AUTO)
+		d->pol = 0;
+	d->step = 0;
+	d->step_known = false;
+	if (d->carrier)
+		ir_carrier_burst_discard(d->carrier);
+	set_band(d, 0);
+}
+
+/* See START_PROOF_US: the "pulse" under way is darkness, so the stream
+ * started lit. */
+static void start_flip(struct ir_demod *d)
+{
+	if (d->held)
+		release_held(d);
+	if (d->carrier)
+		ir_carrier_burst_discard(d->carrier);
+	d->state = LINE_SPACE;
+	d->pol = -d->pol;
+	start_release(d, true);
+}
+
 static void confirm_edge(struct ir_demod *d)
 {
 	int dir = d->cand_dir;
 	double t_edge = d->cand_t;
+
+	if (d->start_open) {
+		/* a first edge after long enough a wait starts a pulse */
+		if (d->state == LINE_SPACE && t_edge - d->last_edge_us >= START_PROOF_US)
+			start_release(d, false);
+		else
+			d->start_edges++;
+	}
 
 	if (d->held) {
 		double height = fabs(d->y_prev - d->cand_ref);
@@ -429,6 +543,9 @@ static void confirm_edge(struct ir_demod *d)
 			retract_held(d);
 		else if (d->state == LINE_SPACE)
 			release_held(d); /* the second pulse starts: the first was real */
+	} else if (d->start_open && d->have_edge &&
+		   fabs(d->y_prev - d->cand_ref) > RETRACT_RATIO * d->step) {
+		start_retract(d);
 	}
 	if (t_edge < d->last_edge_us)
 		t_edge = d->last_edge_us;
@@ -816,7 +933,8 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 			dir = d->idle || d->pol == 0 ? 0 : d->pol;
 		/* While the first pulse is provisional, an edge far bigger than
 		 * its own, either way, takes it back (see RETRACT_RATIO). */
-		bool retracting = d->held && fabs(r) > thr && fabs(r) > RETRACT_RATIO * d->step;
+		bool retracting = (d->held || d->start_open) && fabs(r) > thr &&
+				  fabs(r) > RETRACT_RATIO * d->step;
 
 		if (retracting)
 			dir = r > 0 ? 1 : -1;
@@ -928,6 +1046,8 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 	double dark_us = now_us - d->last_edge_us;
 
 	if (d->state == LINE_SPACE) {
+		if (d->start_open && dark_us >= START_PROOF_US)
+			start_release(d, false);
 		if (d->deadline_us && d->have_edge && !d->timed_out && dark_us >= d->deadline_us) {
 			uint32_t elapsed = (uint32_t)((uint64_t)llround(now_us) - d->last_edge_rounded);
 
@@ -952,6 +1072,8 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 				emit(d, IR_TIMEOUT, d->cfg.timeout_us);
 			}
 		}
+	} else if (d->start_open && dark_us >= START_PROOF_US && d->start_edges >= START_MIN_EDGES) {
+		start_flip(d);
 	} else if (dark_us >= MAX_PULSE_US) {
 		/* Not a pulse: the line is idle and its polarity unknown again. */
 		if (d->held) {
@@ -1019,8 +1141,103 @@ static void idle_housekeeping(struct ir_demod *d, float x)
 	d->idle_rlim2 = 16 * d->raw_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
 }
 
+static int cmp_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The variance of Gaussian noise whose differences v[0..n) are: their
+ * median absolute value is 0.6745 σ of a difference, and a difference of
+ * two independent samples has twice the variance of one. */
+static double noise2_from_diffs(float *v, unsigned n)
+{
+	double sd;
+
+	if (n == 0)
+		return 0;
+	for (unsigned i = 0; i < n; i++)
+		v[i] = fabsf(v[i]);
+	qsort(v, n, sizeof(*v), cmp_float);
+	sd = (n & 1 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + v[n / 2])) / 0.6745;
+	return 0.5 * sd * sd;
+}
+
+/* The warm-up's samples are in: measures the noise floor on them (see
+ * PRIME_LAG_BANDS), then processes them as if it had been known all along. */
+static void prime_finish(struct ir_demod *d)
+{
+	unsigned n = d->prime_len, lag = (unsigned)ceil(PRIME_LAG_BANDS * BAND_FAST_US /
+							d->us_per_sample);
+	float f1 = d->prime[0], f2 = d->prime[0], start;
+	double band2;
+	unsigned k;
+
+	for (unsigned i = 1; i < n; i++)
+		d->prime_scratch[i - 1] = d->prime[i] - d->prime[i - 1];
+	d->raw_noise2 = noise2_from_diffs(d->prime_scratch, n - 1);
+	/* the band's output, then its differences `lag` apart */
+	for (unsigned i = 0; i < n; i++) {
+		f1 += d->fast_g * (d->prime[i] - f1);
+		f2 += d->fast_g * (f1 - f2);
+		d->prime_scratch[i] = f2;
+	}
+	if (lag >= n / 2)
+		lag = n / 2;
+	for (unsigned i = 0; i + lag < n; i++)
+		d->prime_scratch[i] = d->prime_scratch[i + lag] - d->prime_scratch[i];
+	band2 = noise2_from_diffs(d->prime_scratch, n - lag);
+	d->noise2 = d->raw_noise2 * d->fast_gain;
+	if (band2 > d->noise2)
+		d->noise2 = band2;
+	d->noise_sd = sqrt(d->noise2);
+	d->noise_count = d->warmup_n;
+	d->priming = false;
+	/* The line starts at the median of its first PRIME_START_US, not at
+	 * its first sample: a recording's first samples often hold a click. */
+	k = (unsigned)ceil(PRIME_START_US / d->us_per_sample);
+	k = k < 3 ? 3 : k > n ? n : k;
+	memcpy(d->prime_scratch, d->prime, k * sizeof(float));
+	qsort(d->prime_scratch, k, sizeof(float), cmp_float);
+	start = d->prime_scratch[k / 2];
+	for (unsigned i = 0; i < n; i++) {
+		process_sample_full(d, d->prime[i]);
+		if (i == 0) {
+			d->f1 = d->f2 = d->s1 = d->s2 = d->y_prev = start;
+			d->level = d->baseline = d->recent = start;
+		}
+	}
+	if (d->idle && !d->held && !d->cand && d->state == LINE_SPACE && !d->use_slow &&
+	    d->n >= d->settle_until)
+		enter_idle_fast(d);
+}
+
+/* Ends the priming early (end of input, a reset): what was held is
+ * processed with the floor measured on it. */
+static void prime_end(struct ir_demod *d)
+{
+	if (!d->priming)
+		return;
+	if (d->prime_len >= 2)
+		prime_finish(d);
+	d->priming = false;
+}
+
+/* While priming: holds one sample. */
+static void prime_push(struct ir_demod *d, float x)
+{
+	d->prime[d->prime_len++] = x;
+	if (d->prime_len == d->warmup_n)
+		prime_finish(d);
+}
+
 static inline void process_sample(struct ir_demod *d, float x)
 {
+	if (d->priming) {
+		prime_push(d, x);
+		return;
+	}
 	if (d->idle_fast) {
 		float f1 = d->f1 + d->fast_g * (x - d->f1);
 		float f2 = d->f2 + d->fast_g * (f1 - d->f2);
@@ -1145,6 +1362,11 @@ void ir_demod_process(struct ir_demod *d, const float *samples, size_t frames, s
 	if (stride == 0)
 		stride = 1;
 	while (i < frames) {
+		if (d->priming) {
+			prime_push(d, samples[i * stride]);
+			i++;
+			continue;
+		}
 		if (d->idle_fast) {
 			i += idle_run(d, samples + i * stride, frames - i, stride);
 			if (i == frames)
@@ -1171,7 +1393,10 @@ void ir_demod_process_interleaved(struct ir_demod *const *demods, unsigned chann
 
 void ir_demod_flush(struct ir_demod *d)
 {
-	double now_us = (double)d->n * d->us_per_sample;
+	double now_us;
+
+	prime_end(d);
+	now_us = (double)d->n * d->us_per_sample;
 
 	d->cand = false;
 	if (d->carrier && d->state == LINE_PULSE)
@@ -1181,12 +1406,19 @@ void ir_demod_flush(struct ir_demod *d)
 	/* The darkness after a timeout is reported too: the durations add up
 	 * to the stream's length. */
 	close_state(d, now_us);
+	if (d->start_open)
+		start_release(d, false);
 	emit_carrier(d);
 }
 
 void ir_demod_reset(struct ir_demod *d)
 {
-	double now_us = (double)d->n * d->us_per_sample;
+	double now_us;
+
+	prime_end(d);
+	if (d->start_open)
+		start_release(d, false);
+	now_us = (double)d->n * d->us_per_sample;
 
 	emit(d, IR_OVERFLOW, 0);
 	if (d->idle_fast)

@@ -21,6 +21,13 @@
  *  - polarity: the first edge after idle starts a pulse (a receiver idles in
  *    its dark state, and AC coupling brings any input back to its idle
  *    baseline), unless the configuration fixes it;
+ *  - a stream's start: its first 1.5 ms are held while the noise floor is
+ *    measured on them with medians (an edge among them cannot move it), then
+ *    processed, so a first pulse that starts at once is kept; edges that
+ *    start within 12 ms of the stream's start are held until a state lasts
+ *    12 ms (longer than any protocol's pulse: darkness), and told with
+ *    pulses and spaces swapped if that state was a "pulse" (the recording
+ *    began inside a pulse); an edge four times theirs drops them as noise;
  *  - after `timeout_us` of darkness an IR_TIMEOUT edge lets decoders finish,
  *    preceded by an IR_CARRIER edge when the rate (≥ 66 kHz) showed a
  *    carrier in the bursts (see ir_carrier.h).

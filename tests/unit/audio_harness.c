@@ -157,11 +157,105 @@ int audio_decode_edges(const struct ir_channel_config *channel, const struct ir_
 	return ret;
 }
 
+/* Edges [from, to) of one press, and its start in the edge buffer's time. */
+struct press_span {
+	size_t from, to;
+	unsigned frames;
+};
+
+/* Mean of samples [a, b) of `v`, and of `w` added when not NULL. */
+static double span_mean(const float *v, const float *w, size_t a, size_t b)
+{
+	double sum = 0;
+
+	for (size_t k = a; k < b; k++)
+		sum += v[k] + (w ? w[k] : 0);
+	return sum / (double)(b - a);
+}
+
+/* One press through the genie (see audio_result.genie_matched): true when
+ * every unit is decided right.  `dc` is the coupling-free signal, `noise`
+ * what the channel added to the coupled one. */
+static bool genie_press(const struct press_span *p, const struct ir_edge *edges,
+			const struct ir_channel_config *ch, const float *dc, const float *noise,
+			size_t n, double mid)
+{
+	double unit = 0, t = ch->lead_ms * 1000;
+	size_t last = p->to;
+
+	for (size_t i = 0; i < p->from; i++)
+		if (ir_edge_is_timing(&edges[i]))
+			t += edges[i].duration;
+
+	/* a trailing space is the gap, not the frame */
+	while (last > p->from && edges[last - 1].kind != IR_PULSE)
+		last--;
+	for (size_t i = p->from; i < last; i++)
+		if (ir_edge_is_timing(&edges[i]) && (unit == 0 || edges[i].duration < unit))
+			unit = edges[i].duration;
+	for (size_t i = p->from; i < last; i++) {
+		double dur = edges[i].duration, units = floor(dur / unit + 0.5);
+
+		if (!ir_edge_is_timing(&edges[i]))
+			continue;
+		for (double k = 0; k < units; k++) {
+			size_t a = (size_t)ceil((t + k * dur / units) * 1e-6 * ch->sample_rate);
+			size_t b = (size_t)ceil((t + (k + 1) * dur / units) * 1e-6 * ch->sample_rate);
+
+			if (b > n)
+				return false;
+			if (b <= a)
+				continue;
+			if ((span_mean(dc, NULL, a, b) > mid) != (span_mean(dc, noise, a, b) > mid))
+				return false;
+		}
+		t += dur;
+	}
+	return true;
+}
+
+/* The genie over every press of a trial; `noisy` is what the receiver got. */
+static unsigned genie_count(const struct audio_trial *t, const struct ir_edge_buf *edges,
+			    const struct press_span *presses, unsigned n_press, const float *noisy,
+			    size_t n)
+{
+	struct ir_channel_config clean = t->channel;
+	float *coupled = NULL, *dc = NULL;
+	size_t n1 = 0, n2 = 0;
+	unsigned ok = 0;
+
+	clean.snr_db = 1000;
+	clean.hum_hz = 0;
+	if (ir_channel_render(&clean, edges->edges, edges->len, &coupled, &n1) < 0)
+		goto out;
+	clean.ac_tau_ms = 0;
+	if (ir_channel_render(&clean, edges->edges, edges->len, &dc, &n2) < 0 || n1 != n || n2 != n)
+		goto out;
+	{
+		float lo = dc[0], hi = dc[0];
+
+		for (size_t k = 0; k < n; k++) {
+			coupled[k] = noisy[k] - coupled[k]; /* the noise and hum */
+			lo = dc[k] < lo ? dc[k] : lo;
+			hi = dc[k] > hi ? dc[k] : hi;
+		}
+		for (unsigned i = 0; i < n_press; i++)
+			if (genie_press(&presses[i], edges->edges, &t->channel, dc, coupled, n,
+					0.5 * ((double)lo + hi)))
+				ok += presses[i].frames;
+	}
+out:
+	free(coupled);
+	free(dc);
+	return ok;
+}
+
 int audio_trial_run(const struct audio_trial *t, struct audio_result *res)
 {
 	const struct ir_protocol_info *info = ir_protocol_get(t->protocol);
 	struct run_state st = { 0 };
 	struct ir_edge_buf edges = { 0 };
+	struct press_span *presses = NULL;
 	struct ir_protocol_set only;
 	uint64_t seed = t->seed * 2654435761u + 1;
 	double gap_min = t->gap_min_ms > 0 ? t->gap_min_ms : 60;
@@ -181,7 +275,8 @@ int audio_trial_run(const struct audio_trial *t, struct audio_result *res)
 	if (ret < 0)
 		return ret;
 	st.exp = calloc((size_t)t->frames * (1 + t->repeats), sizeof(*st.exp));
-	if (!st.exp) {
+	presses = calloc(t->frames ? t->frames : 1, sizeof(*presses));
+	if (!st.exp || !presses) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -196,9 +291,14 @@ int audio_trial_run(const struct audio_trial *t, struct audio_result *res)
 		if (ret < 0)
 			goto out;
 		start = (double)ir_edge_buf_duration(&edges) + t->channel.lead_ms * 1000;
+		presses[i].from = edges.len;
 		ret = ir_encode(t->protocol, sc, &o, &edges);
 		if (ret < 0)
 			goto out;
+		/* (an encoder's leading space merged into the gap: the
+		 * press starts at its first pulse) */
+		presses[i].to = edges.len;
+		presses[i].frames = 1 + t->repeats;
 		for (unsigned k = 0; k <= t->repeats; k++) {
 			struct expected *e = &st.exp[st.n_exp++];
 
@@ -246,10 +346,13 @@ int audio_trial_run(const struct audio_trial *t, struct audio_result *res)
 	res->false_frames = st.false_frames;
 	res->samples = frames;
 	res->max_latency_us = st.max_latency_us;
+	if (t->genie)
+		res->genie_matched = genie_count(t, &edges, presses, t->frames, samples, frames);
 	ret = 0;
 out:
 	ir_receiver_free(rx);
 	ir_decoder_free(st.check);
+	free(presses);
 	free(st.exp);
 	free(samples);
 	ir_edge_buf_free(&edges);

@@ -8,6 +8,7 @@
 #ifndef IRJACK_TEST_AUDIO_HARNESS_H
 #define IRJACK_TEST_AUDIO_HARNESS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,7 @@ struct audio_trial {
 	size_t block;                  /* samples per ir_receiver_process() call; 0 = 1024 */
 	enum ir_polarity polarity;     /* what the receiver is told; default auto */
 	uint64_t seed;
+	bool genie;                    /* also run the genie-aided detector (see below) */
 };
 
 struct audio_result {
@@ -32,6 +34,17 @@ struct audio_result {
 	unsigned false_frames;/* decoded frames that match nothing sent */
 	size_t samples;       /* audio length */
 	double max_latency_us;/* worst (report time - frame end), audio time */
+	/* With trial.genie: frames a genie-aided detector gets right on the
+	 * same samples.  It is told where each of the protocol's units
+	 * (the shortest pulse or space of the frame; longer ones are whole
+	 * multiples of it, rounded) starts and ends, sees the signal with the
+	 * AC coupling undone (the coupling-free rendering of the same light)
+	 * plus the very noise and hum the receiver got, and decides each unit
+	 * dark or lit by the sign of its mean against the mid level.  A frame
+	 * counts when every unit of it is right: a bound no detector that must
+	 * find the timing itself can beat by more than what the protocol's
+	 * own structure adds. */
+	unsigned genie_matched;
 };
 
 /* Runs one trial.  Returns 0, or a negative errno if the trial cannot be
