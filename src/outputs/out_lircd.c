@@ -3,6 +3,7 @@
  * out_lircd.c - the lircd socket protocol on a non-blocking UNIX socket.
  */
 #include "out_lircd.h"
+#include "lircd_net.h"
 #include "socket_path.h"
 
 #include <ctype.h>
@@ -31,12 +32,17 @@ struct client {
 	size_t out_len;
 	bool dead;
 	bool overflowed; /* dead because it stopped reading */
+	char peer_id[24]; /* IRJACK_PEER's id: another irjackd reads here; "": a client */
 };
 
 struct ir_lircd {
 	struct ir_lircd_config cfg;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int listen_fd;
+	int tcp_fd;          /* -1: no TCP port */
+	bool unix_inherited, tcp_inherited; /* systemd's: neither closed nor unlinked */
+	uint64_t seq;        /* the last number given to an event decoded here */
+	char instance_id[24];
 	struct ir_socket_path_id path_id; /* the file bound: what we may remove */
 	struct client clients[IR_LIRCD_MAX_CLIENTS];
 	size_t client_count;
@@ -97,13 +103,42 @@ static int bind_and_listen(struct ir_lircd *s, int fd, const struct sockaddr_un 
 	return ret;
 }
 
+/* The TCP port, inherited or bound (cfg->listen); 0 or a negative errno. */
+static int open_tcp(struct ir_lircd *s, const struct ir_lircd_config *cfg)
+{
+	char host[128];
+	unsigned port;
+	int ret;
+
+	if (cfg->tcp_fd > 0) {
+		s->tcp_fd = cfg->tcp_fd;
+		s->tcp_inherited = true;
+		/* systemd may hand over a blocking socket: accept must not wait */
+		ret = fcntl(s->tcp_fd, F_GETFL);
+		if (ret >= 0)
+			fcntl(s->tcp_fd, F_SETFL, ret | O_NONBLOCK);
+		return 0;
+	}
+	if (!cfg->listen || !cfg->listen[0])
+		return 0;
+	ret = ir_lircd_net_parse(cfg->listen, 0, host, sizeof(host), &port);
+	if (ret < 0)
+		return ret;
+	ret = ir_lircd_net_listen(host, port);
+	if (ret < 0)
+		return ret;
+	s->tcp_fd = ret;
+	return 0;
+}
+
 int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	struct ir_lircd *s;
 	int fd, ret;
 
-	if (!cfg || !cfg->path || !out || cfg->mode > 0777)
+	if (!cfg || !cfg->path || !out || cfg->mode > 0777 ||
+	    (cfg->instance_id && strlen(cfg->instance_id) >= sizeof(s->instance_id)))
 		return -EINVAL;
 	if (strlen(cfg->path) >= sizeof(addr.sun_path))
 		return -ENAMETOOLONG;
@@ -116,24 +151,34 @@ int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
 		return -ENOMEM;
 	}
 	s->cfg = *cfg;
+	s->tcp_fd = -1;
 	snprintf(s->path, sizeof(s->path), "%s", cfg->path);
+	snprintf(s->instance_id, sizeof(s->instance_id), "%s",
+		 cfg->instance_id ? cfg->instance_id : "");
 	memcpy(addr.sun_path, s->path, strlen(s->path) + 1);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		ret = -errno;
-		free(s->reply);
-		free(s);
-		return ret;
-	}
-	ret = bind_and_listen(s, fd, &addr);
-	if (ret < 0) {
-		close(fd);
-		free(s->reply);
-		free(s);
-		return ret;
+	if (cfg->unix_fd > 0) {
+		fd = cfg->unix_fd;
+		s->unix_inherited = true;
+	} else {
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		ret = fd < 0 ? -errno : bind_and_listen(s, fd, &addr);
+		if (ret < 0) {
+			if (fd >= 0)
+				close(fd);
+			free(s->reply);
+			free(s);
+			return ret;
+		}
 	}
 	s->listen_fd = fd;
 	s->cfg.path = s->path;
+	s->cfg.listen = NULL;
+	s->cfg.instance_id = NULL;
+	ret = open_tcp(s, cfg);
+	if (ret < 0) {
+		ir_lircd_free(s);
+		return ret;
+	}
 	*out = s;
 	return 0;
 }
@@ -152,8 +197,8 @@ int ir_lircd_check_socket(struct ir_lircd *s)
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	int fd, ret;
 
-	if (file_is_ours(s))
-		return 0;
+	if (s->unix_inherited || file_is_ours(s))
+		return 0; /* systemd's socket file is systemd's to remake */
 	memcpy(addr.sun_path, s->path, strlen(s->path) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -183,8 +228,12 @@ void ir_lircd_free(struct ir_lircd *s)
 		return;
 	while (s->client_count)
 		drop_client(s, s->client_count - 1);
-	close(s->listen_fd);
-	ir_socket_path_release(s->path, &s->path_id);
+	if (!s->unix_inherited) {
+		close(s->listen_fd);
+		ir_socket_path_release(s->path, &s->path_id);
+	}
+	if (s->tcp_fd >= 0 && !s->tcp_inherited)
+		close(s->tcp_fd);
 	free(s->reply);
 	free(s);
 }
@@ -200,6 +249,8 @@ size_t ir_lircd_fds(const struct ir_lircd *s, struct pollfd *fds, size_t max)
 
 	if (n < max)
 		fds[n++] = (struct pollfd){ .fd = s->listen_fd, .events = POLLIN };
+	if (n < max && s->tcp_fd >= 0)
+		fds[n++] = (struct pollfd){ .fd = s->tcp_fd, .events = POLLIN };
 	for (size_t i = 0; i < s->client_count && n < max; i++)
 		/* input already received and not yet taken waits for
 		 * POLLOUT too: it is taken as soon as the replies are gone */
@@ -248,11 +299,36 @@ static void flush_client(struct client *c)
 	}
 }
 
-static void broadcast_line(struct ir_lircd *s, const char *line, size_t len)
+/* Whether peer client `c` may get an event of `origin` (NULL: ours). */
+static bool peer_takes(const struct client *c, const struct ir_key_origin *origin)
 {
+	return !origin || (strcmp(c->peer_id, origin->id) && strcmp(c->peer_id, origin->via));
+}
+
+/* One key line (ending in '\n', n bytes) to every client: lircd's four
+ * fields, or five to irjackd peers (ir_lircd_broadcast()). */
+static void broadcast_key_line(struct ir_lircd *s, const char *line, int n,
+			       const struct ir_key_origin *origin)
+{
+	char tagged[IR_LIRCD_LINE_MAX * 2 + 48];
+	int t = 0;
+
+	if (s->instance_id[0]) {
+		/* an event from a plain lircd (no origin id) enters the
+		 * irjackd peers here, numbered as ours */
+		bool known = origin && origin->id[0] && origin->seq;
+
+		t = snprintf(tagged, sizeof(tagged), "%.*s %s:%" PRIx64 "\n", n - 1, line,
+			     known ? origin->id : s->instance_id, known ? origin->seq : ++s->seq);
+	}
 	for (size_t i = 0; i < s->client_count; i++) {
-		queue(&s->clients[i], line, len);
-		flush_client(&s->clients[i]);
+		struct client *c = &s->clients[i];
+
+		if (!c->peer_id[0])
+			queue(c, line, (size_t)n);
+		else if (peer_takes(c, origin) && t > 0 && (size_t)t < sizeof(tagged))
+			queue(c, tagged, (size_t)t);
+		flush_client(c);
 	}
 }
 
@@ -266,7 +342,7 @@ void ir_lircd_broadcast(struct ir_lircd *s, const struct ir_key_event *ev)
 	n = snprintf(line, sizeof(line), "%016" PRIx64 " %02x %s %s\n", ev->scancode,
 		     ev->repeat & 0xff, ev->key, ev->remote);
 	if (n > 0 && (size_t)n < sizeof(line))
-		broadcast_line(s, line, (size_t)n);
+		broadcast_key_line(s, line, n, ev->origin);
 }
 
 /* ---- commands ---- */
@@ -496,7 +572,8 @@ static void cmd_simulate(struct ir_lircd *s, struct reply *r, const char *comman
 		return;
 	}
 	snprintf(line, sizeof(line), "%s\n", rest);
-	broadcast_line(s, line, len + 1);
+	/* a key of this daemon's, as a decoded one (numbered for peers) */
+	broadcast_key_line(s, line, (int)len + 1, NULL);
 	put(r, "BEGIN\n%s\nSUCCESS\nEND\n", command);
 }
 
@@ -529,7 +606,25 @@ static void cmd_drv_option(struct reply *r, const char *command, char **args, in
 		error_reply(r, command, "Cannot set driver option, code: %d", EOPNOTSUPP);
 }
 
-size_t ir_lircd_command(struct ir_lircd *s, const char *input, char *reply, size_t size)
+/* IRJACK_PEER ID: another irjackd's lircd source says who it is (so no
+ * event goes back to it) and learns who we are.  `c` is NULL from
+ * ir_lircd_command(). */
+static void cmd_peer(struct ir_lircd *s, struct client *c, struct reply *r, const char *command,
+		     char **args, int argc)
+{
+	if (argc != 1 || strlen(args[0]) >= sizeof(c->peer_id) ||
+	    strspn(args[0], "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_") !=
+		    strlen(args[0])) {
+		error_reply(r, command, "bad peer id");
+		return;
+	}
+	if (c)
+		snprintf(c->peer_id, sizeof(c->peer_id), "%s", args[0]);
+	put(r, "BEGIN\n%s\nSUCCESS\nDATA\n1\n%s\nEND\n", command, s->instance_id);
+}
+
+static size_t command(struct ir_lircd *s, struct client *c, const char *input, char *reply,
+		      size_t size)
 {
 	struct reply r = { .buf = reply, .size = size };
 	char line[IR_LIRCD_LINE_MAX + 1], words[IR_LIRCD_LINE_MAX + 1];
@@ -581,6 +676,8 @@ size_t ir_lircd_command(struct ir_lircd *s, const char *input, char *reply, size
 		cmd_drv_option(&r, line, args + 1, argc - 1);
 	} else if (!strcasecmp(args[0], "STATUS") && s->cfg.status) {
 		cmd_status(s, &r, line, argc - 1);
+	} else if (!strcasecmp(args[0], "IRJACK_PEER") && s->instance_id[0]) {
+		cmd_peer(s, c, &r, line, args + 1, argc - 1);
 	} else {
 		error_reply(&r, line, "unknown directive: \"%s\"", args[0]);
 	}
@@ -590,6 +687,11 @@ size_t ir_lircd_command(struct ir_lircd *s, const char *input, char *reply, size
 	return r.len;
 }
 
+size_t ir_lircd_command(struct ir_lircd *s, const char *input, char *reply, size_t size)
+{
+	return command(s, NULL, input, reply, size);
+}
+
 /* ---- I/O ---- */
 
 void ir_lircd_set_keymap(struct ir_lircd *s, const struct ir_keymap *keymap)
@@ -597,10 +699,10 @@ void ir_lircd_set_keymap(struct ir_lircd *s, const struct ir_keymap *keymap)
 	s->cfg.keymap = keymap;
 }
 
-static void accept_clients(struct ir_lircd *s)
+static void accept_clients(struct ir_lircd *s, int listen_fd)
 {
 	for (;;) {
-		int fd = accept4(s->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		int fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
 		if (fd < 0)
 			return;
@@ -632,7 +734,7 @@ static void take_byte(struct ir_lircd *s, struct client *c, char ch)
 			size_t len;
 
 			c->in[c->in_len] = '\0';
-			len = ir_lircd_command(s, c->in, s->reply, IR_LIRCD_CLIENT_BUFFER);
+			len = command(s, c, c->in, s->reply, IR_LIRCD_CLIENT_BUFFER);
 			queue(c, s->reply, len);
 		}
 		c->in_len = 0;
@@ -686,7 +788,9 @@ static void read_client(struct ir_lircd *s, struct client *c)
 
 void ir_lircd_process(struct ir_lircd *s)
 {
-	accept_clients(s);
+	accept_clients(s, s->listen_fd);
+	if (s->tcp_fd >= 0)
+		accept_clients(s, s->tcp_fd); /* the same protocol, the same limits */
 	for (size_t i = 0; i < s->client_count; i++) {
 		flush_client(&s->clients[i]);
 		read_client(s, &s->clients[i]);
