@@ -103,6 +103,16 @@ static int bind_and_listen(struct ir_lircd *s, int fd, const struct sockaddr_un 
 	return ret;
 }
 
+/* systemd hands over blocking sockets (unless NonBlocking=): the accept
+ * loop must end with EAGAIN, not wait for the next client. */
+static void set_nonblocking(int fd)
+{
+	int flags = fcntl(fd, F_GETFL);
+
+	if (flags >= 0)
+		fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
 /* The TCP port, inherited or bound (cfg->listen); 0 or a negative errno. */
 static int open_tcp(struct ir_lircd *s, const struct ir_lircd_config *cfg)
 {
@@ -113,10 +123,7 @@ static int open_tcp(struct ir_lircd *s, const struct ir_lircd_config *cfg)
 	if (cfg->tcp_fd > 0) {
 		s->tcp_fd = cfg->tcp_fd;
 		s->tcp_inherited = true;
-		/* systemd may hand over a blocking socket: accept must not wait */
-		ret = fcntl(s->tcp_fd, F_GETFL);
-		if (ret >= 0)
-			fcntl(s->tcp_fd, F_SETFL, ret | O_NONBLOCK);
+		set_nonblocking(s->tcp_fd);
 		return 0;
 	}
 	if (!cfg->listen || !cfg->listen[0])
@@ -159,6 +166,7 @@ int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
 	if (cfg->unix_fd > 0) {
 		fd = cfg->unix_fd;
 		s->unix_inherited = true;
+		set_nonblocking(fd);
 	} else {
 		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 		ret = fd < 0 ? -errno : bind_and_listen(s, fd, &addr);

@@ -254,6 +254,43 @@ done
 kill $a $b; wait $a; wait $b
 grep -q "source a: lircd" "$TMP/b.err" || fail "B's log names its lircd source"
 
+# ---- systemd socket activation: systemd-socket-activate makes the UNIX
+# socket and the TCP port and starts irjackd on the first connection ----
+port=$(free_port)
+cat >"$TMP/act.conf" <<CONF
+[output lircd]
+path = $TMP/configured.sock
+simulate = yes
+[transmitter out]
+type = file
+device = $TMP/sent.mode2
+CONF
+systemd-socket-activate -l "$TMP/act.sock" -l 127.0.0.1:$port \
+	"$IRJACKD" --config "$TMP/act.conf" 2>"$TMP/act.err" &
+act=$!; pids="$pids $act"
+i=0; while [ ! -S "$TMP/act.sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+wait_status "$TMP/act.sock" "output lircd $TMP/act.sock, tcp \\(systemd\\)" ||
+	fail "STATUS names systemd's socket and port: $(cat "$TMP/act.err")"
+grep -q "lircd socket $TMP/act.sock from systemd" "$TMP/act.err" || fail "log: $(cat "$TMP/act.err")"
+[ -e "$TMP/configured.sock" ] && fail "irjackd bound the configured path beside systemd's socket"
+collect 127.0.0.1:$port 3 "$TMP/act-tcp.out"; ct=$!
+collect "$TMP/act.sock" 3 "$TMP/act-unix.out"; cu=$!
+wait_ready "$TMP/act-tcp.out" "$TMP/act-unix.out"
+simulate "$TMP/act.sock" "0000000000000005 00 KEY_5 tv"
+timeout 3 irsend -a 127.0.0.1:$port SEND_ONCE tv KEY_5 >"$TMP/act-send.out" 2>&1
+grep -q 'unknown remote' "$TMP/act-send.out" || fail "irsend -a on systemd's port: $(cat "$TMP/act-send.out")"
+wait $ct $cu
+for side in tcp unix; do
+	[ "$(cat "$TMP/act-$side.out")" = "0000000000000005 00 KEY_5 tv" ] ||
+		fail "key on systemd's $side socket: $(cat "$TMP/act-$side.out")"
+done
+# a reload keeps serving on systemd's socket; a stop leaves it to systemd
+kill -HUP $act
+sleep 0.5
+wait_server "$TMP/act.sock" || fail "systemd's socket after a reload: $(cat "$TMP/act.err")"
+kill $act; wait $act || fail "irjackd under socket activation did not stop cleanly: $(cat "$TMP/act.err")"
+[ -S "$TMP/act.sock" ] || fail "irjackd removed systemd's socket file"
+
 if [ "$failures" -gt 0 ]; then
 	echo "$failures failure(s)"
 	exit 1
