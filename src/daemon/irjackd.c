@@ -111,7 +111,8 @@ static void print_summary(const struct irjackd_config *cfg, const struct ir_keym
 		printf("  output uinput: \"%s\" %04x:%04x%s\n", cfg->uinput_name, cfg->uinput_vendor,
 		       cfg->uinput_product, cfg->uinput_per_remote ? ", one device per remote" : "");
 	if (cfg->lircd)
-		printf("  output lircd: %s (mode %04o)\n", cfg->lircd_path, cfg->lircd_mode);
+		printf("  output lircd: %s (mode %04o)%s%s\n", cfg->lircd_path, cfg->lircd_mode,
+		       cfg->lircd_listen[0] ? ", TCP " : "", cfg->lircd_listen);
 	if (cfg->json)
 		printf("  output json: %s\n", cfg->json_path);
 	if (cfg->lircdev)

@@ -169,6 +169,22 @@ grep -q "lircd listen 127.0.0.1:$port: TCP port in use" "$TMP/busy.err" ||
 	fail "port in use message: $(cat "$TMP/busy.err")"
 kill $a; wait $a || fail "irjackd with a TCP port did not stop cleanly: $(cat "$TMP/a.err")"
 
+# ---- lirc_options.conf's listen and connect, as lircd reads them ----
+printf '[lircd]\noutput = %s/lo.sock\nlisten =\nconnect = 127.0.0.1:9999\n' "$TMP" >"$TMP/lo.conf"
+: >"$TMP/empty.conf"
+"$IRJACKD" --check-config --lirc-options "$TMP/lo.conf" --config "$TMP/empty.conf" >"$TMP/lo.out" 2>&1 ||
+	fail "lirc_options with listen and connect: $(cat "$TMP/lo.out")"
+grep -q "source lircd-connect: lircd 127.0.0.1:9999" "$TMP/lo.out" || fail "connect: $(cat "$TMP/lo.out")"
+grep -q "output lircd: $TMP/lo.sock (mode 0666), TCP 8765" "$TMP/lo.out" || fail "listen: $(cat "$TMP/lo.out")"
+printf '[lircd]\nconnect = :80\n' >"$TMP/lo-bad.conf"
+"$IRJACKD" --check-config --lirc-options "$TMP/lo-bad.conf" --config "$TMP/empty.conf" >"$TMP/lo.out" 2>&1
+[ $? = 2 ] || fail "a connect without a host was accepted"
+grep -q "lo-bad.conf:2: connect: expected host\[:port\]" "$TMP/lo.out" || fail "connect error: $(cat "$TMP/lo.out")"
+printf '[output lircd]\nlisten = 70000\n[source x]\ntype = lircd\ndevice = h:1\n' >"$TMP/bad-listen.conf"
+"$IRJACKD" --check-config --config "$TMP/bad-listen.conf" >"$TMP/lo.out" 2>&1
+[ $? = 2 ] && grep -q "bad-listen.conf:2: listen: expected \[ADDR:\]PORT" "$TMP/lo.out" ||
+	fail "listen = 70000: $(cat "$TMP/lo.out")"
+
 # ---- SIMULATE keys, waited for ----
 # simulate AT KEY: a key line from the daemon at AT (path or HOST:PORT)
 simulate() {
