@@ -8,7 +8,8 @@
  *               SNR × sample rate, receiver module (bench_limit.h)
  *   photodiode  the same for a bare photodiode (bench_limit.h)
  *   false       false frames per hour on input with no IR: white noise,
- *               noise with hum, clipped noise, music-like sound
+ *               noise with hum, clipped noise, music-like sound; an hour
+ *               of each unless --seconds N
  *   throughput  times real time at 48 and 192 kHz, on silence and on
  *               IR-dense input (one thread, this machine)
  *   latency     audio time from a frame's last edge to its report, per
@@ -17,7 +18,7 @@
  *   silence N   process N seconds of quiet noise (for callgrind: see
  *   dense N     callgrind.sh), or N seconds of back-to-back NEC frames
  *
- * Usage: bench_audio [snr|false|throughput|latency|all] [--frames N]
+ * Usage: bench_audio [snr|false|throughput|latency|all] [--frames N] [--seconds N]
  *        bench_audio limit|photodiode [options]: see bench_limit.c
  */
 #include <math.h>
@@ -31,6 +32,8 @@
 #include "ir_receiver.h"
 
 static unsigned frames_per_point = 200;
+/* `false`: seconds of each kind of input; the figure is per hour */
+static unsigned false_seconds = 3600;
 
 static double now_s(void)
 {
@@ -156,9 +159,10 @@ static float gen_noise(uint64_t n, void *state)
 static void bench_false(void)
 {
 	struct gen_state g;
-	const unsigned seconds = 600;
+	const unsigned seconds = false_seconds;
 
-	printf("False frames on input with no IR (48 kHz, every default protocol)\n");
+	printf("False frames on input with no IR (48 kHz, every default protocol, %u s of each)\n",
+	       seconds);
 	g = (struct gen_state){ .s = 1, .level = 0.01 };
 	false_per_hour("white noise, -40 dBFS", seconds, gen_noise, &g);
 	g = (struct gen_state){ .s = 2, .level = 0.1 };
@@ -273,6 +277,8 @@ int main(int argc, char **argv)
 	for (int i = 2; i + 1 < argc; i++)
 		if (strcmp(argv[i], "--frames") == 0)
 			frames_per_point = (unsigned)atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--seconds") == 0)
+			false_seconds = (unsigned)atoi(argv[i + 1]);
 	if (strcmp(what, "silence") == 0 || strcmp(what, "dense") == 0) {
 		run_only(what[0] == 'd', argc > 2 ? atof(argv[2]) : 10);
 		return 0;
