@@ -167,7 +167,8 @@ void irjackd_config_defaults(struct irjackd_config *cfg)
 		 "homeassistant");
 }
 
-static const char *const source_types[] = { "alsa", "portaudio", "file", "lirc", "mceusb", "imon" };
+static const char *const source_types[] = { "alsa", "portaudio", "file", "lirc", "mceusb", "imon",
+						     "devinput" };
 static const char *const tx_types[] = { "alsa", "file", "lirc", "mceusb" };
 
 const char *irjackd_source_type_name(enum irjackd_source_type type)
@@ -392,7 +393,7 @@ static void source_key(struct parse *p, const char *name, const char *v)
 				return;
 			}
 		}
-		fail(p, "type: expected alsa, portaudio, file, lirc, mceusb or imon, got '%s'", v);
+		fail(p, "type: expected alsa, portaudio, file, lirc, devinput, mceusb or imon, got '%s'", v);
 	} else if (!strcmp(name, "device")) {
 		copy_value(p, s->device, sizeof(s->device), name, v);
 	} else if (!strcmp(name, "rate")) {

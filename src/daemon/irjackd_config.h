@@ -56,6 +56,7 @@ enum irjackd_source_type {
 	IRJACKD_SOURCE_LIRC,
 	IRJACKD_SOURCE_MCEUSB,
 	IRJACKD_SOURCE_IMON,
+	IRJACKD_SOURCE_DEVINPUT,
 };
 
 struct irjackd_source {
