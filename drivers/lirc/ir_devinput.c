@@ -3,8 +3,11 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir_lirc_dev.h"
@@ -188,4 +191,66 @@ int ir_devinput_discover(const char *sysfs_root, struct ir_devinput_dev *out, si
 	for (int i = 0; i < n && i < MAX_RC_DEVICES; i++)
 		found = add_events(sysfs_root, info[i].rc_name, out, cap, (size_t)found);
 	return found;
+}
+
+/* Whether a "devinput" device string names receiver `info`. */
+static bool devinput_names(const char *sysfs_root, const char *want,
+			   const struct ir_lirc_dev_info *info)
+{
+	struct ir_devinput_dev devs[MAX_RC_DEVICES];
+	char real[PATH_MAX];
+	const char *base;
+	int n;
+
+	if (!want[0] || !strcmp(want, "auto"))
+		return true;
+	if (!strncmp(want, "name=", 5))
+		return fnmatch(want + 5, info->dev_name, 0) == 0;
+	if (want[0] != '/')
+		return !strcmp(want, info->rc_name);
+	if (!realpath(want, real))
+		snprintf(real, sizeof(real), "%s", want);
+	base = strrchr(real, '/') + 1;
+	n = ir_devinput_discover(sysfs_root, devs, MAX_RC_DEVICES);
+	for (int i = 0; i < n && i < MAX_RC_DEVICES; i++)
+		if (!strcmp(devs[i].event, base) && !strcmp(devs[i].rc_name, info->rc_name))
+			return true;
+	return false;
+}
+
+/* Whether a "lirc" device string names receiver `info`. */
+static bool lirc_names(const char *want, const struct ir_lirc_dev_info *info)
+{
+	const char *base = strrchr(want, '/') ? strrchr(want, '/') + 1 : want;
+
+	if (!info->lirc_name[0])
+		return false;
+	if (!want[0])
+		return true;
+	return !strcmp(base, info->lirc_name) || !strcmp(want, info->rc_name) ||
+	       !strcmp(want, info->driver);
+}
+
+int ir_rc_devices_of_source(const char *sysfs_root, const char *backend, const char *device,
+			    struct ir_lirc_dev_info *out, size_t cap)
+{
+	struct ir_lirc_dev_info info[MAX_RC_DEVICES];
+	char want[PATH_MAX];
+	bool lirc = !strcmp(backend, "lirc");
+	size_t found = 0;
+	int n;
+
+	if (!lirc && strcmp(backend, "devinput"))
+		return -EINVAL;
+	snprintf(want, sizeof(want), "%.*s", (int)strcspn(device ? device : "", "?"),
+		 device ? device : "");
+	n = ir_lirc_dev_discover(sysfs_root, info, MAX_RC_DEVICES);
+	for (int i = 0; i < n && i < MAX_RC_DEVICES && found < cap; i++) {
+		if (lirc ? !lirc_names(want, &info[i]) : !devinput_names(sysfs_root, want, &info[i]))
+			continue;
+		out[found++] = info[i];
+		if (lirc && !want[0])
+			break; /* the lirc source reads the first receiver only */
+	}
+	return (int)found;
 }

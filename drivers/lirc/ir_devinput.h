@@ -83,4 +83,17 @@ struct ir_devinput_dev {
  * many were found, or a negative errno (-ENOENT: no rc class at all). */
 int ir_devinput_discover(const char *sysfs_root, struct ir_devinput_dev *out, size_t cap);
 
+struct ir_lirc_dev_info;
+/*
+ * The rc-core receivers a "lirc" or "devinput" source with `device` (as its
+ * spec gives it) reads, found under `sysfs_root`: for rc_maps.cfg's driver
+ * and table.  lirc: "/dev/lircN" or "lircN", "rcN", a driver name, ""
+ * (the first with a LIRC node); devinput: "" or "auto" (all), "rcN", a
+ * /dev/input path, "name=GLOB" (the device's name).  Options after '?' are
+ * ignored.  Fills at most `cap`; returns how many (0: none present now), or
+ * -EINVAL for another backend.
+ */
+int ir_rc_devices_of_source(const char *sysfs_root, const char *backend, const char *device,
+			    struct ir_lirc_dev_info *out, size_t cap);
+
 #endif
