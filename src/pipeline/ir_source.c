@@ -255,6 +255,7 @@ static const struct {
 	{ "portaudio", "portaudio", "default" },
 	{ "file", "file", NULL },
 	{ "lirc", "lirc", NULL },
+	{ "devinput", "devinput", "auto" },
 	{ "mceusb", "usb:mceusb", NULL },
 	{ "imon", "usb:imon", NULL },
 };

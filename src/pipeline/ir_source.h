@@ -162,8 +162,8 @@ const struct ir_source_backend *ir_source_backend_find(const char *name);
 
 /*
  * The spec of a source named the way a configuration file names it: a kind
- * ("alsa", "portaudio", "file", "lirc", or the USB receivers "mceusb" and
- * "imon") and a device ("" or NULL: the kind's default).  Returns the
+ * ("alsa", "portaudio", "file", "lirc", "devinput", or the USB receivers
+ * "mceusb" and "imon") and a device ("" or NULL: the kind's default).  Returns the
  * spec's length, as snprintf() (>= size: cut short), or -EINVAL for an
  * unknown kind.
  */
