@@ -93,7 +93,21 @@ enum ir_protocol {
 	IR_PROTO_PENTAX = 74,
 	IR_PROTO_VINCENT = 75,
 	IR_PROTO_SAMSUNGAH = 76,
-	/* 77..95 for further named protocols */
+	/* 77..83 for further named protocols (the US set) */
+	/* IRMP's remaining protocols, numbered from the top of the range so
+	 * that the US set can take 77.. without a clash: */
+	IR_PROTO_NETBOX = 84,
+	IR_PROTO_A1TVBOX = 85,
+	IR_PROTO_ROOMBA = 86,
+	IR_PROTO_LGAIR = 87,
+	IR_PROTO_MERLIN = 88,
+	IR_PROTO_S100 = 89,
+	IR_PROTO_ACP24 = 90,
+	IR_PROTO_MITSU_HEAVY = 91,
+	IR_PROTO_IRMP16 = 92,
+	IR_PROTO_GREE = 93,
+	IR_PROTO_RCII = 94,
+	IR_PROTO_MELINERA = 95,
 	/* Protocols defined by parameters (rc_keymaps' BPF protocols, learned
 	 * remotes): one decoder instance per parameter set. */
 	IR_PROTO_PULSE_DISTANCE = 96,

@@ -67,11 +67,14 @@ static bool rc5_complete(const struct rc5_dec *d, const struct ir_decode_ctx *ct
 
 /* ...and no variant could make it longer.  A 14-bit frame may be the start
  * of a 15-bit StreamZap one (enabled or not: its frames must not pass for
- * RC-5), so RC-5 waits for the silence; RC-5X and StreamZap end at their
- * last pulse. */
+ * RC-5), so RC-5 waits for the silence; so does StreamZap, because RC-5's
+ * half-unit margin reads the first 15 "bits" of other protocols' longer
+ * trains (rccar's 2000 µs header and 600/450/900 µs bits) and a frame is
+ * only certain when its length is.  RC-5X ends at its last pulse (its
+ * 4-unit space at bit 8 already sets it apart). */
 static bool rc5_final(const struct rc5_dec *d, const struct ir_decode_ctx *ctx)
 {
-	return rc5_complete(d, ctx) && (d->is_rc5x || d->count == RC5_SZ_NBITS);
+	return rc5_complete(d, ctx) && d->is_rc5x;
 }
 
 static void rc5_finish(struct rc5_dec *d, struct ir_decode_ctx *ctx)
