@@ -48,7 +48,7 @@ struct source {
 	bool waiting;        /* could not be opened: src is NULL until a retry opens it */
 	uint64_t retry_us;   /* when (service time) the next retry is due */
 	char state[96];      /* "running", or what happened last */
-	char last[128];      /* the last frame, as text */
+	char last[192];      /* the last frame, as text */
 	uint64_t last_us;    /* when (service time) */
 };
 

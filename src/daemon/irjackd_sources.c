@@ -8,6 +8,7 @@
  * after its arrival and key-ups are never early.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,21 @@ static void compact_frame_text(char *text)
 	*out = '\0';
 }
 
+/* `irjack status` shows rc-core's reading of the last frame where it
+ * differs, as the JSON and MQTT events carry it: "rc_protocol necx
+ * rc_scancode 0x0707fd". */
+static void append_rc_reading(const struct ir_frame *frame, char *text, size_t size)
+{
+	const struct ir_protocol_info *info;
+	enum ir_protocol rp;
+	uint64_t rs;
+	size_t len = strlen(text);
+
+	if (!ir_frame_rc_reading(frame, &rp, &rs) || !(info = ir_protocol_get(rp)))
+		return;
+	snprintf(text + len, size - len, " rc_protocol %s rc_scancode 0x%" PRIx64, info->name, rs);
+}
+
 static void on_frame(void *userdata, const struct ir_frame *frame)
 {
 	struct source *s = userdata;
@@ -62,6 +78,7 @@ static void on_frame(void *userdata, const struct ir_frame *frame)
 	ir_frame_format_text(frame, &(struct ir_frame_labels){ .key = named ? key.key : NULL },
 			     s->last, sizeof(s->last));
 	compact_frame_text(s->last);
+	append_rc_reading(frame, s->last, sizeof(s->last));
 	s->last_us = now;
 	irjackd_log(LOG_DEBUG, "source %s: %s", s->cfg->name, s->last);
 }
