@@ -53,6 +53,22 @@ static void append_rc_reading(const struct ir_frame *frame, char *text, size_t s
 	snprintf(text + len, size - len, " rc_protocol %s rc_scancode 0x%" PRIx64, info->name, rs);
 }
 
+/* At log level debug, a train no protocol took and each family's reason,
+ * as the kernel's decoders log theirs (`irjack decode -v` prints the
+ * same).  Families that got past a header, or all when none did. */
+static void log_why(void *userdata, uint64_t start_us, uint64_t end_us, size_t edges,
+		    const struct ir_decode_reason *reasons, size_t count)
+{
+	const struct source *s = userdata;
+	bool any_progress = count && reasons[0].progress > 0;
+
+	irjackd_log(LOG_DEBUG, "source %s: %zu edges (%.1f ms) no protocol took", s->cfg->name,
+		    edges, (double)(end_us - start_us) / 1e3);
+	for (size_t i = 0; i < count; i++)
+		if (!any_progress || reasons[i].progress > 0)
+			irjackd_log(LOG_DEBUG, "source %s: %s", s->cfg->name, reasons[i].text);
+}
+
 static void on_frame(void *userdata, const struct ir_frame *frame)
 {
 	struct source *s = userdata;
@@ -154,6 +170,10 @@ static void source_options(struct source *s, const struct generation *g,
 	opt->realtime = true;
 	opt->paced = true;
 	opt->start_delay_ms = c->replay_delay_ms;
+	if (irjackd_log_enabled(LOG_DEBUG)) {
+		opt->why = log_why;
+		opt->why_userdata = s;
+	}
 }
 
 /* A source that could not be opened is kept, "waiting", with no
