@@ -20,6 +20,7 @@
 
 int cmd_decode(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
+int cmd_display(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_keymap(int argc, char **argv);
 int cmd_learn(int argc, char **argv);

@@ -42,7 +42,7 @@ CONF
 
 "$IRJACKD" --check-config --config "$TMP/d.conf" >"$TMP/check.out" 2>"$TMP/check.err" ||
 	fail "--check-config: $(cat "$TMP/check.err")"
-grep -q "output lircd: $sock (mode 666)" "$TMP/check.out" || fail "socket from output/permission: $(cat "$TMP/check.out")"
+grep -q "output lircd: $sock (mode 0666)" "$TMP/check.out" || fail "socket from output/permission: $(cat "$TMP/check.out")"
 grep -q "lirc_options.conf:[0-9]*: driver devinput: not supported" "$TMP/check.err" ||
 	fail "devinput warning: $(cat "$TMP/check.err")"
 
