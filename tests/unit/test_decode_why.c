@@ -50,14 +50,15 @@ static void noop_frame(void *userdata, const struct ir_frame *f)
 	(void)f;
 }
 
-/* NEC 0x0408 as irjack's encoder writes it, with edge `i` set to `d`. */
-static unsigned decode_nec(struct why_log *w, size_t i, uint32_t d, bool extra_bit)
+/* (p, sc) as irjack's encoder writes it, with edge `i` set to `d`. */
+static unsigned decode_one(struct why_log *w, enum ir_protocol p, uint64_t sc, size_t i,
+			   uint32_t d, bool extra_bit)
 {
 	struct ir_edge_buf b = { 0 };
 	struct ir_decoder *dec;
 	unsigned frames = 0;
 
-	assert_int_equal(ir_encode(IR_PROTO_NEC, 0x0408, NULL, &b), 0);
+	assert_int_equal(ir_encode(p, sc, NULL, &b), 0);
 	if (i < b.len)
 		b.edges[i].duration = d;
 	if (extra_bit) { /* a 33rd bit before the trailing gap */
@@ -75,6 +76,37 @@ static unsigned decode_nec(struct why_log *w, size_t i, uint32_t d, bool extra_b
 	ir_decoder_free(dec);
 	ir_edge_buf_free(&b);
 	return frames;
+}
+
+static unsigned decode_nec(struct why_log *w, size_t i, uint32_t d, bool extra_bit)
+{
+	return decode_one(w, IR_PROTO_NEC, 0x0408, i, d, extra_bit);
+}
+
+/* Sony 12 with bit 1's pulse (edge 4) at 2000 µs: neither bit. */
+static void test_sony_bit_pulse(void **state)
+{
+	static const char want[] = "sony: bit 1: pulse 2000 us: not a 0 (300-900) nor a 1 (900-1500)\n";
+	struct why_log w;
+
+	(void)state;
+	assert_int_equal(decode_one(&w, IR_PROTO_SONY12, 0x10012, 4, 2000, false), 0);
+	assert_int_equal(w.trains, 1);
+	/* the furthest attempt, first */
+	assert_true(strncmp(w.text, want, strlen(want)) == 0);
+}
+
+/* G.I. Cable with a wrong check nibble (bit 12, edge 26, 0 -> 1): the
+ * irp_table row says so. */
+static void test_gicable_checksum(void **state)
+{
+	struct why_log w;
+
+	(void)state;
+	assert_int_equal(decode_one(&w, IR_PROTO_GICABLE, 0x3005a, 27, 4410, false), 0);
+	assert_int_equal(w.trains, 1);
+	assert_non_null(strstr(w.text, "gi_cable: 16 symbols 0x"));
+	assert_non_null(strstr(w.text, ": check bits wrong"));
 }
 
 static void test_header_space_outside_the_window(void **state)
@@ -128,6 +160,8 @@ int main(void)
 		cmocka_unit_test(test_bit_space_outside_the_windows),
 		cmocka_unit_test(test_too_many_bits),
 		cmocka_unit_test(test_decoded_train_has_no_reasons),
+		cmocka_unit_test(test_sony_bit_pulse),
+		cmocka_unit_test(test_gicable_checksum),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
