@@ -53,6 +53,11 @@ struct ir_source_options {
 	 * plugin) repeat stale samples past the end of their file, so a test
 	 * must stop exactly at its length; lirc and USB sources ignore it. */
 	uint64_t max_frames;
+	/* Optional: trains of pulses no protocol took, with each family's
+	 * reason (ir_decoder_set_why(); irjackd at log level debug).  Called
+	 * on the thread that dispatches the source's frames. */
+	ir_why_fn why;
+	void *why_userdata;
 };
 
 /* Sets the defaults (all zero, channel auto, polarity auto). */
