@@ -374,6 +374,7 @@ static struct ir_mqtt_config mqtt_config(const struct ir_mqtt_settings *s,
 		.source_names = env->source_names,
 		.source_count = env->source_count,
 		.send = env->send_request,
+		.display = env->display,
 		.log = env->log,
 		.userdata = env->userdata,
 	};
