@@ -14,8 +14,9 @@
 #      an "I" in the first cell, and the icon packet; --off sends the
 #      backlight-off and alarm packets;
 #   3. irjackd holding the LCD receiver as its usb:imon source takes
-#      "DISPLAY TEXT ..." on its lircd socket and sends the same screen
-#      (after the panel and protocol packets of the source's own start-up).
+#      "DISPLAY ICONS music,vol TEXT I|" on its lircd socket (sent by
+#      `irjack display --socket`) and sends the same packets as in 2, after
+#      the panel and protocol packets of the source's own start-up.
 # Usage (in the guest): guest-display.sh BUILD_DIR [SOURCE_DIR]
 set -u
 BUILD=$1
@@ -124,7 +125,9 @@ CONF
 "$IRJACKD" --config "$W/irjackd.conf" 2>"$W/daemon.err" &
 daemon=$!
 i=0
-until tail -n +$((M + 1)) "$W/out.log" | grep -q "^OUT 0000000000000086"; do
+# the source's start-up ends with the protocol packet: 00 (iMON) or 01
+# (MCE, as here: every protocol is enabled) .. 86
+until tail -n +$((M + 1)) "$W/out.log" | grep -q "^OUT 0[01]00000000000086"; do
 	i=$((i + 1)); [ $i -gt 100 ] && { fail "irjackd did not start the receiver: $(cat "$W/daemon.err")"; break; }
 	sleep 0.1
 done
@@ -132,8 +135,10 @@ mark
 "$IRJACK" display --socket "$W/lircd" --icons music,vol I >"$W/reply" 2>&1 ||
 	fail "DISPLAY refused: $(cat "$W/reply")"
 [ "$(out)" = "$init$bitmap$icons" ] || fail "LCD packets through irjackd differ"
+echo "   shown through irjackd (at $(cut -d" " -f1 /proc/uptime) s)"
 kill "$daemon"
 wait "$daemon"
+echo "   irjackd stopped (at $(cut -d" " -f1 /proc/uptime) s)"
 cleanup
 t1=$(cut -d' ' -f1 /proc/uptime)
 echo "guest-display: $failures failure(s); $(echo "$t0 $t1" | awk '{printf "%.1f", $2 - $1}') s"
