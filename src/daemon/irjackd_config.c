@@ -440,9 +440,12 @@ static void source_key(struct parse *p, const char *name, const char *v)
 			fail(p, "replay_delay_ms: expected milliseconds from 0 to 600000, got '%s'", v);
 		else
 			s->replay_delay_ms = (uint32_t)n;
+	} else if (!strcmp(name, "required")) {
+		if (!parse_bool(v, &s->required))
+			fail(p, "required: expected yes or no, got '%s'", v);
 	} else {
 		fail(p, "[source %s]: unknown key '%s' (type, device, rate, channel, polarity, "
-			"protocols, timeout_ms, period_us, replay_delay_ms)",
+			"protocols, timeout_ms, period_us, replay_delay_ms, required)",
 		     s->name, name);
 	}
 }

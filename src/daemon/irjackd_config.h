@@ -69,6 +69,9 @@ struct irjackd_source {
 	uint32_t timeout_us;           /* 0: default */
 	unsigned period_us;            /* audio capture period; 0: the backend's (~4 ms) */
 	uint32_t replay_delay_ms;      /* file sources: wait this long before replaying */
+	/* required = yes: a device missing at start stops the start (exit 1)
+	 * instead of being waited for */
+	bool required;
 	unsigned line;                 /* where the section starts */
 };
 

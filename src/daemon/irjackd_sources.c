@@ -146,8 +146,13 @@ static void source_wait(struct source *s, uint64_t now, const char *why)
 {
 	s->src = NULL;
 	s->ended = true;
+	if (!s->waiting)
+		s->retry_step_us = SOURCE_RETRY_FIRST_US;
+	else if (s->retry_step_us < SOURCE_RETRY_US)
+		s->retry_step_us = s->retry_step_us * 2 > SOURCE_RETRY_US ? SOURCE_RETRY_US
+									 : s->retry_step_us * 2;
 	s->waiting = true;
-	s->retry_us = now + SOURCE_RETRY_US;
+	s->retry_us = now + s->retry_step_us;
 	snprintf(s->state, sizeof(s->state), "waiting (%.80s)", why);
 }
 
@@ -198,15 +203,32 @@ static int source_open(struct service *sv, struct generation *g, const struct ir
 	return source_start(sv, g, s);
 }
 
+/* The errors that mean "the device is not there (yet)": worth waiting for
+ * at start.  Anything else (a bad option, a device of the wrong kind, no
+ * permission) would fail the same way on every retry. */
+static bool device_missing(int err)
+{
+	return err == -ENOENT || err == -ENODEV || err == -ENXIO || err == -EBUSY;
+}
+
 int sources_open(struct service *sv, struct generation *g, bool strict)
 {
 	for (unsigned i = 0; i < g->cfg->source_count; i++) {
+		const struct irjackd_source *c = &g->cfg->sources[i];
 		int ret;
 
-		g->source_names[i] = g->cfg->sources[i].name;
-		ret = source_open(sv, g, &g->cfg->sources[i]);
-		if (ret < 0 && (strict || !g->sources[i].waiting))
+		g->source_names[i] = c->name;
+		ret = source_open(sv, g, c);
+		if (ret < 0 && !g->sources[i].waiting)
 			return ret;
+		if (ret < 0 && strict && (c->required || !device_missing(ret))) {
+			if (c->required && device_missing(ret))
+				irjackd_log(LOG_ERR, "source %s: required, and its device is missing",
+					    c->name);
+			return ret;
+		}
+		if (ret < 0)
+			irjackd_log(LOG_WARNING, "source %s: waiting for its device", c->name);
 	}
 	return 0;
 }

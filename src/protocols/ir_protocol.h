@@ -93,7 +93,15 @@ enum ir_protocol {
 	IR_PROTO_PENTAX = 74,
 	IR_PROTO_VINCENT = 75,
 	IR_PROTO_SAMSUNGAH = 76,
-	/* 77..95 for further named protocols */
+	/* 77..89 for further named protocols */
+	/* The US protocols neither rc-core nor IRMP has (irp_table.c), named as
+	 * IrpTransmogrifier names them. */
+	IR_PROTO_DIRECTV = 90,
+	IR_PROTO_DISH_NETWORK = 91,
+	IR_PROTO_GICABLE = 92,
+	IR_PROTO_ZENITH = 93,
+	IR_PROTO_PROTON = 94,
+	IR_PROTO_BLAUPUNKT = 95,
 	/* Protocols defined by parameters (rc_keymaps' BPF protocols, learned
 	 * remotes): one decoder instance per parameter set. */
 	IR_PROTO_PULSE_DISTANCE = 96,
