@@ -169,7 +169,7 @@ void irjackd_config_defaults(struct irjackd_config *cfg)
 }
 
 static const char *const source_types[] = { "alsa", "portaudio", "file", "lirc", "mceusb", "imon",
-					    [IRJACKD_SOURCE_LIRCD] = "lircd" };
+						     "devinput", [IRJACKD_SOURCE_LIRCD] = "lircd" };
 static const char *const tx_types[] = { "alsa", "file", "lirc", "mceusb" };
 
 const char *irjackd_source_type_name(enum irjackd_source_type type)
@@ -374,9 +374,11 @@ static void daemon_key(struct parse *p, const char *name, const char *v)
 		fail(p, "log_level: expected error, warning, info or debug, got '%s'", v);
 	} else if (!strcmp(name, "lirc_options")) {
 		copy_value(p, cfg->lirc_options, sizeof(cfg->lirc_options), name, v);
+	} else if (!strcmp(name, "rc_maps")) {
+		copy_value(p, cfg->rc_maps, sizeof(cfg->rc_maps), name, v);
 	} else {
 		fail(p, "[daemon]: unknown key '%s' (keymap, keyup_timeout_ms, log_level, "
-			"lirc_options)",
+			"lirc_options, rc_maps)",
 		     name);
 	}
 }
@@ -394,8 +396,8 @@ static void source_key(struct parse *p, const char *name, const char *v)
 				return;
 			}
 		}
-		fail(p, "type: expected alsa, portaudio, file, lirc, mceusb, imon or lircd, got '%s'",
-		     v);
+		fail(p, "type: expected alsa, portaudio, file, lirc, devinput, mceusb, imon or lircd, "
+			"got '%s'", v);
 	} else if (!strcmp(name, "device")) {
 		copy_value(p, s->device, sizeof(s->device), name, v);
 	} else if (!strcmp(name, "rate")) {
@@ -443,9 +445,12 @@ static void source_key(struct parse *p, const char *name, const char *v)
 			fail(p, "replay_delay_ms: expected milliseconds from 0 to 600000, got '%s'", v);
 		else
 			s->replay_delay_ms = (uint32_t)n;
+	} else if (!strcmp(name, "required")) {
+		if (!parse_bool(v, &s->required))
+			fail(p, "required: expected yes or no, got '%s'", v);
 	} else {
 		fail(p, "[source %s]: unknown key '%s' (type, device, rate, channel, polarity, "
-			"protocols, timeout_ms, period_us, replay_delay_ms)",
+			"protocols, timeout_ms, period_us, replay_delay_ms, required)",
 		     s->name, name);
 	}
 }
@@ -764,6 +769,8 @@ static int check_complete(struct parse *p)
 		if (!s->device[0] && (s->type == IRJACKD_SOURCE_ALSA ||
 				      s->type == IRJACKD_SOURCE_PORTAUDIO))
 			snprintf(s->device, sizeof(s->device), "default");
+		if (!s->device[0] && s->type == IRJACKD_SOURCE_DEVINPUT)
+			snprintf(s->device, sizeof(s->device), "auto");
 		if (s->type == IRJACKD_SOURCE_LIRCD && check_peer_device(p, s) < 0)
 			return -EINVAL;
 	}
