@@ -49,7 +49,7 @@ struct source {
 	uint64_t retry_us;   /* when (service time) the next retry is due */
 	uint64_t retry_step_us; /* the wait before that retry: doubles up to SOURCE_RETRY_US */
 	char state[96];      /* "running", or what happened last */
-	char last[128];      /* the last frame, as text */
+	char last[192];      /* the last frame, as text */
 	uint64_t last_us;    /* when (service time) */
 };
 

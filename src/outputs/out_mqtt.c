@@ -813,36 +813,48 @@ void ir_mqtt_free(struct ir_mqtt *m)
 	free(m);
 }
 
+int ir_mqtt_event_payload(const char *source, const struct ir_frame *frame,
+			  const struct ir_key_binding *key, const struct timespec *now, char *buf,
+			  size_t size)
+{
+	const struct ir_protocol_info *info = ir_protocol_get(frame->protocol);
+	size_t pos = 0;
+
+	if (size)
+		buf[0] = '\0';
+	ir_appendf(buf, size, &pos, "{\"source\":");
+	ir_json_append_string(buf, size, &pos, source);
+	ir_appendf(buf, size, &pos, ",\"protocol\":");
+	ir_json_append_string(buf, size, &pos, info ? info->name : "unknown");
+	ir_appendf(buf, size, &pos, ",\"scancode\":%" PRIu64, frame->scancode);
+	ir_frame_append_rc_json(frame, buf, size, &pos);
+	ir_appendf(buf, size, &pos, ",\"key\":");
+	if (key && key->key)
+		ir_json_append_string(buf, size, &pos, key->key);
+	else
+		ir_appendf(buf, size, &pos, "null");
+	ir_appendf(buf, size, &pos, ",\"remote\":");
+	if (key && key->remote)
+		ir_json_append_string(buf, size, &pos, key->remote);
+	else
+		ir_appendf(buf, size, &pos, "null");
+	ir_appendf(buf, size, &pos, ",\"repeat\":%s,\"toggle\":%s,\"timestamp\":%lld.%03ld}",
+		   frame->flags & IR_FRAME_REPEAT ? "true" : "false",
+		   frame->flags & IR_FRAME_TOGGLE ? "true" : "false", (long long)now->tv_sec,
+		   now->tv_nsec / 1000000L);
+	return (int)pos;
+}
+
 void ir_mqtt_frame(struct ir_mqtt *m, const char *source, const struct ir_frame *frame,
 		   const struct ir_key_binding *key)
 {
-	const struct ir_protocol_info *info = ir_protocol_get(frame->protocol);
 	char topic[TOPIC_MAX], payload[1024];
 	struct timespec now;
 	size_t pos;
 
 	clock_gettime(CLOCK_REALTIME, &now);
 	snprintf(topic, sizeof(topic), "%s/%s/event", m->prefix, source);
-	pos = (size_t)snprintf(payload, sizeof(payload), "{\"source\":");
-	ir_json_append_string(payload, sizeof(payload), &pos, source);
-	ir_appendf(payload, sizeof(payload), &pos, ",\"protocol\":");
-	ir_json_append_string(payload, sizeof(payload), &pos, info ? info->name : "unknown");
-	ir_appendf(payload, sizeof(payload), &pos, ",\"scancode\":%" PRIu64 ",\"key\":",
-				frame->scancode);
-	if (key && key->key)
-		ir_json_append_string(payload, sizeof(payload), &pos, key->key);
-	else
-		ir_appendf(payload, sizeof(payload), &pos, "null");
-	ir_appendf(payload, sizeof(payload), &pos, ",\"remote\":");
-	if (key && key->remote)
-		ir_json_append_string(payload, sizeof(payload), &pos, key->remote);
-	else
-		ir_appendf(payload, sizeof(payload), &pos, "null");
-	ir_appendf(payload, sizeof(payload), &pos,
-				",\"repeat\":%s,\"toggle\":%s,\"timestamp\":%lld.%03ld}",
-				frame->flags & IR_FRAME_REPEAT ? "true" : "false",
-				frame->flags & IR_FRAME_TOGGLE ? "true" : "false",
-				(long long)now.tv_sec, now.tv_nsec / 1000000L);
+	pos = (size_t)ir_mqtt_event_payload(source, frame, key, &now, payload, sizeof(payload));
 	if (pos >= sizeof(payload))
 		return; /* names are bounded well below this */
 

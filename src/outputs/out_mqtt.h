@@ -50,6 +50,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "ir_decoder.h"
 #include "ir_keymap.h"
@@ -135,6 +136,18 @@ int ir_mqtt_new(const struct ir_mqtt_config *cfg, struct ir_mqtt **out, char *er
  * are dropped.  NULL is allowed.
  */
 void ir_mqtt_free(struct ir_mqtt *m);
+
+/*
+ * The JSON event published for a frame of source `source` on
+ * <prefix>/<source>/event: source, protocol, scancode, rc_protocol and
+ * rc_scancode (rc-core's reading, only where it differs: see
+ * ir_frame_rc_reading()), key, remote (null when unknown), repeat, toggle,
+ * timestamp (`now`, seconds with milliseconds).  Written into buf as
+ * snprintf would; returns the full length.
+ */
+int ir_mqtt_event_payload(const char *source, const struct ir_frame *frame,
+			  const struct ir_key_binding *key, const struct timespec *now, char *buf,
+			  size_t size);
 
 /* Publishes one decoded frame of source `source` (or queues it while
  * offline).  `key` is the keymap's binding, or NULL. */

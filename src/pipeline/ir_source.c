@@ -120,6 +120,8 @@ void ir_source_sink_audio_format(struct ir_source_sink *sink, unsigned rate, uns
 		.timeout_us = src->opt.timeout_us,
 		.protocols = src->opt.protocols,
 		.keymap = src->opt.keymap,
+		.why = src->opt.why,
+		.why_userdata = src->opt.why_userdata,
 	};
 	int ret;
 
@@ -166,6 +168,8 @@ static int ensure_decoder(struct ir_source *src)
 	ret = ir_decoder_new(src->opt.protocols, on_frame, src, &src->dec);
 	if (ret == 0 && src->opt.keymap)
 		ret = ir_keymap_attach(src->opt.keymap, src->dec);
+	if (ret == 0 && src->opt.why)
+		ir_decoder_set_why(src->dec, src->opt.why, src->opt.why_userdata);
 	if (ret < 0) {
 		ir_decoder_free(src->dec);
 		src->dec = NULL;
@@ -255,6 +259,7 @@ static const struct {
 	{ "portaudio", "portaudio", "default" },
 	{ "file", "file", NULL },
 	{ "lirc", "lirc", NULL },
+	{ "devinput", "devinput", "auto" },
 	{ "mceusb", "usb:mceusb", NULL },
 	{ "imon", "usb:imon", NULL },
 };

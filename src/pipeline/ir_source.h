@@ -53,6 +53,11 @@ struct ir_source_options {
 	 * plugin) repeat stale samples past the end of their file, so a test
 	 * must stop exactly at its length; lirc and USB sources ignore it. */
 	uint64_t max_frames;
+	/* Optional: trains of pulses no protocol took, with each family's
+	 * reason (ir_decoder_set_why(); irjackd at log level debug).  Called
+	 * on the thread that dispatches the source's frames. */
+	ir_why_fn why;
+	void *why_userdata;
 };
 
 /* Sets the defaults (all zero, channel auto, polarity auto). */
@@ -166,8 +171,8 @@ const struct ir_source_backend *ir_source_backend_find(const char *name);
 
 /*
  * The spec of a source named the way a configuration file names it: a kind
- * ("alsa", "portaudio", "file", "lirc", or the USB receivers "mceusb" and
- * "imon") and a device ("" or NULL: the kind's default).  Returns the
+ * ("alsa", "portaudio", "file", "lirc", "devinput", or the USB receivers
+ * "mceusb" and "imon") and a device ("" or NULL: the kind's default).  Returns the
  * spec's length, as snprintf() (>= size: cut short), or -EINVAL for an
  * unknown kind.
  */
