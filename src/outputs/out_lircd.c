@@ -599,6 +599,17 @@ static void cmd_status(struct ir_lircd *s, struct reply *r, const char *command,
 	put(r, "BEGIN\n%s\nSUCCESS\nDATA\n%u\n%sEND\n", command, lines, text);
 }
 
+static void cmd_display(struct ir_lircd *s, struct reply *r, const char *command,
+			const char *request)
+{
+	char error[256] = "";
+
+	if (s->cfg.display(s->cfg.userdata, request, error, sizeof(error)) < 0)
+		error_reply(r, command, "%s", error[0] ? error : "display failed");
+	else
+		put(r, "BEGIN\n%s\nSUCCESS\nEND\n", command);
+}
+
 static void cmd_simulate(struct ir_lircd *s, struct reply *r, const char *command,
 			 const char *rest)
 {
@@ -708,6 +719,9 @@ static size_t run_command(struct ir_lircd *s, const char *input, char *reply, si
 		cmd_drv_option(&r, line, args + 1, argc - 1);
 	} else if (!strcasecmp(args[0], "STATUS") && s->cfg.status) {
 		cmd_status(s, &r, line, argc - 1);
+	} else if (!strcasecmp(args[0], "DISPLAY") && s->cfg.display) {
+		rest = line + strspn(line, " \t") + strlen("DISPLAY");
+		cmd_display(s, &r, line, rest + strspn(rest, " \t"));
 	} else {
 		error_reply(&r, line, "unknown directive: \"%s\"", args[0]);
 	}

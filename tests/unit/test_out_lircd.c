@@ -384,6 +384,44 @@ static void test_list_streamed(void **state)
 	ir_keymap_free(km);
 }
 
+static char displayed[256];
+
+static int on_display(void *userdata, const char *request, char *error, size_t size)
+{
+	(void)userdata;
+	if (!strncmp(request, "BAD", 3)) {
+		snprintf(error, size, "expected TEXT");
+		return -EINVAL;
+	}
+	snprintf(displayed, sizeof(displayed), "%s", request);
+	return 0;
+}
+
+/* DISPLAY hands the rest of the line over as it is (spaces inside the
+ * text kept); without a display callback it is unknown, as for lircd. */
+static void test_display_command(void **state)
+{
+	struct ir_lircd_config cfg = { .path = path, .display = on_display };
+	struct ir_lircd *s;
+	char reply[512];
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/irjack-lircd-test-%d", (int)getpid());
+	assert_int_equal(ir_lircd_new(&cfg, &s), 0);
+	ir_lircd_command(s, "DISPLAY  TEXT Now playing|Track  2", reply, sizeof(reply));
+	assert_string_equal(reply, "BEGIN\nDISPLAY  TEXT Now playing|Track  2\nSUCCESS\nEND\n");
+	assert_string_equal(displayed, "TEXT Now playing|Track  2");
+	ir_lircd_command(s, "display BAD", reply, sizeof(reply));
+	assert_string_equal(reply, "BEGIN\ndisplay BAD\nERROR\nDATA\n1\nexpected TEXT\nEND\n");
+	ir_lircd_free(s);
+	cfg.display = NULL;
+	assert_int_equal(ir_lircd_new(&cfg, &s), 0);
+	ir_lircd_command(s, "DISPLAY CLOCK", reply, sizeof(reply));
+	assert_string_equal(reply,
+			    "BEGIN\nDISPLAY CLOCK\nERROR\nDATA\n1\nunknown directive: \"DISPLAY\"\nEND\n");
+	ir_lircd_free(s);
+}
+
 static void test_nul_byte(void **state)
 {
 	struct ir_lircd_config cfg = { .path = path };
@@ -439,6 +477,7 @@ int main(void)
 		cmocka_unit_test(test_long_list),
 		cmocka_unit_test(test_list_streamed),
 		cmocka_unit_test(test_nul_byte),
+		cmocka_unit_test(test_display_command),
 		cmocka_unit_test(test_socket_mode_is_exact),
 	};
 
