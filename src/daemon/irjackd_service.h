@@ -49,7 +49,7 @@ struct source {
 	uint64_t retry_us;   /* when (service time) the next retry is due */
 	uint64_t retry_step_us; /* the wait before that retry: doubles up to SOURCE_RETRY_US */
 	char state[96];      /* "running", or what happened last */
-	char last[128];      /* the last frame, as text */
+	char last[192];      /* the last frame, as text */
 	uint64_t last_us;    /* when (service time) */
 };
 
@@ -123,6 +123,10 @@ void sources_close(struct service *sv, struct generation *g);
 void source_dispatch(struct source *s);
 /* Closes the sources and frees the generation (NULL is allowed). */
 void generation_free(struct service *sv, struct generation *g);
+
+/* irjackd_requests.c: a DISPLAY request, to every source that has a
+ * display (an iMON receiver's VFD or LCD). */
+int display_request(void *userdata, const char *request, char *error, size_t error_size);
 
 /* irjackd_outputs.c */
 /* Opens output `slot` if the generation's configuration has it; errors

@@ -374,9 +374,17 @@ static bool irp_carrier_allows(const struct irp_proto *p, const struct ir_decode
 
 static void irp_emit(const struct irp_proto *p, struct irp_one *o, struct ir_decode_ctx *ctx)
 {
+	const char *name = ir_protocol_get(p->id)->name;
+	unsigned progress = 2 + 2 * o->nsym;
 	uint64_t sc;
 
-	if (p->scancode(o->bits, o->nsym, &sc) && irp_carrier_allows(p, ctx))
+	if (!p->scancode(o->bits, o->nsym, &sc))
+		ir_decode_why(ctx, progress, "%s: %u symbols 0x%llx: check bits wrong (or a marker)",
+			      name, o->nsym, (unsigned long long)o->bits);
+	else if (!irp_carrier_allows(p, ctx))
+		ir_decode_why(ctx, progress, "%s: carrier %u Hz (0: unknown) is not %u Hz", name,
+			      ir_decode_carrier(ctx), BLAUPUNKT_CARRIER);
+	else
 		ir_decode_emit(ctx, p->id, sc, 0, o->start_us);
 }
 
@@ -534,6 +542,45 @@ static bool irp_step(const struct irp_proto *p, struct irp_one *o, struct ir_dec
 	return false;
 }
 
+/* Why the edge broke the frame of row p (irjack decode -v). */
+static void irp_why(const struct irp_proto *p, const struct irp_one *o, struct ir_decode_ctx *ctx,
+		    bool pulse, uint32_t dur)
+{
+	const char *name = ir_protocol_get(p->id)->name, *what = pulse ? "pulse" : "space";
+	unsigned progress = (p->header[0].kind != HDR_NONE ? 2 : 0) + 2 * o->nsym + o->idx;
+
+	if (!ir_decode_wants_why(ctx) || (o->state == STATE_INACTIVE && !pulse))
+		return;
+	switch (o->state) {
+	case STATE_INACTIVE:
+		ir_decode_why(ctx, 0, "%s: header pulse %u us, not %u", name, dur,
+			      irp_abs(p->header[0].pulse ? p->header[0].pulse : p->sym[0].d[0]));
+		return;
+	case STATE_HEADER_SPACE:
+		ir_decode_why(ctx, 1, "%s: header %s %u us, not %u", name, what, dur,
+			      irp_abs(p->header[0].space));
+		return;
+	case STATE_SYMBOL:
+		ir_decode_why(ctx, progress, "%s: symbol %u, element %u: %s %u us fits no symbol",
+			      name, o->nsym, o->idx, what, dur);
+		return;
+	case STATE_SYNC_PULSE:
+	case STATE_SYNC_SPACE:
+		ir_decode_why(ctx, progress, "%s: sync after %u symbols: %s %u us, not %u", name,
+			      o->nsym, what, dur,
+			      irp_abs(o->state == STATE_SYNC_PULSE ? p->sync_pulse : p->sync_space));
+		return;
+	case STATE_STOP:
+	case STATE_DITTO_STOP:
+		ir_decode_why(ctx, progress, "%s: stop %s %u us, not %u", name, what, dur, p->stop);
+		return;
+	case STATE_END:
+		ir_decode_why(ctx, progress, "%s: %u symbols, then %s %u us, not the silence (>= %u) that ends a frame",
+			      name, o->nsym, what, dur, p->end_gap);
+		return;
+	}
+}
+
 static void irp_decode_one(const struct irp_proto *p, struct irp_one *o,
 			   struct ir_decode_ctx *ctx, bool pulse, uint32_t dur)
 {
@@ -544,6 +591,7 @@ static void irp_decode_one(const struct irp_proto *p, struct irp_one *o,
 			goto done;
 		dur = rest;
 	}
+	irp_why(p, o, ctx, pulse, dur);
 	o->state = STATE_INACTIVE;
 	/* The edge that broke a frame may start the next: a pulse as a header
 	 * pulse, a space as the header space after the last pulse (Dish's
