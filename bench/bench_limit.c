@@ -64,12 +64,13 @@ static size_t parse_protocols(const char *list, enum ir_protocol *v)
 	return n;
 }
 
-/* The full grid's SNRs: every dB up to 10, then every 2 dB up to 30. */
-static size_t full_snrs(double *v)
+/* The full grid's SNRs: every dB from -8 up to 10, then every 2 dB up to
+ * 30 (a photodiode's from -12). */
+static size_t full_snrs(double *v, bool photodiode)
 {
 	size_t n = 0;
 
-	for (int s = -2; s <= 30; s += s < 10 ? 1 : 2)
+	for (int s = photodiode ? -12 : -8; s <= 30; s += s < 10 ? 1 : 2)
 		v[n++] = s;
 	return n;
 }
@@ -84,7 +85,8 @@ static int grid_parse(struct limit_grid *g, bool photodiode, int argc, char **ar
 	const char *protocols = photodiode ? "nec,rc5,sony12" : "nec,rc5,rc6_0,sony12,jvc,sanyo,rcmm32";
 	const char *rates = photodiode ? "44100,48000,96000,192000" : "16000,44100,48000,96000";
 	const char *taus = photodiode ? "5" : "1,5,0";
-	const char *snrs = photodiode ? "-6,-3,0,3,6,10,15,20,30" : "-2,0,2,4,6,10,20,30";
+	/* the issue's -2..30 dB, and below: where the genie reaches 95 % */
+	const char *snrs = photodiode ? "-9,-6,-3,0,3,6,10,15,20,30" : "-6,-4,-2,0,2,4,6,10,20,30";
 	bool full = false;
 
 	memset(g, 0, sizeof(*g));
@@ -125,7 +127,7 @@ static int grid_parse(struct limit_grid *g, bool photodiode, int argc, char **ar
 	g->n_taus = parse_numbers(taus, g->taus);
 	g->n_snrs = parse_numbers(snrs, g->snrs);
 	if (full) {
-		g->n_snrs = full_snrs(g->snrs);
+		g->n_snrs = full_snrs(g->snrs, photodiode);
 		g->frames = g->frames == 100 ? 200 : g->frames;
 	}
 	if (g->n_protocols && g->n_rates && g->n_taus && g->n_snrs && g->frames)
@@ -245,6 +247,21 @@ static void print_snr(const struct limit_grid *g, double db)
 		printf("  %6.1f", db);
 }
 
+/* irjack's distance from the genie, dB; a lower bound (">") when the
+ * genie was there already at the lowest SNR run. */
+static void print_gap(const struct limit_grid *g, double ours, double genie)
+{
+	char buf[16];
+
+	if (isfinite(ours) && isfinite(genie))
+		snprintf(buf, sizeof(buf), "%.1f", ours - genie);
+	else if (isfinite(ours) && isinf(genie))
+		snprintf(buf, sizeof(buf), ">%.1f", ours - g->snrs[0]);
+	else
+		snprintf(buf, sizeof(buf), "-");
+	printf("  %6s", buf);
+}
+
 /* Per protocol × tau × rate: the SNR at which irjack and the genie reach
  * 95 % and 99.5 %, and irjack's distance from the genie in dB. */
 static void print_thresholds(const struct limit_grid *g, const struct limit_cell *v)
@@ -273,10 +290,7 @@ static void print_thresholds(const struct limit_grid *g, const struct limit_cell
 
 					print_snr(g, a);
 					print_snr(g, b);
-					if (isfinite(a) && isfinite(b))
-						printf("  %6.1f", a - b);
-					else
-						printf("  %6s", "-");
+					print_gap(g, a, b);
 				}
 				printf("\n");
 			}
@@ -340,8 +354,8 @@ static void print_rate_heading(double rate)
 /* The summary as README rows: "irjack % (genie %)" per rate. */
 static void print_markdown(const struct limit_grid *g, const struct limit_cell *v)
 {
-	printf("\nREADME rows (%s, %u frames per point; irjack (genie bound), mean over the "
-	       "protocols and taus):\n\n",
+	printf("\nREADME rows (%s, %u frames per point; irjack's mean over the protocols and "
+	       "taus (the genie bound's), then irjack's worst point):\n\n",
 	       g->photodiode ? "bare photodiode" : "receiver module", g->frames);
 	printf("| README SNR |");
 	for (size_t r = 0; r < g->n_rates; r++)
@@ -356,7 +370,7 @@ static void print_markdown(const struct limit_grid *g, const struct limit_cell *
 			double ours, genie, worst;
 
 			summary_at(g, v, s, r, &ours, &genie, &worst);
-			printf(" %.1f %% (%.1f %%) |", ours, genie);
+			printf(" %.1f %% (%.1f %%), %.0f %% |", ours, genie, worst);
 		}
 		printf("\n");
 	}

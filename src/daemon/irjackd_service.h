@@ -124,6 +124,10 @@ void source_dispatch(struct source *s);
 /* Closes the sources and frees the generation (NULL is allowed). */
 void generation_free(struct service *sv, struct generation *g);
 
+/* irjackd_requests.c: a DISPLAY request, to every source that has a
+ * display (an iMON receiver's VFD or LCD). */
+int display_request(void *userdata, const char *request, char *error, size_t error_size);
+
 /* irjackd_outputs.c */
 /* Opens output `slot` if the generation's configuration has it; errors
  * are logged.  Returns 0 or a negative errno. */

@@ -76,6 +76,11 @@ struct ir_lircd_config {
 	 * ending in '\n') into buf and returns their count; NULL: STATUS is an
 	 * unknown directive, as for lircd. */
 	unsigned (*status)(void *userdata, char *buf, size_t size);
+	/* irjack's own DISPLAY command: the rest of the line is a request for
+	 * a front-panel display (iMON: "TEXT l1|l2", "ICONS list", "CLOCK",
+	 * "OFF").  Returns 0 or a negative errno with a message in `error`;
+	 * NULL: DISPLAY is an unknown directive, as for lircd. */
+	int (*display)(void *userdata, const char *request, char *error, size_t error_size);
 	/* What an operator should hear about: a client refused at the
 	 * IR_LIRCD_MAX_CLIENTS limit, a client dropped because it stopped
 	 * reading.  One line without its newline; NULL: silent. */

@@ -259,6 +259,7 @@ static const struct {
 	{ "portaudio", "portaudio", "default" },
 	{ "file", "file", NULL },
 	{ "lirc", "lirc", NULL },
+	{ "devinput", "devinput", "auto" },
 	{ "mceusb", "usb:mceusb", NULL },
 	{ "imon", "usb:imon", NULL },
 };
@@ -431,6 +432,17 @@ int ir_source_transmit(struct ir_source *src, const struct ir_edge *edges, size_
 		return -ENOTSUP;
 	}
 	return src->backend->transmit(src->impl, edges, n, carrier_hz, ports, err, err_size);
+}
+
+int ir_source_display(struct ir_source *src, const char *request, char *err, size_t err_size)
+{
+	if (err_size)
+		err[0] = '\0';
+	if (!src->backend->display) {
+		snprintf(err, err_size, "%s sources have no display", src->backend->name);
+		return -ENOTSUP;
+	}
+	return src->backend->display(src->impl, request, err, err_size);
 }
 
 void ir_source_stats(const struct ir_source *src, struct ir_source_stats *st)

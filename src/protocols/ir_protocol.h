@@ -93,15 +93,28 @@ enum ir_protocol {
 	IR_PROTO_PENTAX = 74,
 	IR_PROTO_VINCENT = 75,
 	IR_PROTO_SAMSUNGAH = 76,
-	/* 77..89 for further named protocols */
 	/* The US protocols neither rc-core nor IRMP has (irp_table.c), named as
 	 * IrpTransmogrifier names them. */
-	IR_PROTO_DIRECTV = 90,
-	IR_PROTO_DISH_NETWORK = 91,
-	IR_PROTO_GICABLE = 92,
-	IR_PROTO_ZENITH = 93,
-	IR_PROTO_PROTON = 94,
-	IR_PROTO_BLAUPUNKT = 95,
+	IR_PROTO_DIRECTV = 77,
+	IR_PROTO_DISH_NETWORK = 78,
+	IR_PROTO_GICABLE = 79,
+	IR_PROTO_ZENITH = 80,
+	IR_PROTO_PROTON = 81,
+	IR_PROTO_BLAUPUNKT = 82,
+	/* 83 for a further named protocol */
+	/* IRMP's remaining protocols */
+	IR_PROTO_NETBOX = 84,
+	IR_PROTO_A1TVBOX = 85,
+	IR_PROTO_ROOMBA = 86,
+	IR_PROTO_LGAIR = 87,
+	IR_PROTO_MERLIN = 88,
+	IR_PROTO_S100 = 89,
+	IR_PROTO_ACP24 = 90,
+	IR_PROTO_MITSU_HEAVY = 91,
+	IR_PROTO_IRMP16 = 92,
+	IR_PROTO_GREE = 93,
+	IR_PROTO_RCII = 94,
+	IR_PROTO_MELINERA = 95,
 	/* Protocols defined by parameters (rc_keymaps' BPF protocols, learned
 	 * remotes): one decoder instance per parameter set. */
 	IR_PROTO_PULSE_DISTANCE = 96,

@@ -7,9 +7,16 @@
  *   rc5     14 bits: S1=1, S2 (= NOT command bit 6), toggle, 5 system, 6 command
  *   rc5x_20 20 bits: S1, S2, toggle, 5 system, a 4-unit space, 6 command, 6 extra
  *   rc5_sz  15 bits: S1, bit 13 of the scancode, toggle, 12 scancode bits
+ *   s100    15 bits: S1, S2 = 1, toggle, 5 address, 7 command (IRMP's S100)
  *
  * Scancodes: rc5 system<<8 | command7; rc5x_20 system<<16 | command7<<8 |
- * extra; rc5_sz the 14 received bits without the toggle.
+ * extra; rc5_sz the 14 received bits without the toggle; s100 IRMP's
+ * address << 16 | command.
+ *
+ * S100 is StreamZap's light read IRMP's way: every s100 frame is an rc5_sz
+ * one (rc_core_view gives that reading).  It ranks above rc5_sz where both
+ * are enabled, and is left out of the default set so that rc-core's users
+ * keep the kernel's name; a keymap naming s100 asks for it.
  */
 #include "ir_family.h"
 
@@ -20,6 +27,7 @@
 #define RC5_SZ_NBITS 15
 #define RC5X_NBITS 20
 #define RC5X_CHECK_NBITS 8
+#define S100_S2 (1u << 13)    /* S100's second start bit, always 1 */
 /* The longest space inside a frame past bit 8 is 2 half-bits (1778 + margin
  * = 2222 from a pulse's end).  After the last bit's final half, 2 more units
  * of darkness end the frame. */
@@ -61,17 +69,21 @@ static bool rc5_complete(const struct rc5_dec *d, const struct ir_decode_ctx *ct
 	if (d->count == RC5_NBITS)
 		return ir_decode_enabled(ctx, IR_PROTO_RC5);
 	if (d->count == RC5_SZ_NBITS)
-		return ir_decode_enabled(ctx, IR_PROTO_RC5_SZ);
+		return ir_decode_enabled(ctx, IR_PROTO_RC5_SZ) ||
+		       (ir_decode_enabled(ctx, IR_PROTO_S100) && (d->bits & S100_S2));
 	return false;
 }
 
 /* ...and no variant could make it longer.  A 14-bit frame may be the start
  * of a 15-bit StreamZap one (enabled or not: its frames must not pass for
- * RC-5), so RC-5 waits for the silence; RC-5X and StreamZap end at their
- * last pulse. */
+ * RC-5), so RC-5 waits for the silence; so does StreamZap, because RC-5's
+ * half-unit margin reads the first 15 "bits" of other protocols' longer
+ * trains (rccar's 2000 µs header and 600/450/900 µs bits) and a frame is
+ * only certain when its length is.  RC-5X ends at its last pulse (its
+ * 4-unit space at bit 8 already sets it apart). */
 static bool rc5_final(const struct rc5_dec *d, const struct ir_decode_ctx *ctx)
 {
-	return rc5_complete(d, ctx) && (d->is_rc5x || d->count == RC5_SZ_NBITS);
+	return rc5_complete(d, ctx) && d->is_rc5x;
 }
 
 static void rc5_finish(struct rc5_dec *d, struct ir_decode_ctx *ctx)
@@ -95,7 +107,11 @@ static void rc5_finish(struct rc5_dec *d, struct ir_decode_ctx *ctx)
 		ir_decode_emit(ctx, IR_PROTO_RC5, system << 8 | command, toggle, d->start_us);
 	} else {
 		toggle = (b >> 12) & 1;
+		/* both readings; the core reports s100's where it is enabled */
 		ir_decode_emit(ctx, IR_PROTO_RC5_SZ, b & 0x2fff, toggle, d->start_us);
+		if (b & S100_S2)
+			ir_decode_emit(ctx, IR_PROTO_S100, (b >> 7 & 0x1f) << 16 | (b & 0x7f), toggle,
+				       d->start_us);
 	}
 	d->state = STATE_INACTIVE;
 }
@@ -225,25 +241,44 @@ static int rc5_encode(enum ir_protocol p, uint64_t scancode, unsigned toggle,
 		data = 1u << 14 | (uint32_t)(scancode & 0x2000) | toggle << 12 |
 		       (uint32_t)(scancode & 0xfff);
 		return ir_gen_manchester(out, RC5_UNIT, false, RC5_SZ_NBITS, data);
+	case IR_PROTO_S100:
+		data = 1u << 14 | S100_S2 | toggle << 12 | (uint32_t)((scancode >> 16) & 0x1f) << 7 |
+		       (uint32_t)(scancode & 0x7f);
+		return ir_gen_manchester(out, RC5_UNIT, false, RC5_SZ_NBITS, data);
 	default:
 		return -EINVAL;
 	}
 }
 
-#define RC5_INFO(ID, NAME, MASK, SUMMARY)                                                  \
+#define RC5_INFO_X(ID, NAME, MASK, PRIORITY, NOT_DEFAULT, SUMMARY)                        \
 	{                                                                                  \
 		.id = ID, .name = NAME, .family = "rc5", .scancode_mask = MASK,            \
 		.carrier_hz = 36000, .duty_cycle = 25, .unit_us = RC5_UNIT,                \
 		.margin_us = RC5_MARGIN, .repeat_period_ms = 114,                          \
 		.frame_period_us = 113778, .min_trailing_space_us = RC5_TRAILER_SPACE,     \
-		.has_toggle = true, .has_encoder = true, .summary = SUMMARY,               \
+		.has_toggle = true, .has_encoder = true, .not_default = NOT_DEFAULT,       \
+		.priority = PRIORITY, .summary = SUMMARY,                                  \
 	}
+#define RC5_INFO(ID, NAME, MASK, SUMMARY) RC5_INFO_X(ID, NAME, MASK, 0, false, SUMMARY)
 
 static const struct ir_protocol_info rc5_infos[] = {
 	RC5_INFO(IR_PROTO_RC5, "rc5", 0x1f7f, "Philips RC-5, 5-bit system, 7-bit command"),
 	RC5_INFO(IR_PROTO_RC5X_20, "rc5x_20", 0x1f7f3f, "RC-5X, 20 bits with 6 extra bits"),
 	RC5_INFO(IR_PROTO_RC5_SZ, "rc5_sz", 0x2fff, "StreamZap RC-5, 15 bits"),
+	RC5_INFO_X(IR_PROTO_S100, "s100", 0x1f007f, 1, true,
+		   "S100, RC-5 with 7-bit command (rc5_sz's light, IRMP's reading)"),
 };
+
+/* s100 is rc5_sz with S2 = 1: address bits 11-7, command bits 6-0. */
+static bool rc5_rc_core_view(enum ir_protocol p, uint64_t scancode, enum ir_protocol *rc_proto,
+			     uint64_t *rc_scancode)
+{
+	if (p != IR_PROTO_S100)
+		return false;
+	*rc_proto = IR_PROTO_RC5_SZ;
+	*rc_scancode = S100_S2 | ((scancode >> 16) & 0x1f) << 7 | (scancode & 0x7f);
+	return true;
+}
 
 const struct ir_family ir_family_rc5 = {
 	.name = "rc5",
@@ -254,4 +289,5 @@ const struct ir_family ir_family_rc5 = {
 	.decode = rc5_decode,
 	.space_deadline = rc5_space_deadline,
 	.encode = rc5_encode,
+	.rc_core_view = rc5_rc_core_view,
 };

@@ -55,6 +55,13 @@ static const struct {
 	{ IR_PROTO_FAN, IR_PROTO_IMON, "iMON's slots fit Fan's 380/1280 µs durations" },
 	{ IR_PROTO_NIKON, IR_PROTO_IMON,
 	  "a 2200 µs Nikon header after darkness is an iMON start, its 27 ms space and bits a frame" },
+	{ IR_PROTO_MITSUBISHI, IR_PROTO_ACP24,
+	  "ACP24's 390/950 µs header and 0 bits are Mitsubishi 0 bits (300 ±150 pulse, 900 ±300 space)" },
+	{ IR_PROTO_SPEAKER, IR_PROTO_ACP24,
+	  "ACP24's 390 µs pulses and 950 µs spaces, near their margins, fit Speaker's short pulse and long space" },
+	{ IR_PROTO_SPEAKER, IR_PROTO_KATHREIN,
+	  "Kathrein's 210 µs pulses and 1400 µs spaces fit Speaker's short pulse and long space, "
+	  "and its 6.2 ms header space is the darkness a Speaker frame starts after" },
 	{ IR_PROTO_BANG_OLUFSEN, IR_PROTO_IMON,
 	  "a stretched 200 µs B&O pulse after 15.6 ms of darkness is an iMON header, and the dark rest a frame" },
 	{ IR_PROTO_DISH_NETWORK, IR_PROTO_IMON, "iMON's 416 µs slots fit Dish's 406 µs unit" },
