@@ -157,21 +157,23 @@ static int add_events(const char *sysfs_root, const char *rc_name, struct ir_dev
 	struct dirent *de, *ee;
 	DIR *d, *e;
 
-	snprintf(path, sizeof(path), "%s/class/rc/%s", sysfs_root, rc_name);
+	snprintf(path, sizeof(path), "%.2048s/class/rc/%.64s", sysfs_root, rc_name);
 	d = opendir(path);
 	if (!d)
 		return (int)found;
 	while ((de = readdir(d))) {
 		if (strncmp(de->d_name, "input", 5) != 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/class/rc/%s/%s", sysfs_root, rc_name, de->d_name);
+		snprintf(path, sizeof(path), "%.2048s/class/rc/%.64s/%.256s", sysfs_root, rc_name,
+			 de->d_name);
 		e = opendir(path);
 		while (e && (ee = readdir(e))) {
 			if (strncmp(ee->d_name, "event", 5) != 0 ||
 			    strlen(ee->d_name) >= sizeof(out->event))
 				continue;
 			if (found < cap) {
-				snprintf(out[found].rc_name, sizeof(out[found].rc_name), "%s", rc_name);
+				snprintf(out[found].rc_name, sizeof(out[found].rc_name), "%.*s",
+					 (int)sizeof(out[found].rc_name) - 1, rc_name);
 				memcpy(out[found].event, ee->d_name, strlen(ee->d_name) + 1);
 			}
 			found++;

@@ -57,7 +57,7 @@
 struct devinput_in {
 	struct libevdev *dev;
 	int fd;
-	char path[64];
+	char path[PATH_MAX];  /* a /dev/input/by-id name may be long */
 	char rc_name[32];     /* "" for an input device of no rc-core receiver */
 	struct ir_devinput_reader rd; /* its events to frames */
 };
@@ -86,8 +86,8 @@ static void add_path(struct devinput_source *ds, const char *path, const char *r
 	in = &ds->in[ds->n_in++];
 	memset(in, 0, sizeof(*in));
 	in->fd = -1;
-	snprintf(in->path, sizeof(in->path), "%s", path);
-	snprintf(in->rc_name, sizeof(in->rc_name), "%s", rc_name);
+	snprintf(in->path, sizeof(in->path), "%.*s", (int)sizeof(in->path) - 1, path);
+	snprintf(in->rc_name, sizeof(in->rc_name), "%.*s", (int)sizeof(in->rc_name) - 1, rc_name);
 }
 
 /* The rc device an event node belongs to ("" if none). */
@@ -402,7 +402,7 @@ static void try_reopen(struct devinput_source *ds)
 		return;
 	}
 	ds->reopens++;
-	snprintf(msg, sizeof(msg), "%s: open again", ds->in[0].path);
+	snprintf(msg, sizeof(msg), "%.200s: open again", ds->in[0].path);
 	ir_source_sink_event(ds->sink, IR_SOURCE_BACK, msg);
 }
 

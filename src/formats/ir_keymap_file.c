@@ -156,7 +156,7 @@ static int load_file(struct load *ld, struct ir_keymap *km, const char *path, un
 static int include_cb(void *userdata, const char *child, unsigned line)
 {
 	struct including *in = userdata;
-	char pattern[4096], message[300];
+	char pattern[4096], message[sizeof(((struct ir_parse_error *)0)->message)];
 	glob_t g = { 0 };
 	int ret = 0, gret;
 
@@ -170,7 +170,7 @@ static int include_cb(void *userdata, const char *child, unsigned line)
 		snprintf(pattern, sizeof(pattern), "%.*s/%s", dir_len, slash ? in->path : ".", child);
 	}
 	if (in->depth + 1 > INCLUDE_DEPTH_MAX) {
-		snprintf(message, sizeof(message), "include \"%.200s\": nested deeper than %d files "
+		snprintf(message, sizeof(message), "include \"%.80s\": nested deeper than %d files "
 			 "(an include loop?)", child, INCLUDE_DEPTH_MAX);
 		set_error(in->load->err, in->path, line, message);
 		in->load->reported = true;
