@@ -224,6 +224,7 @@ int irjackd_run(const char *config_path, struct irjackd_config *cfg, struct ir_k
 	irjackd_notify("STOPPING=1");
 	repeat_stop(&sv, "the service stops");
 out:
+	tx_workers_free(&sv);
 	stop(&sv);
 	if (stdout_flags >= 0)
 		fcntl(STDOUT_FILENO, F_SETFL, stdout_flags);

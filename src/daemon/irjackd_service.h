@@ -86,12 +86,16 @@ enum output_slot {
 	OUTPUT_SLOTS
 };
 
+struct tx_worker;
+
 struct service {
 	const char *config_path;
 	struct generation *gen;
 	struct ir_output *outputs[OUTPUT_SLOTS];
 	unsigned tx_mask;    /* SET_TRANSMITTERS; 0: chosen per remote */
 	struct send_repeat repeat;
+	/* irjackd_tx_worker.c: transmitter i's thread, made at its first send */
+	struct tx_worker *tx_workers[IRJACKD_MAX_TRANSMITTERS];
 	uint64_t start_us;   /* monotonic time of service time 0 */
 	uint64_t reloads, reload_failures;
 	bool stop;
@@ -147,6 +151,39 @@ void outputs_process(struct service *sv, const struct pollfd *fds, const size_t 
 		     const size_t *count);
 bool outputs_keep_running(const struct service *sv);
 
+/* irjackd_tx_worker.c */
+/* Transmissions waiting for one transmitter, besides the one playing: a
+ * SEND_ONCE past them is refused ("busy"). */
+#define TX_QUEUE_MAX 4
+/* What a transmission is: a SEND_ONCE (or MQTT request), the button of a
+ * SEND_START, or one of its repeats (dropped, not sent, by SEND_STOP). */
+enum tx_job_kind { TX_JOB_ONCE, TX_JOB_REPEAT_FIRST, TX_JOB_REPEAT };
+/* One transmission: the transmitter (a copy: a reload may free the
+ * configuration while it plays), opened by the loop; the timings. */
+struct tx_job {
+	enum tx_job_kind kind;
+	struct irjackd_transmitter tx;
+	struct ir_tx *t;
+	struct ir_edge_buf edges;
+	struct ir_tx_carrier carrier;
+};
+/* Closes the job's transmitter and frees it (NULL is fine). */
+void tx_job_free(struct tx_job *job);
+/* Queues `job` (the worker owns it from here, even on failure) on
+ * transmitter `index`'s thread.  Returns 0; -EBUSY when TX_QUEUE_MAX wait
+ * already, -ENOMEM; with `error` filled. */
+int tx_worker_submit(struct service *sv, unsigned index, struct tx_job *job, char *error,
+		     size_t error_size);
+/* Drops the repeats waiting for the transmitters in `mask` and waits up to
+ * `wait_ms` for a SEND_START's button or repeat playing to end (SEND_STOP:
+ * nothing of it is sent after the reply). */
+void tx_workers_stop(struct service *sv, unsigned mask, unsigned wait_ms);
+/* Transmissions queued or playing on transmitter `index`. */
+unsigned tx_workers_pending(struct service *sv, unsigned index);
+/* Plays what was acknowledged (the queue, at most TX_QUEUE_MAX each),
+ * drops SEND_START's repeats, ends the threads (the service's end). */
+void tx_workers_free(struct service *sv);
+
 /* irjackd_transmit.c */
 /* Where a request goes, as a mask over the configured transmitters (bit n
  * for the n-th): the one named `name`; else those SET_TRANSMITTERS chose;
@@ -155,7 +192,8 @@ unsigned transmitters_for(const struct service *sv, const char *name, const char
 /* Sends `edges` through every configured transmitter in `mask`; the first
  * error is the one reported. */
 int transmit_mask(struct service *sv, unsigned mask, const struct ir_edge_buf *edges,
-		  const struct ir_tx_carrier *carrier, char *error, size_t error_size);
+		  const struct ir_tx_carrier *carrier, enum tx_job_kind kind, char *error,
+		  size_t error_size);
 
 /* irjackd_requests.c: the callbacks of struct ir_output_env */
 int transmit_lircd_send(void *userdata, enum ir_lircd_send kind, const char *remote,

@@ -213,7 +213,9 @@ static int source_start(struct service *sv, const struct generation *g, struct s
 	}
 	ret = ir_source_open(spec, &opt, &cb, &s->src, err, sizeof(err));
 	if (ret < 0) {
-		irjackd_log(LOG_ERR, "source %s (%s): %s", c->name, spec, err);
+		/* a device long missing is retried every 2 s: said once, not each time */
+		irjackd_log(s->waiting ? LOG_DEBUG : LOG_ERR, "source %s (%s): %s", c->name, spec,
+			    err);
 		source_wait(s, service_now_us(sv), err);
 		return ret;
 	}

@@ -32,6 +32,7 @@ struct list_cursor {
 struct client {
 	int fd;
 	uid_t uid;          /* SO_PEERCRED: the connecting process's user */
+	pid_t pid;          /* ... and process, for the log of transmit requests */
 	uint64_t active_us; /* last command received (monotonic), for eviction */
 	char in[IR_LIRCD_LINE_MAX + 1];
 	size_t in_len;
@@ -58,6 +59,7 @@ struct ir_lircd {
 	size_t client_count;
 	unsigned long refused, evicted, overflowed; /* since the last log line about them */
 	uint64_t logged_us; /* when refusals and evictions were last logged */
+	const struct client *asking; /* whose command runs now (NULL: ir_lircd_command) */
 	char *reply; /* IR_LIRCD_CLIENT_BUFFER bytes: the longest reply a client can take */
 	/* per remote of the keymap: where its keys are and how many LIST
 	 * lines it has (worked out once per keymap, not per LIST); NULL: none
@@ -535,6 +537,11 @@ static void cmd_send(struct ir_lircd *s, struct reply *r, const char *command,
 		error_reply(r, command, "hardware does not support sending");
 		return;
 	}
+	/* who asked: the socket's mode decides who may transmit, the log
+	 * says who did (SO_PEERCRED, taken at connect) */
+	if (s->asking)
+		log_line(s, "lircd: %s from pid %ld uid %ld", command, (long)s->asking->pid,
+			 (long)s->asking->uid);
 	ret = s->cfg.send(s->cfg.userdata, kind, argc > 0 ? args[0] : "", argc > 1 ? args[1] : "",
 			  (unsigned)repeats, error, sizeof(error));
 	if (ret == -ENOENT && argc > 1)
@@ -768,12 +775,14 @@ static void stream_list(struct ir_lircd *s, struct client *c)
 	}
 }
 
-static uid_t peer_uid(int fd)
+static struct ucred peer_cred(int fd)
 {
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
 
-	return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 ? cred.uid : (uid_t)-1;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+		cred = (struct ucred){ .pid = 0, .uid = (uid_t)-1, .gid = (gid_t)-1 };
+	return cred;
 }
 
 static size_t clients_of(const struct ir_lircd *s, uid_t uid)
@@ -817,19 +826,20 @@ static void accept_clients(struct ir_lircd *s)
 {
 	for (;;) {
 		int fd = accept4(s->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		uid_t uid;
+		struct ucred cred;
 
 		if (fd < 0)
 			return;
-		uid = peer_uid(fd);
-		if (s->client_count == IR_LIRCD_MAX_CLIENTS && !evict_for(s, uid)) {
+		cred = peer_cred(fd);
+		if (s->client_count == IR_LIRCD_MAX_CLIENTS && !evict_for(s, cred.uid)) {
 			/* lircd refuses too: the client sees the connection end */
 			close(fd);
 			s->refused++;
 			continue;
 		}
 		s->clients[s->client_count++] =
-			(struct client){ .fd = fd, .uid = uid, .active_us = ir_monotonic_us() };
+			(struct client){ .fd = fd, .uid = cred.uid, .pid = cred.pid,
+					 .active_us = ir_monotonic_us() };
 	}
 }
 
@@ -851,7 +861,9 @@ static void take_byte(struct ir_lircd *s, struct client *c, char ch)
 			size_t len;
 
 			c->in[c->in_len] = '\0';
+			s->asking = c;
 			len = run_command(s, c->in, s->reply, IR_LIRCD_CLIENT_BUFFER, &c->list);
+			s->asking = NULL;
 			queue(c, s->reply, len);
 			stream_list(s, c);
 		}
