@@ -25,7 +25,9 @@
  * Margins: `margin` (µs) on every duration, or 1/16 of it where that is
  * more (long headers and spaces), which keeps each row's alphabet apart
  * (Zenith's 4160 and 5200) and Proton's 8 ms header off NEC16's 9 ms one
- * (Proton 7500..8500; NEC16 >= 7875 but its 4.5 ms sync is not Proton's 4).
+ * (Proton 7500..8500).  NEC16's kernel-floor windows (leader >= 7875,
+ * header space and sync 3.9-5.1 ms) hold Proton's frames too: where both
+ * read one, proton's priority (1) reports it as proton.
  */
 #include "ir_family.h"
 
@@ -742,7 +744,7 @@ static const struct ir_protocol_info irp_infos[IRP_COUNT] = {
 		 "G.I. Cable: 4-bit device, 8-bit function, checksum; ditto repeats"),
 	IRP_INFO(IR_PROTO_ZENITH, "zenith", 0x0f0100ff, 40000, 520, 250, 0, 90000, 0,
 		 "Zenith: (D << 8 | S) << 16 | F, F of D = 5..8 bits, S the double-start flag"),
-	IRP_INFO(IR_PROTO_PROTON, "proton", 0xff00ff, 38000, 500, 249, 63000, 10000, 0,
+	IRP_INFO(IR_PROTO_PROTON, "proton", 0xff00ff, 38000, 500, 249, 63000, 10000, 1,
 		 "Proton: 8-bit device, sync, 8-bit function"),
 	IRP_INFO(IR_PROTO_BLAUPUNKT, "blaupunkt", 0x7003f, 30300, 512, 200, 0, 236 * 512, 1,
 		 "Blaupunkt (30.3 kHz bi-phase): 3-bit device << 16 | 6-bit function (grundig unless the carrier says 30 kHz)"),

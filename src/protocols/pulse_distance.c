@@ -211,9 +211,12 @@ static const struct pd_proto pd_protos[] = {
 	  0, 0, 0, 0, 0, 22000, acp24_read, acp24_write },
 	/* Kathrein: 210/6218 header, 210 pulse, 1400 = 0, 3000 = 1, 13 bits
 	 * MSB first: IRMP reads 4 address bits from bit 1, 7 command bits
-	 * from bit 5 */
+	 * from bit 5.  Its ±600 µs windows hold Dish Network's 406/6090
+	 * header and 1624/2842 spaces, whose frames have 16 bits: wait for
+	 * more silence than a bit space (3600) after the stop pulse, or a Dish
+	 * frame's first 13 bits pass for Kathrein (never cut a frame short). */
 	{ IR_PROTO_KATHREIN, 210, 6218, 600, { 210, 210 }, { 1400, 3000 }, 600, 210, 13, true,
-	  1, 4, 5, 7, 0, 35000, NULL, NULL },
+	  1, 4, 5, 7, 4000, 35000, NULL, NULL },
 };
 
 #define PD_INFO_X(ID, NAME, MASK, CARRIER, UNIT, MARGIN, NOT_DEFAULT, SUMMARY)          \

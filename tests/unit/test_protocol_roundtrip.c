@@ -65,6 +65,7 @@ static const struct {
 	{ IR_PROTO_BANG_OLUFSEN, IR_PROTO_IMON,
 	  "a stretched 200 µs B&O pulse after 15.6 ms of darkness is an iMON header, and the dark rest a frame" },
 	{ IR_PROTO_DISH_NETWORK, IR_PROTO_IMON, "iMON's 416 µs slots fit Dish's 406 µs unit" },
+	{ IR_PROTO_ZENITH, IR_PROTO_IMON, "iMON's 416 µs slots (±208) fit Zenith's 520 µs pulses and 520 µs gaps" },
 };
 
 /* Pairs that read the same light and that only the carrier tells apart
@@ -78,6 +79,26 @@ static const struct {
 	{ IR_PROTO_BLAUPUNKT, IR_PROTO_GRUNDIG,
 	  "Blaupunkt's frames are Grundig's at 512 µs and 30.3 kHz" },
 };
+
+/* Pairs whose windows overlap where no timing is decisive, decided by
+ * priority: with both enabled the first is reported; with the first
+ * disabled the second may read its frames (a cross-talk that is the rule,
+ * not a fault). */
+static const struct {
+	enum ir_protocol first, second;
+	const char *why;
+} priority_pairs[] = {
+	{ IR_PROTO_PROTON, IR_PROTO_NEC16,
+	  "Proton's 8 ms header and 4 ms sync lie inside NEC16's kernel-floor windows (leader >= 7875, 3.9-5.1 ms spaces)" },
+};
+
+static bool priority_pair(enum ir_protocol sent, enum ir_protocol decoded)
+{
+	for (size_t i = 0; i < sizeof(priority_pairs) / sizeof(priority_pairs[0]); i++)
+		if (priority_pairs[i].first == sent && priority_pairs[i].second == decoded)
+			return true;
+	return false;
+}
 
 static bool carrier_decided(enum ir_protocol p)
 {
@@ -349,7 +370,8 @@ static void test_no_crosstalk(void **state)
 			const struct ir_frame *f = &log_.frames[i];
 
 			if (!equivalent_frame(info->id, sc, o.toggle, f) &&
-			    !carrier_pair(info->id, f->protocol)) {
+			    !carrier_pair(info->id, f->protocol) &&
+			    !(priority_pair(info->id, f->protocol) && f->scancode == sc)) {
 				fprintf(stderr, "%s:0x%llx decoded as %s:0x%llx\n", info->name,
 					(unsigned long long)sc, ir_protocol_get(f->protocol)->name,
 					(unsigned long long)f->scancode);
