@@ -9,8 +9,9 @@
  * Each protocol's frame is rendered through the channel model (receiver
  * module, both polarities, AC coupling 1 ms, 5 ms and none, 30 dB SNR),
  * then the samples are cut at offsets from 5 ms before the first pulse to
- * 100 µs into it.  A deeper cut shortens the leader towards the edge of
- * its tolerance (±262 µs for JVC's 8.4 ms, +300 µs for Sony's 2.4 ms), and
+ * 100 µs into it (30 µs for Sony: see deepest_us).  A deeper cut shortens
+ * the leader towards the edge of its tolerance (±262 µs for JVC's 8.4 ms)
+ * or into another protocol's reach (RC-5's, 178 µs under Sony's), and
  * past it no decoder may accept the frame; 100 µs leaves the demodulator's
  * own timing error room inside the tightest of them.  What the
  * frame is comes from decoding its clean timings, not from the audio path.
@@ -93,17 +94,28 @@ static bool decodes_from(const float *s, size_t n, size_t from, unsigned rate, s
 
 static void test_cut_recordings_decode(void **state)
 {
+	/*
+	 * deepest_us: how far into the first pulse a cut may go.  Sony's
+	 * 2400 us header is only 178 us above RC-5's reach (a first pulse of
+	 * S1's second half and a merged half-bit, 1778 + 444 = 2222 us at
+	 * rc-core's margins, which the kernel accepts too); a cut at tau 5 ms
+	 * ends the demodulated header up to ~150 us early (the coupling's droop
+	 * over the pulse, before any level is learnt: issue #18), so a cut past
+	 * 30 us may leave light that RC-5 reads first.  The others keep 100 us.
+	 */
 	static const struct {
 		const char *name;
 		uint64_t scancode;
+		double deepest_us;
 	} frames[] = {
-		{ "nec", 0x04fb08 & 0xffff }, { "rc5", 0x0510 },	  { "rc6_0", 0x0c23 },
-		{ "sony12", 0x010012 },	      { "jvc", 0x0312 },	  { "sanyo", 0x010c15 },
+		{ "nec", 0x04fb08 & 0xffff, 100 }, { "rc5", 0x0510, 100 },   { "rc6_0", 0x0c23, 100 },
+		{ "sony12", 0x010012, 30 },	     { "jvc", 0x0312, 100 },	{ "sanyo", 0x010c15, 100 },
 	};
 	static const double taus[] = { 1, 5, 0 };
 	/* ms before the first pulse, then µs into it */
 	static const double before_ms[] = { 5, 4, 3, 2, 1.5, 1, 0.75, 0.5, 0.3, 0.1, 0 };
-	static const double into_us[] = { 30, 60, 100 };
+	/* fractions of the protocol's deepest cut (30, 60, 100 us for most) */
+	static const double into_frac[] = { 0.3, 0.6, 1.0 };
 	unsigned tried = 0, failed = 0;
 
 	(void)state;
@@ -132,8 +144,9 @@ static void test_cut_recordings_decode(void **state)
 				for (size_t k = 0; k < sizeof(before_ms) / sizeof(before_ms[0]) + 3; k++) {
 					double at_ms = k < sizeof(before_ms) / sizeof(before_ms[0])
 							       ? LEAD_MS - before_ms[k]
-							       : LEAD_MS + into_us[k - sizeof(before_ms) /
-											   sizeof(before_ms[0])] /
+							       : LEAD_MS + frames[p].deepest_us *
+										   into_frac[k - sizeof(before_ms) /
+											     sizeof(before_ms[0])] /
 										   1000;
 					size_t from = (size_t)llround(at_ms * 1e-3 * c.sample_rate);
 					size_t block = k % 3 == 0 ? 1 : k % 3 == 1 ? 37 : 4096;
