@@ -216,6 +216,8 @@ extern const struct ir_family ir_family_bang_olufsen;
 extern const struct ir_family ir_family_rc6a;
 /* the protocols that differ only in numbers (pulse_distance.c) */
 extern const struct ir_family ir_family_pulse_distance_table;
+/* the Manchester protocols that differ only in numbers (biphase.c) */
+extern const struct ir_family ir_family_biphase_table;
 extern const struct ir_family ir_family_lirc; /* parametric: lircd.conf remotes */
 /* parametric: rc_keymaps' timing-described remotes (src/protocols/ir_generic.h) */
 extern const struct ir_family ir_family_generic;
