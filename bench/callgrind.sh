@@ -1,14 +1,25 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Instructions per audio sample of the receiver (demodulator + decoders),
-# counted by callgrind (exact and repeatable, unlike wall time):
-#   silence  10 s of quiet noise at 48 kHz (a receiver's usual state)
-#   dense    10 s of back-to-back NEC frames at 48 kHz
-# The fixed cost of rendering the test signal is measured separately (0 s
-# of processing) and subtracted.
-# Usage: bench/callgrind.sh [build/bench/bench_audio]
+# The receiver's cost (demodulator + decoders), the issue 18 figures:
+#  - instructions per audio sample, counted by callgrind (exact and
+#    repeatable, unlike wall time), in ir_receiver_process only:
+#      idle    10 s of quiet noise at 48 kHz (a receiver's usual state)
+#      frames  10 s of back-to-back NEC frames at 48 kHz
+#  - throughput, times real time on one core (48 and 192 kHz, idle and
+#    IR-dense), and latency from a frame's last edge to its report, per
+#    protocol (bench_audio throughput, latency: wall time, this machine).
+# Count on a Release build (-O2): a Debug build's figures are several times
+# larger and say nothing about the shipped code.
+# Usage: bench/callgrind.sh [path/to/bench_audio]   (default: build-rel's, else build's)
 set -eu
-BENCH=${1:-build/bench/bench_audio}
+if [ $# -gt 0 ]; then
+	BENCH=$1
+elif [ -x build-rel/bench/bench_audio ]; then
+	BENCH=build-rel/bench/bench_audio
+else
+	BENCH=build/bench/bench_audio
+fi
+echo "bench: $BENCH"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 count() {
@@ -18,6 +29,11 @@ count() {
 }
 for what in silence dense; do
 	ir=$(count "$what" 10)
-	samples=480000
-	echo "$what: $ir instructions in ir_receiver_process for $samples samples = $(awk "BEGIN {printf \"%.1f\", $ir / $samples}") per sample"
+	# the rendered length (frames run a little past 10 s)
+	samples=$(awk '/^processed/ {print $2}' "$tmp/log")
+	label=idle
+	[ "$what" = dense ] && label=frames
+	echo "$label ($what): $ir instructions in ir_receiver_process for $samples samples = $(awk "BEGIN {printf \"%.1f\", $ir / $samples}") per sample"
 done
+"$BENCH" throughput
+"$BENCH" latency --frames 200

@@ -10,6 +10,11 @@
 #define AA_HALF_SPAN 8
 /* Converters put their passband edge near 0.45 × the sample rate. */
 #define AA_CUTOFF 0.45
+/* A codec's decimation filter (cfg->codec_filter): passband to 0.4535 and
+ * stopband from 0.5465 × rate, centred on half the rate; a Kaiser window of
+ * this half span reaches ≈ 100 dB over that transition. */
+#define CODEC_HALF_SPAN 40
+#define CODEC_CUTOFF 0.5
 
 void ir_channel_config_default(struct ir_channel_config *cfg)
 {
@@ -159,39 +164,69 @@ static int light_transitions(const struct ir_channel_config *cfg, const struct b
 }
 
 /* The converter's anti-alias filter as a step response: S(x) for x output
- * samples after a unit step, x in [-AA_HALF_SPAN, AA_HALF_SPAN], tabulated
+ * samples after a unit step, x in [-half_span, half_span], tabulated
  * STEP_RES points per sample. */
 #define STEP_RES 256
-#define STEP_POINTS (2 * AA_HALF_SPAN * STEP_RES + 1)
 
-static void aa_step_response(double *table)
+struct aa_filter {
+	int half_span;
+	double cutoff;   /* fraction of the sample rate */
+	double *table;   /* 2 * half_span * STEP_RES + 1 points, owned */
+};
+
+/* I0, the modified Bessel function of order 0, by its series (converges
+ * fast for the Kaiser window's arguments, below 20). */
+static double bessel_i0(double x)
 {
-	double sum = 0;
+	double sum = 1, term = 1;
 
-	for (int i = 0; i < STEP_POINTS; i++) {
-		double x = (double)i / STEP_RES - AA_HALF_SPAN;
-		double sinc = x == 0 ? 2 * AA_CUTOFF : sin(2 * M_PI * AA_CUTOFF * x) / (M_PI * x);
-		double w = 0.42 + 0.5 * cos(M_PI * x / AA_HALF_SPAN) +
-			   0.08 * cos(2 * M_PI * x / AA_HALF_SPAN);
-
-		sum += sinc * w;
-		table[i] = sum;
+	for (int k = 1; k < 60 && term > 1e-12 * sum; k++) {
+		term *= (x / (2 * k)) * (x / (2 * k));
+		sum += term;
 	}
-	for (int i = 0; i < STEP_POINTS; i++)
-		table[i] /= sum;
+	return sum;
 }
 
-static double step_at(const double *table, double x)
+/* Tabulates the step response of f's windowed sinc: the short Blackman one
+ * (the default) or, for `codec`, a Kaiser one (β = 10, ≈ 100 dB stopband)
+ * with its transition 0.4535..0.5465 × rate, as sigma-delta codecs'
+ * decimation filters have it.  Returns 0 or -ENOMEM. */
+static int aa_filter_init(struct aa_filter *f, bool codec)
 {
-	double pos = (x + AA_HALF_SPAN) * STEP_RES;
+	double sum = 0, beta = 10, i0b = bessel_i0(beta);
+	int points;
+
+	f->half_span = codec ? CODEC_HALF_SPAN : AA_HALF_SPAN;
+	f->cutoff = codec ? CODEC_CUTOFF : AA_CUTOFF;
+	points = 2 * f->half_span * STEP_RES + 1;
+	f->table = malloc((size_t)points * sizeof(*f->table));
+	if (!f->table)
+		return -ENOMEM;
+	for (int i = 0; i < points; i++) {
+		double x = (double)i / STEP_RES - f->half_span, r = x / f->half_span;
+		double sinc = x == 0 ? 2 * f->cutoff : sin(2 * M_PI * f->cutoff * x) / (M_PI * x);
+		double w = codec ? bessel_i0(beta * sqrt(fmax(0, 1 - r * r))) / i0b
+				 : 0.42 + 0.5 * cos(M_PI * r) + 0.08 * cos(2 * M_PI * r);
+
+		sum += sinc * w;
+		f->table[i] = sum;
+	}
+	for (int i = 0; i < points; i++)
+		f->table[i] /= sum;
+	return 0;
+}
+
+static double step_at(const struct aa_filter *f, double x)
+{
+	double pos = (x + f->half_span) * STEP_RES;
 	int i;
 
 	if (pos <= 0)
 		return 0;
-	if (pos >= STEP_POINTS - 1)
+	if (pos >= 2 * f->half_span * STEP_RES)
 		return 1;
 	i = (int)pos;
-	return table[i] + (pos - i) * (table[i + 1] - table[i]);
+	return f->table[i] + (pos - i) * (f->table[i + 1] - f->table[i]);
 }
 
 int ir_channel_render(const struct ir_channel_config *cfg, const struct ir_edge *edges, size_t n,
@@ -200,7 +235,7 @@ int ir_channel_render(const struct ir_channel_config *cfg, const struct ir_edge 
 	struct sim_rng rng = { .s = cfg->seed };
 	struct burst *bursts = NULL;
 	struct transitions tr = { 0 };
-	double *table = NULL;
+	struct aa_filter aa = { 0 };
 	size_t burst_count, out_count, first = 0;
 	double end_us, before = 0, sigma, drive, hp_a = 0, hp_y = 0, hp_prev = 0;
 	float *out = NULL;
@@ -218,13 +253,11 @@ int ir_channel_render(const struct ir_channel_config *cfg, const struct ir_edge 
 	if (ret < 0)
 		goto done;
 	out_count = (size_t)ceil(end_us * 1e-6 * cfg->sample_rate);
-	table = malloc(STEP_POINTS * sizeof(*table));
 	out = malloc((out_count ? out_count : 1) * sizeof(*out));
-	if (!table || !out) {
+	if (!out || aa_filter_init(&aa, cfg->codec_filter) < 0) {
 		ret = -ENOMEM;
 		goto done;
 	}
-	aa_step_response(table);
 	if (cfg->ac_tau_ms > 0)
 		hp_a = exp(-1.0 / (cfg->ac_tau_ms * 1e-3 * cfg->sample_rate));
 	drive = cfg->clip_drive > 1 ? cfg->clip_drive : 1;
@@ -234,12 +267,12 @@ int ir_channel_render(const struct ir_channel_config *cfg, const struct ir_edge 
 		double kk = (double)k, light, x;
 
 		/* Transitions wholly before the filter's span are settled. */
-		while (first < tr.len && tr.v[first].t <= kk - AA_HALF_SPAN)
+		while (first < tr.len && tr.v[first].t <= kk - aa.half_span)
 			before += tr.v[first++].delta;
 		light = before;
-		for (size_t j = first; j < tr.len && tr.v[j].t < kk + AA_HALF_SPAN; j++)
+		for (size_t j = first; j < tr.len && tr.v[j].t < kk + aa.half_span; j++)
 			light += tr.v[j].delta * (cfg->no_aa_filter ? (tr.v[j].t <= kk ? 1 : 0)
-								    : step_at(table, kk - tr.v[j].t));
+								    : step_at(&aa, kk - tr.v[j].t));
 		if (cfg->frontend == IR_FRONTEND_TSOP)
 			x = cfg->amplitude * (0.5 - light); /* dark = high */
 		else
@@ -275,7 +308,7 @@ int ir_channel_render(const struct ir_channel_config *cfg, const struct ir_edge 
 	ret = 0;
 done:
 	free(out);
-	free(table);
+	free(aa.table);
 	free(tr.v);
 	free(bursts);
 	return ret;

@@ -17,7 +17,13 @@
  *     frequency and duty cycle during bursts (`invert` flips its sign);
  *   → the card's anti-alias filter (linear-phase Blackman-windowed sinc at
  *     0.45 × rate over ±8 samples, which rings on edges like real
- *     converters) and sampling
+ *     converters) and sampling; or, with `codec_filter`, the steep
+ *     decimation filter of a sigma-delta codec (what most cards have:
+ *     passband to 0.4535 × rate, stopband from 0.5465 × rate, ≈ 100 dB,
+ *     a Kaiser-windowed sinc over ±40 samples), which leaves of a 36-40 kHz
+ *     carrier sampled at 44.1/48 kHz only its mean (the envelope × duty
+ *     cycle) and aliases ≈ 100 dB down.  Applied to the exact light, it is
+ *     rendering at an unbounded internal rate, filtering, then decimating
  *   → the card's AC coupling (one-pole high-pass, time constant ac_tau_ms;
  *     linear, so its place before or after the filter makes no difference)
  *   → mains hum (fundamental plus 3rd harmonic), white noise, DC offset,
@@ -53,6 +59,7 @@ struct ir_channel_config {
 	double clip_drive;     /* > 1: gain before hard clipping at ±1 (0 or 1: no clipping) */
 	bool invert;
 	bool no_aa_filter;     /* sample without the anti-alias filter (aliases everything) */
+	bool codec_filter;     /* a codec's steep decimation filter, not the short one */
 	double jitter_us;      /* each duration ± uniform jitter */
 	double stretch_us;     /* receiver lengthens every pulse by this (spaces shrink) */
 	unsigned carrier_hz;   /* photodiode: default 38000 */

@@ -144,6 +144,59 @@
 #define NOISE_RISE 10.0 /* 20 dB */
 #define SILENT_NOISE_SD 3.2e-4 /* -70 dBFS */
 
+
+/*
+ * Weak signals.  Below about 6 dB SNR (README's definition) at 44.1/48 kHz,
+ * and 12 dB at 16 kHz, no threshold on the wide band can see a step without
+ * drowning in false edges, and departures from a per-state level track
+ * (re-learnt after every edge, from a few noisy samples) fail inside a
+ * frame.  What the physics allows is integration over the protocols' units
+ * (RC-6's 444 µs to RC-5's 889 µs) and decisions against the middle of two
+ * known levels, so a weak frame is handled by a second detector:
+ *
+ *  - a matched band: two one-pole sections of WEAK_BAND_US on the raw input
+ *    (noise power 1/20 of the input's at 48 kHz: about a unit's worth of
+ *    samples averaged, while a 444 µs unit still reaches 96 % of its height);
+ *  - while the line is idle (and the wide band saw nothing), a departure of
+ *    WEAK_TRIGGER σ of that band from the idle level starts a weak frame;
+ *    the step is then learnt as the mean of the first pulse (WEAK_ACQUIRE_US)
+ *    and must stand WEAK_MIN_STEP σ clear of the band's noise;
+ *  - decisions that feed back: the AC coupling is undone by adding back the
+ *    low-pass (rate k) of the decided levels, c += k (A·s - c), so the
+ *    restored signal pol·(y - b) + c sits at 0 (dark) or A (lit) however
+ *    long a pulse; the state flips when it crosses A/2 by the hysteresis
+ *    WEAK_HYST σ, and the edge is placed where it crossed A/2 (the band's
+ *    half-height delay, 1.68 time constants, taken off);
+ *  - the baseline b and step A follow the restored signal's residual in
+ *    settled stretches; k is learnt per state: a restored level that still
+ *    rises towards its target in a long state means k is too small (the
+ *    low-pass lags), one that falls back means too large.
+ *
+ * The wide band wins any race it can: for a step it can see it crosses its
+ * threshold first, so strong signals take the path above as before, and the
+ * weak detector only ever starts out of idle.  It hands back after the
+ * timeout, as any activity does.
+ */
+#define WEAK_BAND_US 100.0
+#define WEAK_TRIGGER 6.0
+#define WEAK_ACQUIRE_US 400.0
+#define WEAK_MIN_STEP 4.0
+#define WEAK_MAX_STEP 4.0
+#define WEAK_MIN_RATE 32000u
+#define WEAK_WHITE 0.5
+#define WEAK_HYST 1.0
+#define WEAK_HALF_DELAY 1.678 /* 1 - e^-u (1 + u) = 0.5 */
+#define WEAK_SETTLE_BANDS 4.0
+#define WEAK_BASELINE_US 3000.0
+#define WEAK_STEP_US 3000.0
+#define WEAK_TRACK_US 400.0
+#define WEAK_HUBER 0.15
+#define WEAK_TAU_START_US 3000.0
+#define WEAK_TAU_MIN_US 300.0
+#define WEAK_TAU_MAX_US 200000.0
+#define WEAK_TAU_GAIN 1.5
+#define WEAK_TAU_STATE_US 800.0
+
 enum line_state {
 	LINE_SPACE = 0,
 	LINE_PULSE = 1,
@@ -244,6 +297,25 @@ struct ir_demod {
 	float *prime, *prime_scratch;
 	unsigned prime_len;
 
+	/* the weak-signal detector (see WEAK_BAND_US) */
+	float w1, w2, weak_g;  /* its band, on the raw input */
+	double weak_gain;      /* the band's noise variance gain */
+	double weak_noise2;    /* its noise variance, measured in the dark */
+	float weak_thr;        /* idle trigger: WEAK_TRIGGER σ */
+	bool weak_on;          /* the weak detector runs at this rate */
+	bool weak;             /* a weak frame is being decoded */
+	bool weak_acq;         /* ...its first pulse is being measured */
+	bool weak_cross;       /* the restored signal crossed A/2 towards the other state */
+	double weak_b, weak_a, weak_c, weak_k; /* baseline, step, restoration, coupling rate */
+	double weak_m_prev, weak_cross_t;
+	double weak_acq_sum;
+	unsigned weak_acq_n, weak_acq_len, weak_settle_n;
+	uint64_t weak_edge_n;  /* sample of the last decided edge */
+	/* per state, for k: sums of the residual over its settled halves */
+	double weak_e1, weak_e2, weak_dir;
+	unsigned weak_n1, weak_n2;
+	double weak_mu_b, weak_mu_a, weak_mu_c, weak_k_min, weak_k_max;
+
 	/* report */
 	double peak, clipped_samples, report_samples;
 	uint64_t edges;
@@ -318,6 +390,18 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 	d->rise_mean_g = alpha_for(RISE_DETREND_US, d->us_per_sample);
 	d->decay_max = alpha_for(DECAY_TAU_MIN_US, d->us_per_sample);
 	d->block_n = (unsigned)ceil(DECAY_BLOCK_US / d->us_per_sample);
+	/* (below WEAK_MIN_RATE a unit is too few samples for the weak band:
+	 * the trigger stays off, weak_thr 0 disabling it) */
+	d->weak_on = cfg->sample_rate >= WEAK_MIN_RATE;
+	d->weak_g = (float)alpha_for(WEAK_BAND_US, d->us_per_sample);
+	d->weak_gain = band_noise_gain(d->weak_g);
+	d->weak_acq_len = (unsigned)ceil(WEAK_ACQUIRE_US / d->us_per_sample);
+	d->weak_settle_n = (unsigned)ceil(WEAK_SETTLE_BANDS * WEAK_BAND_US / d->us_per_sample);
+	d->weak_mu_b = alpha_for(WEAK_BASELINE_US, d->us_per_sample);
+	d->weak_mu_a = alpha_for(WEAK_STEP_US, d->us_per_sample);
+	d->weak_mu_c = alpha_for(WEAK_TRACK_US, d->us_per_sample);
+	d->weak_k_min = alpha_for(WEAK_TAU_MAX_US, d->us_per_sample);
+	d->weak_k_max = alpha_for(WEAK_TAU_MIN_US, d->us_per_sample);
 	if (d->block_n < 2)
 		d->block_n = 2;
 	d->pol = cfg->polarity;
@@ -853,6 +937,227 @@ static void set_band(struct ir_demod *d, int band)
 	d->y_prev = y;
 }
 
+static void line_timers(struct ir_demod *d);
+
+/* The weak band's σ, and the idle trigger that follows from it. */
+/* The stream's start is the wide band's (see weak_set_noise). */
+static bool weak_start_held(const struct ir_demod *d)
+{
+	return d->start_open &&
+	       (d->start_len > 0 || (double)d->n * d->us_per_sample < START_PROOF_US);
+}
+
+static void weak_set_noise(struct ir_demod *d, double noise2)
+{
+	double thr = WEAK_TRIGGER * sqrt(noise2) + THRESHOLD_FLOOR;
+
+	/* a step learnt earlier sets the wide band's hysteresis: no less here
+	 * (ripple, droop residue and ringing stay under it) */
+	if (thr < STEP_FRACTION * d->step)
+		thr = STEP_FRACTION * d->step;
+	d->weak_noise2 = noise2;
+	/* Off (a threshold no float can reach) on (near-)digital silence: a
+	 * weak signal needs a noise floor to be weak against, and the noise's
+	 * own arrival after silence is the wide band's to handle (see
+	 * NOISE_RISE).  Nor where the band's noise is far below what the
+	 * input's sample-to-sample noise puts in it: no noise at all, the
+	 * differences reading a clean signal's own slopes, where what the
+	 * weak band would see are a strong signal's ripples and droop.  Nor
+	 * while the stream's first edges are held (START_PROOF_US): an
+	 * AC-coupled recording's start droops, and the first frame's cold
+	 * start is the wide band's. */
+	d->weak_thr = d->weak_on && !weak_start_held(d) && d->raw_noise2 >= SILENT_NOISE_SD * SILENT_NOISE_SD &&
+				      noise2 >= WEAK_WHITE * d->raw_noise2 * d->weak_gain
+			      ? (float)thr
+			      : INFINITY;
+}
+
+/* Time (µs) where `prev` (sample n - 2) to `cur` (sample n - 1) crossed 0. */
+static double weak_cross_time(const struct ir_demod *d, double prev, double cur)
+{
+	double frac = cur != prev ? -prev / (cur - prev) : 1;
+
+	frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+	return ((double)d->n - 2 + frac) * d->us_per_sample;
+}
+
+/* Out of idle, the weak band departed by its trigger while the wide band saw
+ * nothing: a weak pulse may have started.  Its first WEAK_ACQUIRE_US are
+ * measured before anything is told. */
+static inline double threshold(const struct ir_demod *d);
+static void weak_start(struct ir_demod *d, double dev, double dev_prev)
+{
+	int dir = dev > 0 ? 1 : -1;
+	double thr = d->weak_thr;
+
+	if (d->cfg.polarity != IR_POLARITY_AUTO && dir != d->cfg.polarity)
+		return; /* the line can only go darker: noise */
+	d->weak = true;
+	d->weak_acq = true;
+	d->weak_acq_sum = 0;
+	d->weak_acq_n = 0;
+	d->weak_b = d->level;
+	d->weak_dir = dir;
+	/* the trigger's crossing time, in weak_cross_t until the step is known */
+	d->weak_cross_t = weak_cross_time(d, dir * dev_prev - thr, dir * dev - thr);
+}
+
+static inline double threshold(const struct ir_demod *d);
+static double band_rise(double fraction);
+
+static void weak_stop(struct ir_demod *d)
+{
+	d->weak = false;
+	d->weak_acq = false;
+	d->level = d->use_slow ? d->s2 : d->f2;
+	d->recent = d->level;
+	d->slope = 0;
+	d->baseline = d->weak_b;
+}
+
+/* A step the wide band can see after all (it lost the race by chance): the
+ * path above takes it, as the candidate edge it would have found, from the
+ * level before it and at the time the weak band places it. */
+static void weak_hand_over(struct ir_demod *d, double a)
+{
+	double t0 = d->weak_cross_t -
+		    band_rise(d->weak_thr / a < 0.99 ? d->weak_thr / a : 0.99) * WEAK_BAND_US;
+
+	d->weak = false;
+	d->level = d->weak_b;
+	d->recent = d->weak_b;
+	d->slope = 0;
+	d->cand = true;
+	d->cand_dir = (int)d->weak_dir;
+	d->cand_confirm_n = d->confirm_n;
+	d->cand_ref = d->weak_b;
+	d->cand_thr = threshold(d);
+	d->cand_quiet = 0;
+	d->cand_fast = d->cand_thr;
+	d->cand_cross = d->cand_thr;
+	d->cand_band_us = d->use_slow ? d->slow_us : BAND_FAST_US;
+	d->cand_delay_us = 0;
+	d->cand_t = t0 > d->last_edge_us ? t0 : d->last_edge_us;
+}
+
+/* The first pulse's samples are in: its step, and where it started. */
+static void weak_acquired(struct ir_demod *d)
+{
+	double k = d->decay > d->weak_k_min ? d->decay : alpha_for(WEAK_TAU_START_US, d->us_per_sample);
+	double a = d->weak_acq_sum / d->weak_acq_n, t0, mid_n, sd = sqrt(d->weak_noise2);
+
+	d->weak_acq = false;
+	if (a < WEAK_MIN_STEP * sd) {
+		weak_stop(d); /* noise, or a wander: nothing was told */
+		return;
+	}
+	if (a >= WEAK_MAX_STEP * sqrt(d->raw_noise2 * d->fast_gain)) {
+		/* as the wide band would have taken it, or left it */
+		if (a >= threshold(d))
+			weak_hand_over(d, a);
+		else
+			weak_stop(d);
+		return;
+	}
+	t0 = d->weak_cross_t - band_rise(d->weak_thr / a < 0.99 ? d->weak_thr / a : 0.99) * WEAK_BAND_US;
+	/* the coupling drooped the measured samples: about their middle */
+	mid_n = ((double)d->n - 0.5 * d->weak_acq_n) - t0 / d->us_per_sample;
+	if (mid_n > 0)
+		a *= exp(k * mid_n);
+	if (t0 < d->last_edge_us)
+		t0 = d->last_edge_us;
+	if (d->cfg.polarity == IR_POLARITY_AUTO)
+		d->pol = (int)d->weak_dir;
+	d->weak_a = a;
+	d->weak_k = k < d->weak_k_max ? k : d->weak_k_max;
+	/* what the coupling took since the edge */
+	d->weak_c = a * (1 - exp(-d->weak_k * ((double)d->n - t0 / d->us_per_sample)));
+	d->deadline_us = 0;
+	close_state(d, t0);
+	d->state = LINE_PULSE;
+	d->idle = false;
+	d->timed_out = false;
+	d->weak_cross = false;
+	d->weak_edge_n = d->n;
+	d->weak_m_prev = d->weak_a / 2;
+}
+
+/* The restored signal crossed to the other state at `t_edge`. */
+static void weak_edge(struct ir_demod *d, double t_edge, double y)
+{
+	double target, lag;
+
+	if (t_edge < d->last_edge_us)
+		t_edge = d->last_edge_us;
+	d->deadline_us = 0;
+	close_state(d, t_edge);
+	d->state = d->state == LINE_PULSE ? LINE_SPACE : LINE_PULSE;
+	d->idle = false;
+	d->timed_out = false;
+	d->weak_cross = false;
+	d->weak_edge_n = d->n;
+	d->state_start_n = d->n;
+	/* the restoration followed the old state since the edge: redo it */
+	target = d->state == LINE_PULSE ? d->weak_a : 0;
+	lag = (double)d->n - t_edge / d->us_per_sample;
+	d->weak_c = target + (d->weak_c - target) * exp(-d->weak_k * lag);
+	d->weak_m_prev = d->pol * (y - d->weak_b) + d->weak_c - d->weak_a / 2;
+}
+
+/* One sample of a weak frame (see WEAK_BAND_US); y is the weak band. */
+static void weak_sample(struct ir_demod *d, float x, double y)
+{
+	bool lit = d->state == LINE_PULSE;
+	double target, v, m, going, prev_going, h, sd;
+
+	if (d->weak_acq) {
+		d->weak_acq_sum += d->weak_dir * ((double)x - d->weak_b);
+		if (++d->weak_acq_n >= d->weak_acq_len)
+			weak_acquired(d);
+		return;
+	}
+	target = lit ? d->weak_a : 0;
+	d->weak_c += d->weak_k * (target - d->weak_c);
+	v = d->pol * (y - d->weak_b) + d->weak_c;
+	m = v - 0.5 * d->weak_a;
+	going = lit ? -m : m;
+	prev_going = lit ? -d->weak_m_prev : d->weak_m_prev;
+	d->weak_m_prev = m;
+	sd = sqrt(d->weak_noise2);
+	h = WEAK_HYST * sd < 0.25 * d->weak_a ? WEAK_HYST * sd : 0.25 * d->weak_a;
+	if (going > 0 && prev_going <= 0) {
+		d->weak_cross = true;
+		d->weak_cross_t = weak_cross_time(d, prev_going, going);
+	} else if (going <= 0) {
+		d->weak_cross = false;
+	}
+	if (d->weak_cross && going > h) {
+		weak_edge(d, d->weak_cross_t - WEAK_HALF_DELAY * WEAK_BAND_US, y);
+		return;
+	}
+	if (d->n - d->weak_edge_n >= d->weak_settle_n && !d->weak_cross) {
+		/* Huber: the start of an edge, before it crosses A/2, must not
+		 * drag the levels along */
+		double lim = WEAK_HUBER * d->weak_a;
+		double e = v - target < -lim ? -lim : v - target > lim ? lim : v - target;
+		double drive = target - d->weak_c;
+
+		if (lit)
+			d->weak_a += d->weak_mu_a * e;
+		else
+			d->weak_b += d->weak_mu_b * d->pol * e;
+		/* what the coupling model misses (k still wrong, a DC input) */
+		d->weak_c -= d->weak_mu_c * e;
+		/* a restored level short of its target (e against the drive)
+		 * means the low-pass lags: k too small */
+		d->weak_k *= exp(-d->weak_mu_a * e * drive / (d->weak_a * d->weak_a) * 8);
+		if (d->weak_k < d->weak_k_min)
+			d->weak_k = d->weak_k_min;
+		else if (d->weak_k > d->weak_k_max)
+			d->weak_k = d->weak_k_max;
+	}
+}
+
 static inline void process_sample_full(struct ir_demod *d, float x)
 {
 	float ax = fabsf(x);
@@ -865,6 +1170,7 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 	if (d->n == 0) {
 		/* The stream starts idle at whatever level it has. */
 		d->f1 = d->f2 = d->s1 = d->s2 = d->x_prev = d->y_prev = x;
+		d->w1 = d->w2 = x;
 		d->recent = x;
 		d->level = d->baseline = x;
 	}
@@ -885,6 +1191,16 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 
 	d->y_prev = (float)y;
 	d->n++;
+
+	float w_before = d->w2;
+
+	d->w1 += d->weak_g * (x - d->w1);
+	d->w2 += d->weak_g * (d->w1 - d->w2);
+	if (d->weak) {
+		weak_sample(d, x, d->w2);
+		line_timers(d);
+		return;
+	}
 
 	if (d->carrier && d->state == LINE_PULSE)
 		ir_carrier_burst_samples(d->carrier, &x, 1, 1);
@@ -974,6 +1290,11 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 			if (d->cand_confirm_n <= 1)
 				confirm_edge(d);
 			return;
+		} else if (d->idle && !d->held && !weak_start_held(d) && d->state == LINE_SPACE &&
+			   fabsf(d->w2 - (float)d->level) >= d->weak_thr &&
+			   fabs(d->w2 - d->level) >= STEP_FRACTION * d->step) {
+			weak_start(d, d->w2 - d->level, w_before - d->level);
+			return;
 		}
 	}
 
@@ -1033,6 +1354,12 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 			}
 			if (fabs(dx) < 2 * rlim)
 				d->raw_noise2 += d->alpha_noise * (0.5 * dx * dx - d->raw_noise2);
+			{
+				double dw = d->w2 - d->level;
+
+				if (fabs(dw) < 3 * sqrt(d->weak_noise2) + THRESHOLD_FLOOR)
+					weak_set_noise(d, d->weak_noise2 + d->alpha_noise * (dw * dw - d->weak_noise2));
+			}
 		}
 		if (d->idle)
 			d->baseline += d->alpha_baseline * (d->level - d->baseline);
@@ -1042,6 +1369,14 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 		}
 	}
 
+	line_timers(d);
+}
+
+/* Per sample, after the edges: the deadlines and timeouts that the time
+ * since the last edge triggers (a space's deadline, the timeout, the
+ * stream's start proof, a pulse too long to be one). */
+static void line_timers(struct ir_demod *d)
+{
 	double now_us = (double)d->n * d->us_per_sample;
 	double dark_us = now_us - d->last_edge_us;
 
@@ -1058,6 +1393,8 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 		if (!d->timed_out && dark_us >= d->cfg.timeout_us) {
 			d->idle = true;
 			d->deadline_us = 0;
+			if (d->weak)
+				weak_stop(d);
 			choose_band(d);
 			/* (not while the noise floor is being measured: the
 			 * idle path does not count the warm-up) */
@@ -1083,6 +1420,8 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 		close_state(d, now_us);
 		d->state = LINE_SPACE;
 		d->idle = true;
+		if (d->weak)
+			weak_stop(d);
 		if (d->cfg.polarity == IR_POLARITY_AUTO)
 			d->pol = 0;
 	}
@@ -1124,6 +1463,12 @@ static inline void idle_noise(struct ir_demod *d, float x, float x_before, float
 
 	d->noise2 += a * ((r2 < lim2 ? r2 : lim2) - d->noise2);
 	d->raw_noise2 += a * ((dx2 < rlim2 ? dx2 : rlim2) - d->raw_noise2);
+	{
+		double dw = (double)d->w2 - d->idle_level, dw2 = dw * dw;
+		double wlim2 = 16 * d->weak_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
+
+		d->weak_noise2 += a * ((dw2 < wlim2 ? dw2 : wlim2) - d->weak_noise2);
+	}
 }
 
 /* Every IDLE_HOUSEKEEPING samples: baseline, peak, and the thresholds that
@@ -1137,6 +1482,7 @@ static void idle_housekeeping(struct ir_demod *d, float x)
 	d->noise_sd = sqrt(d->noise2);
 	d->baseline += d->alpha_baseline * IDLE_HOUSEKEEPING * (d->idle_level - d->baseline);
 	d->idle_thr = (float)threshold(d);
+	weak_set_noise(d, d->weak_noise2);
 	d->idle_lim2 = 16 * d->noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
 	d->idle_rlim2 = 16 * d->raw_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
 }
@@ -1192,6 +1538,7 @@ static void prime_finish(struct ir_demod *d)
 	if (band2 > d->noise2)
 		d->noise2 = band2;
 	d->noise_sd = sqrt(d->noise2);
+	weak_set_noise(d, d->noise2 * d->weak_gain / d->fast_gain);
 	d->noise_count = d->warmup_n;
 	d->priming = false;
 	/* The line starts at the median of its first PRIME_START_US, not at
@@ -1205,6 +1552,7 @@ static void prime_finish(struct ir_demod *d)
 		process_sample_full(d, d->prime[i]);
 		if (i == 0) {
 			d->f1 = d->f2 = d->s1 = d->s2 = d->y_prev = start;
+			d->w1 = d->w2 = start;
 			d->level = d->baseline = d->recent = start;
 		}
 	}
@@ -1241,11 +1589,15 @@ static inline void process_sample(struct ir_demod *d, float x)
 	if (d->idle_fast) {
 		float f1 = d->f1 + d->fast_g * (x - d->f1);
 		float f2 = d->f2 + d->fast_g * (f1 - d->f2);
+		float w1 = d->w1 + d->weak_g * (x - d->w1);
+		float w2 = d->w2 + d->weak_g * (w1 - d->w2);
 		float r = f2 - d->idle_level;
 
-		if (fabsf(r) < d->idle_thr) {
+		if (fabsf(r) < d->idle_thr && fabsf(w2 - d->idle_level) < d->weak_thr) {
 			d->f1 = f1;
 			d->f2 = f2;
+			d->w1 = w1;
+			d->w2 = w2;
 			d->y_prev = f2;
 			d->idle_level += d->idle_a * r;
 			if ((++d->n % IDLE_NOISE_EVERY) == 0)
@@ -1269,8 +1621,9 @@ static inline void process_sample(struct ir_demod *d, float x)
 static size_t idle_run(struct ir_demod *d, const float *samples, size_t n, size_t stride)
 {
 	float f1 = d->f1, f2 = d->f2, level = d->idle_level;
-	const float g = d->fast_g, a = d->idle_a;
-	float thr = d->idle_thr;
+	float w1 = d->w1, w2 = d->w2;
+	const float g = d->fast_g, a = d->idle_a, wg = d->weak_g;
+	float thr = d->idle_thr, wthr = d->weak_thr;
 	const float *p = samples;
 	size_t done = 0;
 
@@ -1286,15 +1639,20 @@ static size_t idle_run(struct ir_demod *d, const float *samples, size_t n, size_
 			 * was a fifth of the work. */
 #define IDLE_STEP(k)                                                                              \
 	do {                                                                                      \
-		float n1 = f1 + g * (p[(k) * (ptrdiff_t)stride] - f1);                              \
+		float xk = p[(k) * (ptrdiff_t)stride];                                            \
+		float n1 = f1 + g * (xk - f1);                                                    \
 		float n2 = f2 + g * (n1 - f2);                                                    \
+		float m1 = w1 + wg * (xk - w1);                                                   \
+		float m2 = w2 + wg * (m1 - w2);                                                   \
 		r = n2 - level;                                                                   \
-		if (fabsf(r) >= thr) {                                                            \
+		if (fabsf(r) >= thr || fabsf(m2 - level) >= wthr) {                               \
 			i = (k);                                                                  \
 			goto departed;                                                            \
 		}                                                                                 \
 		f1 = n1;                                                                          \
 		f2 = n2;                                                                          \
+		w1 = m1;                                                                          \
+		w2 = m2;                                                                          \
 		level += a * r;                                                                   \
 	} while (0)
 			IDLE_STEP(0);
@@ -1321,12 +1679,16 @@ departed:
 			for (; i < run; i++, p += stride) {
 				float n1 = f1 + g * (*p - f1);
 				float n2 = f2 + g * (n1 - f2);
+				float m1 = w1 + wg * (*p - w1);
+				float m2 = w2 + wg * (m1 - w2);
 
 				r = n2 - level;
-				if (fabsf(r) >= thr)
+				if (fabsf(r) >= thr || fabsf(m2 - level) >= wthr)
 					break;
 				f1 = n1;
 				f2 = n2;
+				w1 = m1;
+				w2 = m2;
 				level += a * r;
 			}
 		}
@@ -1338,16 +1700,22 @@ departed:
 			float x = p[-(ptrdiff_t)stride];
 			float x_before = done >= 2 ? p[-2 * (ptrdiff_t)stride] : d->x_prev;
 
+			d->w2 = w2;
+			d->idle_level = level;
 			idle_noise(d, x, x_before, r);
 			if (d->n % IDLE_HOUSEKEEPING == 0) {
 				d->idle_level = level;
+				d->w2 = w2;
 				idle_housekeeping(d, x);
 				thr = d->idle_thr;
+				wthr = d->weak_thr;
 			}
 		}
 	}
 	d->f1 = f1;
 	d->f2 = f2;
+	d->w1 = w1;
+	d->w2 = w2;
 	d->y_prev = f2;
 	d->idle_level = level;
 	if (done)
@@ -1423,6 +1791,8 @@ void ir_demod_reset(struct ir_demod *d)
 	emit(d, IR_OVERFLOW, 0);
 	if (d->idle_fast)
 		leave_idle_fast(d);
+	if (d->weak)
+		weak_stop(d);
 	d->cand = false;
 	d->held = false;
 	d->state = LINE_SPACE;

@@ -131,6 +131,7 @@ int ir_lirc_dev_discover(const char *sysfs_root, struct ir_lirc_dev_info *out, s
 		snprintf(path, sizeof(path), "%s/class/rc/%s/uevent", sysfs_root, de->d_name);
 		uevent_get(path, "DRV_NAME", info.driver, sizeof(info.driver));
 		uevent_get(path, "DEV_NAME", info.dev_name, sizeof(info.dev_name));
+		uevent_get(path, "NAME", info.table, sizeof(info.table));
 		snprintf(path, sizeof(path), "%s/class/rc/%s", sysfs_root, de->d_name);
 		sub = opendir(path);
 		while (sub && (se = readdir(sub))) {

@@ -40,6 +40,7 @@ struct ir_lirc_dev_info {
 	char lirc_name[32];   /* "lirc0", "" when the device has no LIRC node */
 	char driver[64];      /* uevent DRV_NAME, e.g. "rc-loopback" */
 	char dev_name[128];   /* uevent DEV_NAME, the device's own name */
+	char table[64];       /* uevent NAME, the kernel keymap ("rc-rc6-mce"), as rc_maps.cfg's table */
 };
 
 /* Lists rc-core devices under `sysfs_root`/class/rc (sysfs_root is "/sys"

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "ir_imon.h"
+#include "ir_imon_display.h"
 #include "ir_mceusb.h"
 #include "ir_mceusb_devices.h"
 #include "ir_usb_queue.h"
@@ -91,6 +92,7 @@ struct usb_source {
 	struct ir_imon_parser imon;
 	bool imon_raw;            /* 04e8:ff30: samples, not keys */
 	struct ir_imon_raw imon_samples;
+	bool display_text;        /* the LCD was started up and shows text (under `lock`) */
 	bool hotplug_registered, udev_live;
 	libusb_hotplug_callback_handle hotplug;
 	atomic_bool arrived;
@@ -961,6 +963,47 @@ static int usb_transmit(void *impl, const struct ir_edge *edges, size_t n, uint3
 	return ret;
 }
 
+/* Sends a screen through the open receiver, with the kernel driver's
+ * pause after each packet (5 or 20 ms; up to ~0.2 s for an LCD's first
+ * screen, which the caller's loop waits for). */
+static int usb_display(void *impl, const char *request, char *err, size_t err_size)
+{
+	struct usb_source *us = impl;
+	struct ir_imon_screen screen;
+	struct ir_imon_packets pk;
+	enum ir_imon_display d = ir_imon_display_for(us->product);
+	time_t now = time(NULL);
+	struct tm tm;
+	int ret = 0;
+
+	if (us->kind != KIND_IMON || us->imon_raw || d == IR_IMON_DISPLAY_NONE) {
+		snprintf(err, err_size, "this receiver has no display");
+		return -ENOTSUP;
+	}
+	if (ir_imon_screen_parse(request, &screen, err, err_size) < 0)
+		return -EINVAL;
+	localtime_r(&now, &tm);
+	pthread_mutex_lock(&us->lock);
+	if (!us->handle) {
+		snprintf(err, err_size, "the device is unplugged");
+		ret = -ENODEV;
+	} else {
+		ir_imon_screen_packets(d, us->product, &screen, !us->display_text, &tm, &pk);
+		for (size_t i = 0; ret == 0 && i < pk.n; i++) {
+			struct timespec pause = { 0, (long)ir_imon_display_delay_ms(us->product) * 1000000L };
+
+			ret = imon_send(us, pk.pkt[i]);
+			nanosleep(&pause, NULL);
+		}
+		if (ret < 0)
+			snprintf(err, err_size, "%s: %s", us->device, strerror(-ret));
+		else
+			us->display_text = screen.kind == IR_IMON_SCREEN_TEXT;
+	}
+	pthread_mutex_unlock(&us->lock);
+	return ret;
+}
+
 static int usb_list(FILE *out, bool capture, bool playback)
 {
 	libusb_context *ctx;
@@ -1012,6 +1055,7 @@ static const struct ir_source_backend ir_source_backend_usb = {
 	.close = usb_close,
 	.list = usb_list,
 	.transmit = usb_transmit,
+	.display = usb_display,
 };
 
 IR_SOURCE_BACKEND_REGISTER(ir_source_backend_usb)

@@ -20,6 +20,7 @@
 
 int cmd_decode(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
+int cmd_display(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_keymap(int argc, char **argv);
 int cmd_learn(int argc, char **argv);
@@ -46,6 +47,19 @@ int cli_input_once(const char *path, int *fd, char *use, size_t use_size);
 /* 0 if `edges` last at most IR_SIGNAL_MAX_US, else -1 with an error
  * naming `what` (checked before anything is rendered or sent). */
 int cli_check_signal_length(const char *what, const struct ir_edge_buf *edges);
+
+/* Connects to irjackd's lircd-compatible socket at `path`; prints why not
+ * and returns -1, else the descriptor. */
+int cli_socket_connect(const char *path);
+
+/*
+ * Reads until the reply to `command` (the line as sent, which the reply
+ * echoes) is complete (its END line), skipping broadcast key lines that
+ * may come first, or until `deadline` (ir_monotonic_ms()).  `buf` holds
+ * `size` bytes.  Returns the offset of the reply's BEGIN in buf, or -1
+ * after printing why.
+ */
+long cli_read_reply(int fd, const char *command, char *buf, size_t size, long long deadline);
 
 /* Prints "irjack: <message>\n" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

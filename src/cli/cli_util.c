@@ -19,7 +19,9 @@
 #include <strings.h>
 #include <sys/mman.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -414,4 +416,79 @@ int cli_check_signal_length(const char *what, const struct ir_edge_buf *edges)
 	cli_error("%s: the signal lasts %.1f s, longer than the %u s limit", what, (double)us / 1e6,
 		  IR_SIGNAL_MAX_US / 1000000u);
 	return -1;
+}
+
+int cli_socket_connect(const char *path)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	int fd;
+
+	if (strlen(path) >= sizeof(addr.sun_path)) {
+		cli_error("%s: socket path too long", path);
+		return -1;
+	}
+	memcpy(addr.sun_path, path, strlen(path) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		cli_error("socket: %s", strerror(errno));
+		return -1;
+	}
+	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
+		cli_error("%s: %s (is irjackd running with an [output lircd] there?)", path,
+			  strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+long cli_read_reply(int fd, const char *command, char *buf, size_t size, long long deadline)
+{
+	size_t len = 0, clen = strlen(command);
+
+	for (;;) {
+		char *begin = NULL;
+
+		buf[len] = '\0';
+		/* a reply starts on a line of its own */
+		for (char *p = buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+			if (!strncmp(p, "BEGIN\n", 6) && !strncmp(p + 6, command, clen) &&
+			    p[6 + clen] == '\n') {
+				begin = p;
+				break;
+			}
+		}
+		if (begin && strstr(begin, "\nEND\n"))
+			return begin - buf;
+
+		long long left = deadline - (long long)ir_monotonic_ms();
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (left <= 0) {
+			cli_error("no answer from irjackd in time");
+			return -1;
+		}
+		if (poll(&pfd, 1, (int)left) < 0 && errno != EINTR) {
+			cli_error("poll: %s", strerror(errno));
+			return -1;
+		}
+		if (!(pfd.revents & (POLLIN | POLLHUP)))
+			continue;
+		if (len + 1 >= size) {
+			cli_error("the answer is larger than %zu bytes: not irjackd's", size - 1);
+			return -1;
+		}
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0 && errno != EINTR) {
+			cli_error("read: %s", strerror(errno));
+			return -1;
+		}
+		if (n == 0) {
+			cli_error("irjackd closed the connection before answering");
+			return -1;
+		}
+		if (n > 0)
+			len += (size_t)n;
+	}
 }

@@ -64,6 +64,10 @@ static void decode_usage(FILE *out)
 		"                         protocol, scancode (integer), toggle, repeat\n"
 		"                         (booleans), and source (the file) when several\n"
 		"                         files are given\n"
+		"  -v, --verbose          for each train of pulses no protocol took, print\n"
+		"                         (on standard error) why each candidate family\n"
+		"                         dropped it, e.g. 'nec: header space 4150 us\n"
+		"                         outside 3937-5067', the furthest first\n"
 		"  -h, --help             show this help\n"
 		"\n"
 		"Exit status: 0 if at least one frame was decoded, 1 if none, 2 on error.\n"
@@ -80,7 +84,28 @@ struct decode_run {
 	enum ir_polarity polarity;
 	uint32_t timeout_us;
 	struct ir_keymap *keymap; /* NULL without --keymap */
+	bool verbose;             /* -v: why no protocol took a train */
 };
+
+/*
+ * -v: a train no protocol took, and each family's reason, the furthest
+ * first, on standard error (as the kernel's decoders log at debug level).
+ * Families that got past a header are shown; if none did, every family
+ * says what header it wanted.
+ */
+static void print_why(void *userdata, uint64_t start_us, uint64_t end_us, size_t edges,
+		      const struct ir_decode_reason *reasons, size_t count)
+{
+	const struct decode_run *run = userdata;
+	bool any_progress = count && reasons[0].progress > 0;
+
+	fprintf(stderr, "%s%s%.6f-%.6f s: %zu edges, no protocol took them\n",
+		run->print.source ? run->print.source : "", run->print.source ? ": " : "",
+		(double)start_us / 1e6, (double)end_us / 1e6, edges);
+	for (size_t i = 0; i < count; i++)
+		if (!any_progress || reasons[i].progress > 0)
+			fprintf(stderr, "  %s\n", reasons[i].text);
+}
 
 /* Audio: the receiver pipeline. */
 static int decode_audio(const char *path, const char *name, const struct ir_protocol_set *enabled,
@@ -92,6 +117,8 @@ static int decode_audio(const char *path, const char *name, const struct ir_prot
 		.timeout_us = run->timeout_us,
 		.protocols = enabled,
 		.keymap = run->keymap,
+		.why = run->verbose ? print_why : NULL,
+		.why_userdata = run,
 	};
 	char error[256];
 	int ret = ir_receiver_run_file(path, &cfg, cli_print_frame, &run->print, error, sizeof(error));
@@ -151,6 +178,8 @@ static int decode_path(const char *path, const char *name, enum ir_timing_format
 		ir_edge_buf_free(&edges);
 		return -1;
 	}
+	if (run->verbose)
+		ir_decoder_set_why(dec, print_why, run);
 	ir_decoder_feed_many(dec, edges.edges, edges.len);
 	ir_decoder_flush(dec);
 	ir_decoder_free(dec);
@@ -211,6 +240,9 @@ static int decode_option(int opt, const char *arg, struct decode_args *a)
 	case 'j':
 		a->run.print.json = true;
 		return 0;
+	case 'v':
+		a->run.verbose = true;
+		return 0;
 	case 'c':
 		return cli_parse_channel(arg, &a->run.channel);
 	case 'P':
@@ -235,6 +267,7 @@ static int parse_decode_args(int argc, char **argv, struct decode_args *a)
 		{ "rate", required_argument, NULL, 'r' },
 		{ "protocols", required_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "channel", required_argument, NULL, 'c' },
 		{ "polarity", required_argument, NULL, 'P' },
 		{ "timeout", required_argument, NULL, 'T' },
@@ -245,7 +278,7 @@ static int parse_decode_args(int argc, char **argv, struct decode_args *a)
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "f:r:p:jc:k:h", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "f:r:p:jvc:k:h", options, NULL)) != -1) {
 		if (opt == 'h') {
 			decode_usage(stdout);
 			return 1;

@@ -44,85 +44,6 @@ static void status_usage(FILE *out)
 		"answer (not running, no permission, timeout).\n");
 }
 
-static int connect_socket(const char *path)
-{
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	int fd;
-
-	if (strlen(path) >= sizeof(addr.sun_path)) {
-		cli_error("%s: socket path too long", path);
-		return -1;
-	}
-	memcpy(addr.sun_path, path, strlen(path) + 1);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		cli_error("socket: %s", strerror(errno));
-		return -1;
-	}
-	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0) {
-		cli_error("%s: %s (is irjackd running with an [output lircd] there?)", path,
-			  strerror(errno));
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/*
- * Reads until the reply to STATUS is complete (its END line), skipping the
- * broadcast lines of key presses that may come first.  Returns the offset
- * of the reply's BEGIN in buf, or -1.
- */
-static long read_reply(int fd, char *buf, size_t size, long long deadline)
-{
-	size_t len = 0;
-
-	for (;;) {
-		char *begin = NULL;
-
-		buf[len] = '\0';
-		/* a reply starts on a line of its own */
-		for (char *p = buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-			if (!strncmp(p, "BEGIN\nSTATUS\n", 13)) {
-				begin = p;
-				break;
-			}
-		}
-		if (begin && strstr(begin, "\nEND\n"))
-			return begin - buf;
-
-		long long left = deadline - (long long)ir_monotonic_ms();
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		ssize_t n;
-
-		if (left <= 0) {
-			cli_error("no answer from irjackd in time");
-			return -1;
-		}
-		if (poll(&pfd, 1, (int)left) < 0 && errno != EINTR) {
-			cli_error("poll: %s", strerror(errno));
-			return -1;
-		}
-		if (!(pfd.revents & (POLLIN | POLLHUP)))
-			continue;
-		if (len + 1 >= size) {
-			cli_error("the answer is larger than %d bytes: not irjackd's", REPLY_MAX);
-			return -1;
-		}
-		n = read(fd, buf + len, size - 1 - len);
-		if (n < 0 && errno != EINTR) {
-			cli_error("read: %s", strerror(errno));
-			return -1;
-		}
-		if (n == 0) {
-			cli_error("irjackd closed the connection before answering");
-			return -1;
-		}
-		if (n > 0)
-			len += (size_t)n;
-	}
-}
-
 /* Prints the DATA lines of a complete reply; returns the exit status. */
 static int print_reply(char *reply)
 {
@@ -193,7 +114,7 @@ int cmd_status(int argc, char **argv)
 		cli_error("status: unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	fd = connect_socket(path);
+	fd = cli_socket_connect(path);
 	if (fd < 0)
 		return EXIT_USAGE;
 	if (write(fd, "STATUS\n", 7) != 7) {
@@ -207,7 +128,7 @@ int cmd_status(int argc, char **argv)
 		cli_error("out of memory");
 		return EXIT_USAGE;
 	}
-	at = read_reply(fd, buf, REPLY_MAX + 1, (long long)ir_monotonic_ms() + (long long)(timeout_s * 1000));
+	at = cli_read_reply(fd, "STATUS", buf, REPLY_MAX + 1, (long long)ir_monotonic_ms() + (long long)(timeout_s * 1000));
 	ret = at < 0 ? EXIT_USAGE : print_reply(buf + at);
 	free(buf);
 	close(fd);

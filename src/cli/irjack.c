@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{ "synth", cmd_synth, "write the audio a receiver on a mic input would record" },
 	{ "send", cmd_send, "transmit codes as IR carrier audio (headphone out or WAV)" },
 	{ "devices", cmd_devices, "list the sound cards and receivers irjack can open" },
+	{ "display", cmd_display, "put text, icons or the clock on an iMON front-panel VFD/LCD" },
 	{ "monitor", cmd_monitor, "watch a live input's levels, SNR and frames (wiring, mixer)" },
 	{ "status", cmd_status, "ask a running irjackd for its per-source figures" },
 	{ "protocols", cmd_protocols, "list the protocols irjack decodes and encodes" },

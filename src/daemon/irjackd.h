@@ -6,6 +6,7 @@
 #define IRJACK_IRJACKD_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 
 #include "ir_keymap.h"
 #include "irjackd_config.h"
@@ -14,6 +15,8 @@
  * Messages go to stderr; under systemd (JOURNAL_STREAM set) each line
  * carries the "<N>" priority prefix the journal understands. */
 void irjackd_set_log_level(int level);
+/* Whether messages of `level` are logged (so a caller can skip the work). */
+bool irjackd_log_enabled(int level);
 void irjackd_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The same for one finished line, as the outputs' logger (struct
  * ir_output_env.log); safe from any thread. */

@@ -167,7 +167,8 @@ void irjackd_config_defaults(struct irjackd_config *cfg)
 		 "homeassistant");
 }
 
-static const char *const source_types[] = { "alsa", "portaudio", "file", "lirc", "mceusb", "imon" };
+static const char *const source_types[] = { "alsa", "portaudio", "file", "lirc", "mceusb", "imon",
+						     "devinput" };
 static const char *const tx_types[] = { "alsa", "file", "lirc", "mceusb" };
 
 const char *irjackd_source_type_name(enum irjackd_source_type type)
@@ -372,9 +373,11 @@ static void daemon_key(struct parse *p, const char *name, const char *v)
 		fail(p, "log_level: expected error, warning, info or debug, got '%s'", v);
 	} else if (!strcmp(name, "lirc_options")) {
 		copy_value(p, cfg->lirc_options, sizeof(cfg->lirc_options), name, v);
+	} else if (!strcmp(name, "rc_maps")) {
+		copy_value(p, cfg->rc_maps, sizeof(cfg->rc_maps), name, v);
 	} else {
 		fail(p, "[daemon]: unknown key '%s' (keymap, keyup_timeout_ms, log_level, "
-			"lirc_options)",
+			"lirc_options, rc_maps)",
 		     name);
 	}
 }
@@ -392,7 +395,7 @@ static void source_key(struct parse *p, const char *name, const char *v)
 				return;
 			}
 		}
-		fail(p, "type: expected alsa, portaudio, file, lirc, mceusb or imon, got '%s'", v);
+		fail(p, "type: expected alsa, portaudio, file, lirc, devinput, mceusb or imon, got '%s'", v);
 	} else if (!strcmp(name, "device")) {
 		copy_value(p, s->device, sizeof(s->device), name, v);
 	} else if (!strcmp(name, "rate")) {
@@ -440,9 +443,12 @@ static void source_key(struct parse *p, const char *name, const char *v)
 			fail(p, "replay_delay_ms: expected milliseconds from 0 to 600000, got '%s'", v);
 		else
 			s->replay_delay_ms = (uint32_t)n;
+	} else if (!strcmp(name, "required")) {
+		if (!parse_bool(v, &s->required))
+			fail(p, "required: expected yes or no, got '%s'", v);
 	} else {
 		fail(p, "[source %s]: unknown key '%s' (type, device, rate, channel, polarity, "
-			"protocols, timeout_ms, period_us, replay_delay_ms)",
+			"protocols, timeout_ms, period_us, replay_delay_ms, required)",
 		     s->name, name);
 	}
 }
@@ -723,6 +729,8 @@ static int check_complete(struct parse *p)
 		if (!s->device[0] && (s->type == IRJACKD_SOURCE_ALSA ||
 				      s->type == IRJACKD_SOURCE_PORTAUDIO))
 			snprintf(s->device, sizeof(s->device), "default");
+		if (!s->device[0] && s->type == IRJACKD_SOURCE_DEVINPUT)
+			snprintf(s->device, sizeof(s->device), "auto");
 	}
 	for (unsigned i = 0; i < cfg->transmitter_count; i++) {
 		struct irjackd_transmitter *t = &cfg->transmitters[i];

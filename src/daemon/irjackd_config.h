@@ -56,6 +56,7 @@ enum irjackd_source_type {
 	IRJACKD_SOURCE_LIRC,
 	IRJACKD_SOURCE_MCEUSB,
 	IRJACKD_SOURCE_IMON,
+	IRJACKD_SOURCE_DEVINPUT,
 };
 
 struct irjackd_source {
@@ -69,6 +70,9 @@ struct irjackd_source {
 	uint32_t timeout_us;           /* 0: default */
 	unsigned period_us;            /* audio capture period; 0: the backend's (~4 ms) */
 	uint32_t replay_delay_ms;      /* file sources: wait this long before replaying */
+	/* required = yes: a device missing at start stops the start (exit 1)
+	 * instead of being waited for */
+	bool required;
 	unsigned line;                 /* where the section starts */
 };
 
@@ -96,6 +100,9 @@ struct irjackd_config {
 	uint32_t keyup_timeout_ms;
 	int log_level; /* LOG_ERR..LOG_DEBUG (syslog.h) */
 	char lirc_options[IRJACKD_PATH_MAX]; /* LIRC's lirc_options.conf; empty: none */
+	/* ir-keytable's rc_maps.cfg: the keymaps it names for the receivers of
+	 * the lirc and devinput sources are loaded too; empty: none */
+	char rc_maps[IRJACKD_PATH_MAX];
 
 	struct irjackd_source sources[IRJACKD_MAX_SOURCES];
 	unsigned source_count;

@@ -184,13 +184,15 @@ static void add_source(struct options *o, struct irjackd_config *cfg)
 		return;
 	if (!strcmp(o->driver, "default")) {
 		type = IRJACKD_SOURCE_LIRC;
+	} else if (!strcmp(o->driver, "devinput")) {
+		type = IRJACKD_SOURCE_DEVINPUT;
 	} else if (!strcmp(o->driver, "audio_alsa") || !strcmp(o->driver, "alsa_usb")) {
 		type = IRJACKD_SOURCE_ALSA;
 	} else {
 		irjackd_log(LOG_WARNING,
-			    "%s:%u: driver %s: not supported by irjackd (default, audio_alsa and "
-			    "alsa_usb are); no source added from it: add a [source NAME] for the "
-			    "receiver",
+			    "%s:%u: driver %s: not supported by irjackd (default, devinput, "
+			    "audio_alsa and alsa_usb are); no source added from it: add a "
+			    "[source NAME] for the receiver",
 			    o->path, o->driver_line, o->driver);
 		return;
 	}
@@ -211,6 +213,8 @@ static void add_source(struct options *o, struct irjackd_config *cfg)
 	ir_protocol_set_default(&s->protocols);
 	if (type == IRJACKD_SOURCE_LIRC)
 		snprintf(s->device, sizeof(s->device), "%s", automatic ? "/dev/lirc0" : o->device);
+	else if (type == IRJACKD_SOURCE_DEVINPUT) /* lircd's "name=GLOB" and paths alike */
+		snprintf(s->device, sizeof(s->device), "%s", automatic ? "auto" : o->device);
 	else /* audio_alsa's "hw:1,0@48000": the PCM before '@' */
 		snprintf(s->device, sizeof(s->device), "%.*s", (int)strcspn(o->device, "@"),
 			 automatic ? "default" : o->device);

@@ -14,6 +14,11 @@
 
 static int log_level = LOG_INFO;
 
+bool irjackd_log_enabled(int level)
+{
+	return level <= log_level;
+}
+
 void irjackd_set_log_level(int level)
 {
 	log_level = level;

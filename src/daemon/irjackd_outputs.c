@@ -90,6 +90,7 @@ static struct ir_output_env env_of(struct service *sv, const struct generation *
 		.set_transmitters = transmit_set_transmitters,
 		.status = status_lines,
 		.send_request = transmit_request,
+		.display = display_request,
 		.log = irjackd_log_line,
 		.userdata = sv,
 	};

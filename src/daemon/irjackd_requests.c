@@ -151,3 +151,43 @@ int transmit_request(void *userdata, const struct irjackd_send_request *req, cha
 	ir_edge_buf_free(&edges);
 	return ret;
 }
+
+/*
+ * DISPLAY from a client: every source whose receiver has a display shows
+ * the request (usually one iMON); an error when none has one, or the first
+ * error of a display that failed.
+ */
+int display_request(void *userdata, const char *request, char *error, size_t error_size)
+{
+	struct service *sv = userdata;
+	unsigned shown = 0;
+	int first_error = 0;
+
+	for (unsigned i = 0; i < sv->gen->source_count; i++) {
+		struct source *s = &sv->gen->sources[i];
+		char err[256];
+		int ret;
+
+		if (!s->src)
+			continue;
+		ret = ir_source_display(s->src, request, err, sizeof(err));
+		if (ret == -ENOTSUP)
+			continue;
+		if (ret < 0) {
+			if (!first_error) {
+				snprintf(error, error_size, "%s: %s", s->cfg->name, err);
+				first_error = ret;
+			}
+			irjackd_log(LOG_WARNING, "display on %s: %s", s->cfg->name, err);
+			continue;
+		}
+		shown++;
+	}
+	if (first_error == -EINVAL)
+		return first_error; /* a bad request is bad for every display */
+	if (!shown && !first_error) {
+		snprintf(error, error_size, "no source has a display (an iMON VFD or LCD)");
+		return -ENODEV;
+	}
+	return shown ? 0 : first_error;
+}

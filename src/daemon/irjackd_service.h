@@ -47,8 +47,9 @@ struct source {
 	bool ended;          /* a finite source that has delivered everything, or failed */
 	bool waiting;        /* could not be opened: src is NULL until a retry opens it */
 	uint64_t retry_us;   /* when (service time) the next retry is due */
+	uint64_t retry_step_us; /* the wait before that retry: doubles up to SOURCE_RETRY_US */
 	char state[96];      /* "running", or what happened last */
-	char last[128];      /* the last frame, as text */
+	char last[192];      /* the last frame, as text */
 	uint64_t last_us;    /* when (service time) */
 };
 
@@ -102,11 +103,17 @@ static inline uint64_t service_now_us(const struct service *sv)
 }
 
 /* irjackd_sources.c */
-/* A source that cannot be opened (a deleted file, an unplugged card) is
- * retried this often, "waiting" meanwhile. */
+/* A source that cannot be opened (a deleted file, an unplugged card, a
+ * USB receiver not plugged in yet) is retried, "waiting" meanwhile: first
+ * after SOURCE_RETRY_FIRST_US, the wait doubling up to SOURCE_RETRY_US, so
+ * a device that appears during boot is picked up within a quarter second
+ * while a long-missing one costs one open attempt every 2 s. */
+#define SOURCE_RETRY_FIRST_US 250000u
 #define SOURCE_RETRY_US 2000000u
-/* Opens the configuration's sources.  strict (the service's start): the
- * first that fails is the error.  Otherwise one that fails is kept
+/* Opens the configuration's sources.  strict (the service's start): a
+ * source whose device is missing waits like on reload, unless it is
+ * `required`; any other failure (a bad spec or option, a device that
+ * refuses) is the error.  Otherwise every one that fails is kept
  * "waiting" (logged) and retried by sources_retry(). */
 int sources_open(struct service *sv, struct generation *g, bool strict);
 /* Retries the waiting sources that are due; returns when the next retry is
@@ -116,6 +123,10 @@ void sources_close(struct service *sv, struct generation *g);
 void source_dispatch(struct source *s);
 /* Closes the sources and frees the generation (NULL is allowed). */
 void generation_free(struct service *sv, struct generation *g);
+
+/* irjackd_requests.c: a DISPLAY request, to every source that has a
+ * display (an iMON receiver's VFD or LCD). */
+int display_request(void *userdata, const char *request, char *error, size_t error_size);
 
 /* irjackd_outputs.c */
 /* Opens output `slot` if the generation's configuration has it; errors

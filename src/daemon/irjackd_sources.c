@@ -8,6 +8,7 @@
  * after its arrival and key-ups are never early.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,37 @@ static void compact_frame_text(char *text)
 	*out = '\0';
 }
 
+/* `irjack status` shows rc-core's reading of the last frame where it
+ * differs, as the JSON and MQTT events carry it: "rc_protocol necx
+ * rc_scancode 0x0707fd". */
+static void append_rc_reading(const struct ir_frame *frame, char *text, size_t size)
+{
+	const struct ir_protocol_info *info;
+	enum ir_protocol rp;
+	uint64_t rs;
+	size_t len = strlen(text);
+
+	if (!ir_frame_rc_reading(frame, &rp, &rs) || !(info = ir_protocol_get(rp)))
+		return;
+	snprintf(text + len, size - len, " rc_protocol %s rc_scancode 0x%" PRIx64, info->name, rs);
+}
+
+/* At log level debug, a train no protocol took and each family's reason,
+ * as the kernel's decoders log theirs (`irjack decode -v` prints the
+ * same).  Families that got past a header, or all when none did. */
+static void log_why(void *userdata, uint64_t start_us, uint64_t end_us, size_t edges,
+		    const struct ir_decode_reason *reasons, size_t count)
+{
+	const struct source *s = userdata;
+	bool any_progress = count && reasons[0].progress > 0;
+
+	irjackd_log(LOG_DEBUG, "source %s: %zu edges (%.1f ms) no protocol took", s->cfg->name,
+		    edges, (double)(end_us - start_us) / 1e3);
+	for (size_t i = 0; i < count; i++)
+		if (!any_progress || reasons[i].progress > 0)
+			irjackd_log(LOG_DEBUG, "source %s: %s", s->cfg->name, reasons[i].text);
+}
+
 static void on_frame(void *userdata, const struct ir_frame *frame)
 {
 	struct source *s = userdata;
@@ -62,6 +94,7 @@ static void on_frame(void *userdata, const struct ir_frame *frame)
 	ir_frame_format_text(frame, &(struct ir_frame_labels){ .key = named ? key.key : NULL },
 			     s->last, sizeof(s->last));
 	compact_frame_text(s->last);
+	append_rc_reading(frame, s->last, sizeof(s->last));
 	s->last_us = now;
 	irjackd_log(LOG_DEBUG, "source %s: %s", s->cfg->name, s->last);
 }
@@ -137,6 +170,10 @@ static void source_options(struct source *s, const struct generation *g,
 	opt->realtime = true;
 	opt->paced = true;
 	opt->start_delay_ms = c->replay_delay_ms;
+	if (irjackd_log_enabled(LOG_DEBUG)) {
+		opt->why = log_why;
+		opt->why_userdata = s;
+	}
 }
 
 /* A source that could not be opened is kept, "waiting", with no
@@ -146,8 +183,13 @@ static void source_wait(struct source *s, uint64_t now, const char *why)
 {
 	s->src = NULL;
 	s->ended = true;
+	if (!s->waiting)
+		s->retry_step_us = SOURCE_RETRY_FIRST_US;
+	else if (s->retry_step_us < SOURCE_RETRY_US)
+		s->retry_step_us = s->retry_step_us * 2 > SOURCE_RETRY_US ? SOURCE_RETRY_US
+									 : s->retry_step_us * 2;
 	s->waiting = true;
-	s->retry_us = now + SOURCE_RETRY_US;
+	s->retry_us = now + s->retry_step_us;
 	snprintf(s->state, sizeof(s->state), "waiting (%.80s)", why);
 }
 
@@ -198,15 +240,32 @@ static int source_open(struct service *sv, struct generation *g, const struct ir
 	return source_start(sv, g, s);
 }
 
+/* The errors that mean "the device is not there (yet)": worth waiting for
+ * at start.  Anything else (a bad option, a device of the wrong kind, no
+ * permission) would fail the same way on every retry. */
+static bool device_missing(int err)
+{
+	return err == -ENOENT || err == -ENODEV || err == -ENXIO || err == -EBUSY;
+}
+
 int sources_open(struct service *sv, struct generation *g, bool strict)
 {
 	for (unsigned i = 0; i < g->cfg->source_count; i++) {
+		const struct irjackd_source *c = &g->cfg->sources[i];
 		int ret;
 
-		g->source_names[i] = g->cfg->sources[i].name;
-		ret = source_open(sv, g, &g->cfg->sources[i]);
-		if (ret < 0 && (strict || !g->sources[i].waiting))
+		g->source_names[i] = c->name;
+		ret = source_open(sv, g, c);
+		if (ret < 0 && !g->sources[i].waiting)
 			return ret;
+		if (ret < 0 && strict && (c->required || !device_missing(ret))) {
+			if (c->required && device_missing(ret))
+				irjackd_log(LOG_ERR, "source %s: required, and its device is missing",
+					    c->name);
+			return ret;
+		}
+		if (ret < 0)
+			irjackd_log(LOG_WARNING, "source %s: waiting for its device", c->name);
 	}
 	return 0;
 }

@@ -58,7 +58,7 @@ static void signal_text(struct ir_source *src, char *level, size_t size)
 static void source_line(struct lines *l, struct source *s, uint64_t now)
 {
 	struct ir_source_stats st = { .backend = irjackd_source_type_name(s->cfg->type) };
-	char level[96] = "", last[192] = "last none";
+	char level[96] = "", last[256] = "last none";
 
 	if (s->src) { /* NULL while waiting */
 		ir_source_stats(s->src, &st);
@@ -68,7 +68,7 @@ static void source_line(struct lines *l, struct source *s, uint64_t now)
 		snprintf(st.format, sizeof(st.format), "-");
 	}
 	if (s->last_us)
-		snprintf(last, sizeof(last), "last %.120s %.1f s ago", s->last,
+		snprintf(last, sizeof(last), "last %.190s %.1f s ago", s->last,
 			 (double)(now - s->last_us) / 1e6);
 	add(l,
 	    "source %s %s:%s %s, %s %u Hz %u ch, frames %" PRIu64 ", xruns %" PRIu64

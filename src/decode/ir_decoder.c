@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,10 @@ struct family_slot {
 	/* This family was already handed the current space through
 	 * ir_decoder_space_elapsed(); it must not see the space edge again. */
 	bool got_space_early;
+	/* Its best reason in the current train (ir_decoder_set_why()). */
+	bool has_why;
+	unsigned why_progress;
+	char why[160];
 };
 
 struct last_frame {
@@ -62,11 +67,30 @@ struct ir_decoder {
 	uint32_t carrier_hz; /* the last IR_CARRIER report; 0 = none */
 	struct ir_protocol_set preferred;
 	struct last_frame last;
+	/* The train for ir_decoder_set_why(): from its first pulse */
+	ir_why_fn why_fn;
+	void *why_userdata;
+	bool in_train, train_took;
+	uint64_t train_start_us;
+	size_t train_edges;
 };
 
 static void queue_frame(void *owner, const struct ir_frame *frame);
 static void queue_repeat(void *owner, const struct ir_protocol_set *of, uint64_t start_us,
 			 uint64_t end_us);
+
+/* A family's reason: kept if it got further than the one it had. */
+static void note_why(void *owner, void *slot_ptr, unsigned progress, const char *text)
+{
+	struct family_slot *slot = slot_ptr;
+
+	(void)owner;
+	if (slot->has_why && progress <= slot->why_progress)
+		return;
+	slot->has_why = true;
+	slot->why_progress = progress;
+	snprintf(slot->why, sizeof(slot->why), "%s", text);
+}
 
 /* What family `slot` is handed with an edge that starts at dec->now_us. */
 static struct ir_decode_ctx slot_ctx(struct ir_decoder *dec, const struct family_slot *slot,
@@ -83,6 +107,8 @@ static struct ir_decode_ctx slot_ctx(struct ir_decoder *dec, const struct family
 		.preferred = &dec->preferred,
 		.frame = queue_frame,
 		.repeat = queue_repeat,
+		.why = dec->why_fn ? note_why : NULL,
+		.why_slot = (void *)slot,
 		.owner = dec,
 	};
 }
@@ -223,11 +249,75 @@ static void decode_in_slot(struct ir_decoder *dec, struct family_slot *slot,
 static int feed_edge(struct ir_decoder *dec, const struct ir_edge *edge);
 static void flush_pending(struct ir_decoder *dec);
 
+static int cmp_reasons(const void *a, const void *b)
+{
+	const struct ir_decode_reason *x = a, *y = b;
+
+	return x->progress != y->progress ? (x->progress < y->progress ? 1 : -1)
+					  : strcmp(x->family, y->family);
+}
+
+/* The end of a train: if nothing took it, the families' reasons. */
+static void end_train(struct ir_decoder *dec)
+{
+	struct ir_decode_reason *reasons;
+	size_t n = 0;
+
+	if (dec->why_fn && dec->in_train && !dec->train_took &&
+	    (reasons = calloc(dec->slot_count + 1, sizeof(*reasons)))) {
+		for (size_t i = 0; i < dec->slot_count; i++) {
+			const struct family_slot *slot = &dec->slots[i];
+
+			if (slot->has_why)
+				reasons[n++] = (struct ir_decode_reason){
+					.family = slot->family->name,
+					.text = slot->why,
+					.progress = slot->why_progress,
+				};
+		}
+		qsort(reasons, n, sizeof(*reasons), cmp_reasons);
+		dec->why_fn(dec->why_userdata, dec->train_start_us, dec->pulse_end_us,
+			    dec->train_edges, reasons, n);
+		free(reasons);
+	}
+	for (size_t i = 0; i < dec->slot_count; i++)
+		dec->slots[i].has_why = false;
+	dec->in_train = false;
+	dec->train_took = false;
+	dec->train_edges = 0;
+}
+
+/* Trains for ir_decoder_set_why(): they start at a pulse and end at a
+ * timeout or a long silence, after the families have seen it. */
+static void track_train(struct ir_decoder *dec, const struct ir_edge *edge)
+{
+	if (!dec->why_fn)
+		return;
+	if (edge->kind == IR_PULSE && !dec->in_train) {
+		dec->in_train = true;
+		dec->train_took = false;
+		dec->train_start_us = dec->now_us - edge->duration;
+	}
+	if (edge->kind == IR_PULSE || edge->kind == IR_SPACE)
+		dec->train_edges += dec->in_train;
+	if (edge->kind == IR_TIMEOUT || edge->kind == IR_OVERFLOW ||
+	    (edge->kind == IR_SPACE && edge->duration >= IR_DECODER_TRAIN_GAP_US))
+		end_train(dec);
+}
+
+void ir_decoder_set_why(struct ir_decoder *dec, ir_why_fn fn, void *userdata)
+{
+	end_train(dec);
+	dec->why_fn = fn;
+	dec->why_userdata = userdata;
+}
+
 int ir_decoder_feed(struct ir_decoder *dec, const struct ir_edge *edge)
 {
 	int ret = feed_edge(dec, edge);
 
 	flush_pending(dec);
+	track_train(dec, edge);
 	return ret;
 }
 
@@ -290,6 +380,7 @@ void ir_decoder_flush(struct ir_decoder *dec)
 	for (size_t i = 0; i < dec->slot_count; i++)
 		decode_in_slot(dec, &dec->slots[i], &silence);
 	flush_pending(dec);
+	end_train(dec);
 	reset_families(dec);
 	dec->after_pulse = false;
 	dec->have_pulse = false;
@@ -341,6 +432,7 @@ void ir_decoder_space_elapsed(struct ir_decoder *dec, uint32_t elapsed_us)
 
 static void deliver(struct ir_decoder *dec, const struct ir_frame *frame)
 {
+	dec->train_took = true;
 	dec->last.valid = true;
 	dec->last.protocol = frame->protocol;
 	dec->last.scancode = frame->scancode;

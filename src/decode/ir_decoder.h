@@ -19,6 +19,7 @@
 #ifndef IRJACK_IR_DECODER_H
 #define IRJACK_IR_DECODER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ir_edge.h"
@@ -90,6 +91,28 @@ void ir_decoder_space_elapsed(struct ir_decoder *dec, uint32_t elapsed_us);
  * from a receiver that measures no carrier); otherwise rc-core's.
  */
 void ir_decoder_set_preferred(struct ir_decoder *dec, const struct ir_protocol_set *set);
+
+/* One family's reason for not taking a train (see ir_decoder_set_why()). */
+struct ir_decode_reason {
+	const char *family; /* the family's name */
+	const char *text;   /* "nec: header space 4150 us outside 3937-5067" */
+	unsigned progress;  /* edges its best attempt accepted */
+};
+
+/*
+ * Called for a train of edges (from the first pulse to a timeout, a flush
+ * or a space of at least IR_DECODER_TRAIN_GAP_US) in which no frame was
+ * reported, with each family's reason for dropping it, the furthest first.
+ * `reasons` are valid only during the call.
+ */
+typedef void (*ir_why_fn)(void *userdata, uint64_t start_us, uint64_t end_us, size_t edges,
+			  const struct ir_decode_reason *reasons, size_t count);
+#define IR_DECODER_TRAIN_GAP_US 100000u
+
+/* Asks the families for their reasons (`irjack decode -v`, irjackd at log
+ * level debug): `fn` NULL turns them off (the default, which costs
+ * nothing). */
+void ir_decoder_set_why(struct ir_decoder *dec, ir_why_fn fn, void *userdata);
 
 /* Source time (µs) at the end of the edges fed so far. */
 uint64_t ir_decoder_time_us(const struct ir_decoder *dec);

@@ -129,6 +129,27 @@ int ir_frame_format_text(const struct ir_frame *frame, const struct ir_frame_lab
 	return (int)pos;
 }
 
+bool ir_frame_rc_reading(const struct ir_frame *frame, enum ir_protocol *proto,
+			 uint64_t *scancode)
+{
+	if (frame->decoder_id ||
+	    !ir_protocol_rc_core_view(frame->protocol, frame->scancode, proto, scancode))
+		return false;
+	return *proto != frame->protocol || *scancode != frame->scancode;
+}
+
+void ir_frame_append_rc_json(const struct ir_frame *frame, char *buf, size_t size, size_t *pos)
+{
+	enum ir_protocol rp;
+	uint64_t rs;
+
+	if (!ir_frame_rc_reading(frame, &rp, &rs))
+		return;
+	ir_appendf(buf, size, pos, ",\"rc_protocol\":");
+	ir_json_append_string(buf, size, pos, protocol_name(rp));
+	ir_appendf(buf, size, pos, ",\"rc_scancode\":%" PRIu64, rs);
+}
+
 int ir_frame_format_json(const struct ir_frame *frame, const struct ir_frame_labels *labels,
 			 char *buf, size_t size)
 {
@@ -142,6 +163,7 @@ int ir_frame_format_json(const struct ir_frame *frame, const struct ir_frame_lab
 	ir_appendf(buf, size, &pos, ",\"scancode\":%" PRIu64 ",\"toggle\":%s,\"repeat\":%s",
 	       frame->scancode, frame->flags & IR_FRAME_TOGGLE ? "true" : "false",
 	       frame->flags & IR_FRAME_REPEAT ? "true" : "false");
+	ir_frame_append_rc_json(frame, buf, size, &pos);
 	if (labels && labels->key) {
 		ir_appendf(buf, size, &pos, ",\"key\":");
 		ir_json_append_string(buf, size, &pos, labels->key);

@@ -11,11 +11,16 @@
  *   scancode  integer, rc-core layout
  *   toggle    boolean
  *   repeat    boolean (a repeat code standing for the previous frame)
+ *   rc_protocol, rc_scancode   rc-core's reading of the same light, present
+ *             only when it differs from protocol/scancode (samsung32 ->
+ *             necx, apple -> nec32, pioneer -> nec, nec42 -> sanyo, rc6a ->
+ *             rc6_6a_32 ...; see ir_frame_rc_reading())
  *   key, remote, source   strings, present only when known
  */
 #ifndef IRJACK_IR_FRAME_FORMAT_H
 #define IRJACK_IR_FRAME_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ir_decoder.h"
@@ -27,6 +32,20 @@ struct ir_frame_labels {
 	const char *remote;
 	const char *source;
 };
+
+/*
+ * rc-core's reading of `frame` (ir_protocol_rc_core_view()), for consumers
+ * written against the kernel's names: true, with *proto and *scancode set, when
+ * the frame is a built-in protocol's (not a keymap decoder's) and rc-core
+ * would report other numbers for the same light; false when rc-core has
+ * no reading or it is the frame itself.
+ */
+bool ir_frame_rc_reading(const struct ir_frame *frame, enum ir_protocol *proto,
+			 uint64_t *scancode);
+
+/* Appends `,"rc_protocol":"...","rc_scancode":N` when ir_frame_rc_reading()
+ * gives one (nothing otherwise), at buf + *pos as ir_appendf() does. */
+void ir_frame_append_rc_json(const struct ir_frame *frame, char *buf, size_t size, size_t *pos);
 
 /* Write the text or JSON line (with a trailing newline) into buf.  Return
  * the length snprintf would have produced (so >= size means truncated). */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "ir_keymap_loaders.h"
+#include "ir_rc_maps.h"
 
 /* Files larger than this are not keymaps (the largest rc_keymaps file is
  * 8 KiB, lircd.conf files with raw codes reach a few hundred KiB). */
@@ -215,9 +216,16 @@ static int load_file(struct load *ld, struct ir_keymap *km, const char *path, un
 	ret = ir_keymap_new(&tmp);
 	if (ret == 0) {
 		in.km = tmp;
-		if (looks_like_toml(text))
+		if (looks_like_toml(text)) {
 			ret = ir_keymap_parse_toml(tmp, text, len, &perr);
-		else
+		} else if (ir_rc_maps_looks_like(text)) {
+			/* lircd's parser would say "'*' outside 'begin remote'" */
+			ret = -EINVAL;
+			snprintf(perr.message, sizeof(perr.message),
+				 "an ir-keytable rc_maps.cfg (driver, table -> keymap file), not a "
+				 "keymap: name it in [daemon] rc_maps");
+			perr.line = 0;
+		} else
 			ret = ir_keymap_parse_lircd_file(tmp, text, len, &inc, &perr);
 		if (ret < 0 && !ld->reported)
 			set_error(ld->err, path, perr.line,

@@ -51,6 +51,9 @@ struct ir_output_env {
 	unsigned (*status)(void *userdata, char *buf, size_t size);
 	int (*send_request)(void *userdata, const struct irjackd_send_request *req, char *error,
 			    size_t error_size);
+	/* A front-panel display request (lircd socket DISPLAY, MQTT display
+	 * topic): see out_lircd.h. */
+	int (*display)(void *userdata, const char *request, char *error, size_t error_size);
 	/* One line (no newline) at a syslog level (LOG_ERR ... LOG_DEBUG); may
 	 * be called from an output's own thread.  NULL: silent. */
 	void (*log)(void *userdata, int level, const char *message);

@@ -234,6 +234,17 @@ static int lircd_set_transmitters(void *userdata, unsigned mask, char *error, si
 	return env->set_transmitters(env->userdata, mask, error, error_size);
 }
 
+static int lircd_display(void *userdata, const char *request, char *error, size_t error_size)
+{
+	const struct ir_output_env *env = userdata;
+
+	if (!env->display) {
+		snprintf(error, error_size, "no display");
+		return -ENOTSUP;
+	}
+	return env->display(env->userdata, request, error, error_size);
+}
+
 static unsigned lircd_status_lines(void *userdata, char *buf, size_t size)
 {
 	const struct ir_output_env *env = userdata;
@@ -259,6 +270,7 @@ static int lircd_open(const void *settings, const struct ir_output_env *env, voi
 		.send = env->send ? lircd_send : NULL,
 		.set_transmitters = env->set_transmitters ? lircd_set_transmitters : NULL,
 		.status = env->status ? lircd_status_lines : NULL,
+		.display = env->display ? lircd_display : NULL,
 		.log = lircd_log,
 		.userdata = &l->env,
 	};
@@ -362,6 +374,7 @@ static struct ir_mqtt_config mqtt_config(const struct ir_mqtt_settings *s,
 		.source_names = env->source_names,
 		.source_count = env->source_count,
 		.send = env->send_request,
+		.display = env->display,
 		.log = env->log,
 		.userdata = env->userdata,
 	};

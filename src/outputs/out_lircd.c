@@ -3,6 +3,7 @@
  * out_lircd.c - the lircd socket protocol on a non-blocking UNIX socket.
  */
 #include "out_lircd.h"
+#include "ir_time.h"
 #include "socket_path.h"
 
 #include <ctype.h>
@@ -10,6 +11,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +21,18 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+/* A LIST of one remote, streamed as the client reads it: the next key to
+ * look at, where the remote's keys end, lines still to write. */
+struct list_cursor {
+	bool active;
+	unsigned remote;
+	size_t next, end, left;
+};
+
 struct client {
 	int fd;
+	uid_t uid;          /* SO_PEERCRED: the connecting process's user */
+	uint64_t active_us; /* last command received (monotonic), for eviction */
 	char in[IR_LIRCD_LINE_MAX + 1];
 	size_t in_len;
 	char raw[1024];  /* received, not yet taken */
@@ -29,6 +41,10 @@ struct client {
 	bool binary;     /* ... a NUL, so the error names that */
 	char *out;
 	size_t out_len;
+	struct list_cursor list;
+	/* broadcasts that came during the streamed LIST: written after its END */
+	char *held;
+	size_t held_len;
 	bool dead;
 	bool overflowed; /* dead because it stopped reading */
 };
@@ -40,10 +56,28 @@ struct ir_lircd {
 	struct ir_socket_path_id path_id; /* the file bound: what we may remove */
 	struct client clients[IR_LIRCD_MAX_CLIENTS];
 	size_t client_count;
-	unsigned long refused, overflowed; /* since the last log line about them */
+	unsigned long refused, evicted, overflowed; /* since the last log line about them */
+	uint64_t logged_us; /* when refusals and evictions were last logged */
 	char *reply; /* IR_LIRCD_CLIENT_BUFFER bytes: the longest reply a client can take */
+	/* per remote of the keymap: where its keys are and how many LIST
+	 * lines it has (worked out once per keymap, not per LIST); NULL: none
+	 * (out of memory: LIST replies are then built whole, up to 64 KiB) */
+	struct remote_span {
+		size_t first, end, lines;
+	} *spans;
+	size_t span_count;
 };
 
+/* A streamed LIST writes lines while the client has less than this
+ * waiting: 16 clients listing 100,000 buttons each cost the loop 8 KiB of
+ * lines per pass, so a VERSION is answered between them. */
+#define LIST_CHUNK 8192
+/* Broadcasts held back during a streamed LIST (~100 lines); a client that
+ * takes longer to read its LIST than this many key presses is dropped as
+ * one not reading. */
+#define HELD_MAX 4096
+
+static void index_remotes(struct ir_lircd *s);
 static void log_line(const struct ir_lircd *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void log_line(const struct ir_lircd *s, const char *fmt, ...)
 {
@@ -134,6 +168,7 @@ int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
 	}
 	s->listen_fd = fd;
 	s->cfg.path = s->path;
+	index_remotes(s);
 	*out = s;
 	return 0;
 }
@@ -174,6 +209,7 @@ static void drop_client(struct ir_lircd *s, size_t i)
 {
 	close(s->clients[i].fd);
 	free(s->clients[i].out);
+	free(s->clients[i].held);
 	s->clients[i] = s->clients[--s->client_count];
 }
 
@@ -185,6 +221,7 @@ void ir_lircd_free(struct ir_lircd *s)
 		drop_client(s, s->client_count - 1);
 	close(s->listen_fd);
 	ir_socket_path_release(s->path, &s->path_id);
+	free(s->spans);
 	free(s->reply);
 	free(s);
 }
@@ -204,7 +241,7 @@ size_t ir_lircd_fds(const struct ir_lircd *s, struct pollfd *fds, size_t max)
 		/* input already received and not yet taken waits for
 		 * POLLOUT too: it is taken as soon as the replies are gone */
 		fds[n++] = (struct pollfd){ .fd = s->clients[i].fd,
-					    .events = s->clients[i].out_len ||
+					    .events = s->clients[i].out_len || s->clients[i].list.active ||
 							      s->clients[i].raw_pos < s->clients[i].raw_len
 						      ? POLLOUT
 						      : POLLIN };
@@ -248,9 +285,30 @@ static void flush_client(struct client *c)
 	}
 }
 
+/* Holds a broadcast back while the client's LIST is streamed (it would
+ * land inside the reply); overflowing the hold drops the client. */
+static void hold(struct client *c, const char *line, size_t len)
+{
+	if (c->held_len + len > HELD_MAX) {
+		c->dead = true;
+		c->overflowed = true;
+		return;
+	}
+	if (!c->held && !(c->held = malloc(HELD_MAX))) {
+		c->dead = true;
+		return;
+	}
+	memcpy(c->held + c->held_len, line, len);
+	c->held_len += len;
+}
+
 static void broadcast_line(struct ir_lircd *s, const char *line, size_t len)
 {
 	for (size_t i = 0; i < s->client_count; i++) {
+		if (s->clients[i].list.active) {
+			hold(&s->clients[i], line, len);
+			continue;
+		}
 		queue(&s->clients[i], line, len);
 		flush_client(&s->clients[i]);
 	}
@@ -275,6 +333,7 @@ struct reply {
 	char *buf;
 	size_t size, len;
 	bool truncated;
+	struct list_cursor *stream; /* a LIST may be streamed there; NULL: whole */
 };
 
 static void put(struct reply *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -338,10 +397,68 @@ static bool listed_before(const struct ir_keymap *km, size_t i)
 	return false;
 }
 
+/* Where a remote's keys are and how many lines its LIST has. */
+static struct remote_span span_of(const struct ir_lircd *s, unsigned remote)
+{
+	const struct ir_keymap *km = s->cfg.keymap;
+	struct remote_span sp = { 0 };
+
+	if (s->spans && remote < s->span_count)
+		return s->spans[remote];
+	for (size_t i = 0; i < ir_keymap_key_count(km); i++) {
+		if (ir_keymap_key_at(km, i)->remote != remote)
+			continue;
+		if (!sp.lines && sp.first == sp.end)
+			sp.first = i;
+		sp.end = i + 1;
+		sp.lines += !listed_before(km, i);
+	}
+	return sp;
+}
+
+/* Works out every remote's span once per keymap (LIST of a 100,000-button
+ * remote counted its lines anew for every call). */
+static void index_remotes(struct ir_lircd *s)
+{
+	const struct ir_keymap *km = s->cfg.keymap;
+	size_t n = km ? ir_keymap_remote_count(km) : 0;
+
+	free(s->spans);
+	s->spans = NULL;
+	s->span_count = 0;
+	if (!n || !(s->spans = calloc(n, sizeof(*s->spans))))
+		return;
+	for (size_t i = 0; i < ir_keymap_key_count(km); i++) {
+		const struct ir_keymap_key *k = ir_keymap_key_at(km, i);
+		struct remote_span *sp = &s->spans[k->remote];
+
+		if (sp->first == sp->end && !sp->lines)
+			sp->first = i;
+		sp->end = i + 1;
+		sp->lines += !listed_before(km, i);
+	}
+	s->span_count = n;
+}
+
+/* LIST remote [button]'s line for key `i`, or false when it has none. */
+static bool list_line(const struct ir_keymap *km, size_t i, unsigned remote, const char *button,
+		      char *line, size_t size)
+{
+	const struct ir_keymap_key *k = ir_keymap_key_at(km, i);
+
+	if (k->remote != remote || (button && strcasecmp(k->key, button)) || listed_before(km, i))
+		return false;
+	snprintf(line, size, "%016" PRIx64 " %s\n", k->scancode, k->key);
+	return true;
+}
+
 static void cmd_list(struct ir_lircd *s, struct reply *r, const char *command, char **args,
 		     int argc)
 {
 	const struct ir_keymap *km = s->cfg.keymap;
+	const char *button = argc == 2 ? args[1] : NULL;
+	char line[IR_LIRCD_LINE_MAX * 2];
+	struct remote_span sp;
 	size_t count = 0;
 	int remote;
 
@@ -363,27 +480,27 @@ static void cmd_list(struct ir_lircd *s, struct reply *r, const char *command, c
 		error_reply(r, command, "unknown remote: \"%s\"", args[0]);
 		return;
 	}
-	for (size_t i = 0; i < ir_keymap_key_count(km); i++) {
-		const struct ir_keymap_key *k = ir_keymap_key_at(km, i);
-
-		count += k->remote == (unsigned)remote && (argc == 1 || !strcasecmp(k->key, args[1])) &&
-			 !listed_before(km, i);
+	sp = span_of(s, (unsigned)remote);
+	if (button) {
+		for (size_t i = sp.first; i < sp.end && !count; i++)
+			count = list_line(km, i, (unsigned)remote, button, line, sizeof(line));
+		if (!count) {
+			error_reply(r, command, "unknown command: \"%s\"", button);
+			return;
+		}
 	}
-	if (argc == 2 && count == 0) {
-		error_reply(r, command, "unknown command: \"%s\"", args[1]);
+	put(r, "BEGIN\n%s\nSUCCESS\nDATA\n%zu\n", command, button ? 1 : sp.lines);
+	if (button) {
+		put(r, "%s", line);
+	} else if (r->stream && s->spans) {
+		/* the lines follow as the client reads them (stream_list()) */
+		*r->stream = (struct list_cursor){ .active = true, .remote = (unsigned)remote,
+						   .next = sp.first, .end = sp.end, .left = sp.lines };
 		return;
-	}
-	if (argc == 2)
-		count = 1;
-	put(r, "BEGIN\n%s\nSUCCESS\nDATA\n%zu\n", command, count);
-	for (size_t i = 0; i < ir_keymap_key_count(km) && count; i++) {
-		const struct ir_keymap_key *k = ir_keymap_key_at(km, i);
-
-		if (k->remote != (unsigned)remote || (argc == 2 && strcasecmp(k->key, args[1])) ||
-		    listed_before(km, i))
-			continue;
-		put(r, "%016" PRIx64 " %s\n", k->scancode, k->key);
-		count--;
+	} else {
+		for (size_t i = sp.first; i < sp.end && !r->truncated; i++)
+			if (list_line(km, i, (unsigned)remote, NULL, line, sizeof(line)))
+				put(r, "%s", line);
 	}
 	put(r, "END\n");
 }
@@ -475,6 +592,17 @@ static void cmd_status(struct ir_lircd *s, struct reply *r, const char *command,
 	put(r, "BEGIN\n%s\nSUCCESS\nDATA\n%u\n%sEND\n", command, lines, text);
 }
 
+static void cmd_display(struct ir_lircd *s, struct reply *r, const char *command,
+			const char *request)
+{
+	char error[256] = "";
+
+	if (s->cfg.display(s->cfg.userdata, request, error, sizeof(error)) < 0)
+		error_reply(r, command, "%s", error[0] ? error : "display failed");
+	else
+		put(r, "BEGIN\n%s\nSUCCESS\nEND\n", command);
+}
+
 static void cmd_simulate(struct ir_lircd *s, struct reply *r, const char *command,
 			 const char *rest)
 {
@@ -529,9 +657,12 @@ static void cmd_drv_option(struct reply *r, const char *command, char **args, in
 		error_reply(r, command, "Cannot set driver option, code: %d", EOPNOTSUPP);
 }
 
-size_t ir_lircd_command(struct ir_lircd *s, const char *input, char *reply, size_t size)
+/* ir_lircd_command(), with a LIST of one remote streamed to `stream`'s
+ * client when it is not NULL. */
+static size_t run_command(struct ir_lircd *s, const char *input, char *reply, size_t size,
+			  struct list_cursor *stream)
 {
-	struct reply r = { .buf = reply, .size = size };
+	struct reply r = { .buf = reply, .size = size, .stream = stream };
 	char line[IR_LIRCD_LINE_MAX + 1], words[IR_LIRCD_LINE_MAX + 1];
 	char *args[IR_LIRCD_LINE_MAX / 2 + 1];
 	const char *rest = NULL;
@@ -581,6 +712,9 @@ size_t ir_lircd_command(struct ir_lircd *s, const char *input, char *reply, size
 		cmd_drv_option(&r, line, args + 1, argc - 1);
 	} else if (!strcasecmp(args[0], "STATUS") && s->cfg.status) {
 		cmd_status(s, &r, line, argc - 1);
+	} else if (!strcasecmp(args[0], "DISPLAY") && s->cfg.display) {
+		rest = line + strspn(line, " \t") + strlen("DISPLAY");
+		cmd_display(s, &r, line, rest + strspn(rest, " \t"));
 	} else {
 		error_reply(&r, line, "unknown directive: \"%s\"", args[0]);
 	}
@@ -590,27 +724,112 @@ size_t ir_lircd_command(struct ir_lircd *s, const char *input, char *reply, size
 	return r.len;
 }
 
+size_t ir_lircd_command(struct ir_lircd *s, const char *input, char *reply, size_t size)
+{
+	return run_command(s, input, reply, size, NULL);
+}
+
 /* ---- I/O ---- */
 
 void ir_lircd_set_keymap(struct ir_lircd *s, const struct ir_keymap *keymap)
 {
 	s->cfg.keymap = keymap;
+	index_remotes(s);
+	/* a streamed LIST cannot go on in another keymap, nor end well: its
+	 * count is sent; the client sees the connection end, as on an error */
+	for (size_t i = 0; i < s->client_count; i++)
+		if (s->clients[i].list.active)
+			s->clients[i].dead = true;
+}
+
+/* Writes the next lines of a streamed LIST while the client has less than
+ * LIST_CHUNK bytes waiting, and its END (then the broadcasts held back)
+ * once the last is written. */
+static void stream_list(struct ir_lircd *s, struct client *c)
+{
+	struct list_cursor *l = &c->list;
+	char line[IR_LIRCD_LINE_MAX * 2];
+
+	while (l->active && !c->dead && c->out_len < LIST_CHUNK) {
+		if (l->left && l->next < l->end) {
+			if (list_line(s->cfg.keymap, l->next++, l->remote, NULL, line, sizeof(line))) {
+				queue(c, line, strlen(line));
+				l->left--;
+			}
+			continue;
+		}
+		/* lines the count promised but the keys no longer give
+		 * cannot happen (the keymap is not changed under a LIST) */
+		queue(c, "END\n", 4);
+		l->active = false;
+		if (c->held_len)
+			queue(c, c->held, c->held_len);
+		c->held_len = 0;
+	}
+}
+
+static uid_t peer_uid(int fd)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 ? cred.uid : (uid_t)-1;
+}
+
+static size_t clients_of(const struct ir_lircd *s, uid_t uid)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->client_count; i++)
+		n += s->clients[i].uid == uid;
+	return n;
+}
+
+/* The server is full and `uid` connects: the user other than `uid` with the
+ * most connections beyond IR_LIRCD_MAX_CLIENTS_PER_UID loses its least
+ * recently active one, so one user's idle connections cannot lock every
+ * other user out.  False if no other user is over the quota. */
+static bool evict_for(struct ir_lircd *s, uid_t uid)
+{
+	size_t most = IR_LIRCD_MAX_CLIENTS_PER_UID, victim = SIZE_MAX;
+	uid_t over = uid;
+
+	for (size_t i = 0; i < s->client_count; i++) {
+		size_t n = s->clients[i].uid == uid ? 0 : clients_of(s, s->clients[i].uid);
+
+		if (n > most) {
+			most = n;
+			over = s->clients[i].uid;
+		}
+	}
+	if (over == uid)
+		return false;
+	for (size_t i = 0; i < s->client_count; i++)
+		if (s->clients[i].uid == over &&
+		    (victim == SIZE_MAX || s->clients[i].active_us < s->clients[victim].active_us))
+			victim = i;
+	drop_client(s, victim);
+	s->evicted++;
+	return true;
 }
 
 static void accept_clients(struct ir_lircd *s)
 {
 	for (;;) {
 		int fd = accept4(s->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		uid_t uid;
 
 		if (fd < 0)
 			return;
-		if (s->client_count == IR_LIRCD_MAX_CLIENTS) {
+		uid = peer_uid(fd);
+		if (s->client_count == IR_LIRCD_MAX_CLIENTS && !evict_for(s, uid)) {
 			/* lircd refuses too: the client sees the connection end */
 			close(fd);
 			s->refused++;
 			continue;
 		}
-		s->clients[s->client_count++] = (struct client){ .fd = fd };
+		s->clients[s->client_count++] =
+			(struct client){ .fd = fd, .uid = uid, .active_us = ir_monotonic_us() };
 	}
 }
 
@@ -632,8 +851,9 @@ static void take_byte(struct ir_lircd *s, struct client *c, char ch)
 			size_t len;
 
 			c->in[c->in_len] = '\0';
-			len = ir_lircd_command(s, c->in, s->reply, IR_LIRCD_CLIENT_BUFFER);
+			len = run_command(s, c->in, s->reply, IR_LIRCD_CLIENT_BUFFER, &c->list);
 			queue(c, s->reply, len);
+			stream_list(s, c);
 		}
 		c->in_len = 0;
 	} else if (!c->discarding) {
@@ -660,7 +880,7 @@ static void read_client(struct ir_lircd *s, struct client *c)
 	 * hold the loop either */
 	unsigned reads = 16;
 
-	while (!c->dead && !c->out_len) {
+	while (!c->dead && !c->out_len && !c->list.active) {
 		if (c->raw_pos == c->raw_len) {
 			if (!reads--)
 				return;
@@ -677,8 +897,9 @@ static void read_client(struct ir_lircd *s, struct client *c)
 			}
 			c->raw_len = (size_t)n;
 			c->raw_pos = 0;
+			c->active_us = ir_monotonic_us();
 		}
-		while (c->raw_pos < c->raw_len && !c->dead && !c->out_len)
+		while (c->raw_pos < c->raw_len && !c->dead && !c->out_len && !c->list.active)
 			take_byte(s, c, c->raw[c->raw_pos++]);
 		flush_client(c);
 	}
@@ -689,6 +910,8 @@ void ir_lircd_process(struct ir_lircd *s)
 	accept_clients(s);
 	for (size_t i = 0; i < s->client_count; i++) {
 		flush_client(&s->clients[i]);
+		stream_list(s, &s->clients[i]);
+		flush_client(&s->clients[i]);
 		read_client(s, &s->clients[i]);
 	}
 	for (size_t i = s->client_count; i-- > 0;) {
@@ -697,14 +920,24 @@ void ir_lircd_process(struct ir_lircd *s)
 		s->overflowed += s->clients[i].overflowed;
 		drop_client(s, i);
 	}
-	/* one line per pass, not per client: a connect flood must not become
-	 * a log flood */
-	if (s->refused)
-		log_line(s, "lircd: refused %lu client%s: %d connected, the maximum", s->refused,
-			 s->refused == 1 ? "" : "s", IR_LIRCD_MAX_CLIENTS);
+	/* at most one line a second: a connect flood must not become a log
+	 * flood (one per pass was 1,934 lines in one test) */
+	uint64_t now = ir_monotonic_us();
+
+	if ((s->refused || s->evicted) && now - s->logged_us >= 1000000) {
+		if (s->refused)
+			log_line(s, "lircd: refused %lu client%s: %d connected, the maximum", s->refused,
+				 s->refused == 1 ? "" : "s", IR_LIRCD_MAX_CLIENTS);
+		if (s->evicted)
+			log_line(s, "lircd: closed %lu idle client%s of a user over %d connections to "
+				    "let another user in", s->evicted, s->evicted == 1 ? "" : "s",
+				 IR_LIRCD_MAX_CLIENTS_PER_UID);
+		s->refused = 0;
+		s->evicted = 0;
+		s->logged_us = now;
+	}
 	if (s->overflowed)
 		log_line(s, "lircd: disconnected %lu client%s not reading (%d bytes of output pending)",
 			 s->overflowed, s->overflowed == 1 ? "" : "s", IR_LIRCD_CLIENT_BUFFER);
-	s->refused = 0;
 	s->overflowed = 0;
 }

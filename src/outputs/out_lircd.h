@@ -19,7 +19,9 @@
  * what the kernel's socket buffer holds); a client that stops reading is
  * disconnected when it would overflow, so one stuck client can neither
  * block the service nor make it grow.  At most IR_LIRCD_MAX_CLIENTS are
- * connected at once; the next ones are closed as soon as accepted.  A line
+ * connected at once; the next ones are closed as soon as accepted, unless
+ * another user holds more than IR_LIRCD_MAX_CLIENTS_PER_UID (then that
+ * user's least recently active connection is closed instead).  A line
  * longer than IR_LIRCD_LINE_MAX bytes, or holding a NUL byte, is answered
  * with an ERROR reply and skipped up to its newline; the connection stays.
  */
@@ -36,6 +38,10 @@
 #define IR_LIRCD_LINE_MAX 256
 #define IR_LIRCD_CLIENT_BUFFER 65536
 #define IR_LIRCD_MAX_CLIENTS 64
+/* While the server is full, a user (SO_PEERCRED uid) holding more than
+ * this many connections loses its least recently active one to another
+ * user's new connection; alone, a user may use every slot. */
+#define IR_LIRCD_MAX_CLIENTS_PER_UID 16
 #define IR_LIRCD_VERSION "0.10.1"
 
 enum ir_lircd_send {
@@ -70,6 +76,11 @@ struct ir_lircd_config {
 	 * ending in '\n') into buf and returns their count; NULL: STATUS is an
 	 * unknown directive, as for lircd. */
 	unsigned (*status)(void *userdata, char *buf, size_t size);
+	/* irjack's own DISPLAY command: the rest of the line is a request for
+	 * a front-panel display (iMON: "TEXT l1|l2", "ICONS list", "CLOCK",
+	 * "OFF").  Returns 0 or a negative errno with a message in `error`;
+	 * NULL: DISPLAY is an unknown directive, as for lircd. */
+	int (*display)(void *userdata, const char *request, char *error, size_t error_size);
 	/* What an operator should hear about: a client refused at the
 	 * IR_LIRCD_MAX_CLIENTS limit, a client dropped because it stopped
 	 * reading.  One line without its newline; NULL: silent. */

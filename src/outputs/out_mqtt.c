@@ -52,6 +52,11 @@ struct ir_mqtt {
 	char **source_names;           /* owned copies, source_count of them */
 	size_t source_count;
 	ir_mqtt_send_fn send;
+	ir_mqtt_display_fn display;
+	/* the newest display request not yet shown (a display only needs
+	 * the latest screen: a newer one replaces it); under `lock` */
+	char display_request[IR_MQTT_DISPLAY_MAX + 1];
+	bool display_pending;
 	void *userdata;
 	void (*log)(void *userdata, int level, const char *message); /* fixed at _new */
 	void *log_userdata;
@@ -59,6 +64,7 @@ struct ir_mqtt {
 	char host_id[64]; /* the hostname, made topic-safe */
 	char prefix[IR_MQTT_PATH_MAX];
 	char status_topic[TOPIC_MAX], send_topic[TOPIC_MAX], error_topic[TOPIC_MAX];
+	char display_topic[TOPIC_MAX];
 	char password[256];
 
 	pthread_t thread;
@@ -319,6 +325,7 @@ static void on_connect(struct mosquitto *mosq, void *obj, int rc)
 	offline_us = ir_monotonic_us() - m->offline_since_us;
 	publish_locked(m, m->status_topic, "online", 1, true, NULL);
 	mosquitto_subscribe(m->mosq, NULL, m->send_topic, 1);
+	mosquitto_subscribe(m->mosq, NULL, m->display_topic, 1);
 	if (m->s->discovery)
 		publish_discovery_locked(m);
 	sent = flush_queue_locked(m);
@@ -368,6 +375,26 @@ static void on_publish(struct mosquitto *mosq, void *obj, int mid)
 	pthread_mutex_unlock(&m->lock);
 }
 
+/* A display request: kept as the newest (a retained one too: it restores
+ * the screen after a restart), shown by ir_mqtt_process(). */
+static void on_display_message(struct ir_mqtt *m, const char *payload, size_t len)
+{
+	uint64_t one = 1;
+
+	if (len > IR_MQTT_DISPLAY_MAX || memchr(payload, '\0', len)) {
+		mqtt_log(m, LOG_WARNING, "display request refused: over %d bytes or binary",
+			 IR_MQTT_DISPLAY_MAX);
+		return;
+	}
+	pthread_mutex_lock(&m->lock);
+	memcpy(m->display_request, payload, len);
+	m->display_request[len] = '\0';
+	m->display_pending = true;
+	pthread_mutex_unlock(&m->lock);
+	if (write(m->efd, &one, sizeof(one)) != (ssize_t)sizeof(one))
+		mqtt_log(m, LOG_ERR, "cannot wake the main loop");
+}
+
 static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto_message *msg)
 {
 	struct ir_mqtt *m = obj;
@@ -379,6 +406,10 @@ static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto
 	int ret;
 
 	(void)mosq;
+	if (!strcmp(msg->topic, m->display_topic)) {
+		on_display_message(m, payload, len);
+		return;
+	}
 	if (strcmp(msg->topic, m->send_topic) != 0)
 		return;
 	if (msg->retain) {
@@ -564,6 +595,7 @@ int ir_mqtt_rebind(struct ir_mqtt *m, const struct ir_mqtt_config *cfg)
 	m->source_count = cfg->source_count;
 	m->km = cfg->keymap;
 	m->send = cfg->send;
+	m->display = cfg->display;
 	m->userdata = cfg->userdata;
 	if (m->s->discovery && m->connected)
 		publish_discovery_locked(m); /* the new buttons' triggers */
@@ -585,6 +617,7 @@ static void init_state(struct ir_mqtt *m, const struct ir_mqtt_config *cfg)
 	m->source_names = copy_names(cfg->source_names, cfg->source_count);
 	m->source_count = m->source_names ? cfg->source_count : 0;
 	m->send = cfg->send;
+	m->display = cfg->display;
 	m->userdata = cfg->userdata;
 	m->log = cfg->log;
 	m->log_userdata = cfg->userdata;
@@ -604,6 +637,7 @@ static void init_state(struct ir_mqtt *m, const struct ir_mqtt_config *cfg)
 	snprintf(m->status_topic, sizeof(m->status_topic), "%s/status", m->prefix);
 	snprintf(m->send_topic, sizeof(m->send_topic), "%s/send", m->prefix);
 	snprintf(m->error_topic, sizeof(m->error_topic), "%s/send/error", m->prefix);
+	snprintf(m->display_topic, sizeof(m->display_topic), "%s/display", m->prefix);
 }
 
 /* The offline queue and the eventfd that wakes the caller's loop. */
@@ -779,36 +813,48 @@ void ir_mqtt_free(struct ir_mqtt *m)
 	free(m);
 }
 
+int ir_mqtt_event_payload(const char *source, const struct ir_frame *frame,
+			  const struct ir_key_binding *key, const struct timespec *now, char *buf,
+			  size_t size)
+{
+	const struct ir_protocol_info *info = ir_protocol_get(frame->protocol);
+	size_t pos = 0;
+
+	if (size)
+		buf[0] = '\0';
+	ir_appendf(buf, size, &pos, "{\"source\":");
+	ir_json_append_string(buf, size, &pos, source);
+	ir_appendf(buf, size, &pos, ",\"protocol\":");
+	ir_json_append_string(buf, size, &pos, info ? info->name : "unknown");
+	ir_appendf(buf, size, &pos, ",\"scancode\":%" PRIu64, frame->scancode);
+	ir_frame_append_rc_json(frame, buf, size, &pos);
+	ir_appendf(buf, size, &pos, ",\"key\":");
+	if (key && key->key)
+		ir_json_append_string(buf, size, &pos, key->key);
+	else
+		ir_appendf(buf, size, &pos, "null");
+	ir_appendf(buf, size, &pos, ",\"remote\":");
+	if (key && key->remote)
+		ir_json_append_string(buf, size, &pos, key->remote);
+	else
+		ir_appendf(buf, size, &pos, "null");
+	ir_appendf(buf, size, &pos, ",\"repeat\":%s,\"toggle\":%s,\"timestamp\":%lld.%03ld}",
+		   frame->flags & IR_FRAME_REPEAT ? "true" : "false",
+		   frame->flags & IR_FRAME_TOGGLE ? "true" : "false", (long long)now->tv_sec,
+		   now->tv_nsec / 1000000L);
+	return (int)pos;
+}
+
 void ir_mqtt_frame(struct ir_mqtt *m, const char *source, const struct ir_frame *frame,
 		   const struct ir_key_binding *key)
 {
-	const struct ir_protocol_info *info = ir_protocol_get(frame->protocol);
 	char topic[TOPIC_MAX], payload[1024];
 	struct timespec now;
 	size_t pos;
 
 	clock_gettime(CLOCK_REALTIME, &now);
 	snprintf(topic, sizeof(topic), "%s/%s/event", m->prefix, source);
-	pos = (size_t)snprintf(payload, sizeof(payload), "{\"source\":");
-	ir_json_append_string(payload, sizeof(payload), &pos, source);
-	ir_appendf(payload, sizeof(payload), &pos, ",\"protocol\":");
-	ir_json_append_string(payload, sizeof(payload), &pos, info ? info->name : "unknown");
-	ir_appendf(payload, sizeof(payload), &pos, ",\"scancode\":%" PRIu64 ",\"key\":",
-				frame->scancode);
-	if (key && key->key)
-		ir_json_append_string(payload, sizeof(payload), &pos, key->key);
-	else
-		ir_appendf(payload, sizeof(payload), &pos, "null");
-	ir_appendf(payload, sizeof(payload), &pos, ",\"remote\":");
-	if (key && key->remote)
-		ir_json_append_string(payload, sizeof(payload), &pos, key->remote);
-	else
-		ir_appendf(payload, sizeof(payload), &pos, "null");
-	ir_appendf(payload, sizeof(payload), &pos,
-				",\"repeat\":%s,\"toggle\":%s,\"timestamp\":%lld.%03ld}",
-				frame->flags & IR_FRAME_REPEAT ? "true" : "false",
-				frame->flags & IR_FRAME_TOGGLE ? "true" : "false",
-				(long long)now.tv_sec, now.tv_nsec / 1000000L);
+	pos = (size_t)ir_mqtt_event_payload(source, frame, key, &now, payload, sizeof(payload));
 	if (pos >= sizeof(payload))
 		return; /* names are bounded well below this */
 
@@ -827,6 +873,29 @@ int ir_mqtt_fd(const struct ir_mqtt *m)
 	return m->efd;
 }
 
+/* Shows the pending display request, if any; failures are logged (a
+ * display has no reply topic: the screen is its own answer). */
+static void process_display(struct ir_mqtt *m)
+{
+	char request[IR_MQTT_DISPLAY_MAX + 1], error[256] = "";
+	int ret;
+
+	pthread_mutex_lock(&m->lock);
+	if (!m->display_pending) {
+		pthread_mutex_unlock(&m->lock);
+		return;
+	}
+	memcpy(request, m->display_request, sizeof(request));
+	m->display_pending = false;
+	pthread_mutex_unlock(&m->lock);
+	if (!m->display)
+		return;
+	ret = m->display(m->userdata, request, error, sizeof(error));
+	if (ret < 0)
+		mqtt_log(m, LOG_WARNING, "display request \"%.64s\": %s", request,
+			 error[0] ? error : strerror(-ret));
+}
+
 void ir_mqtt_process(struct ir_mqtt *m)
 {
 	struct irjackd_send_request req;
@@ -836,6 +905,7 @@ void ir_mqtt_process(struct ir_mqtt *m)
 
 	if (read(m->efd, &count, sizeof(count)) < 0 && errno != EAGAIN)
 		return;
+	process_display(m);
 	for (;;) {
 		pthread_mutex_lock(&m->lock);
 		if (!m->request_count) {

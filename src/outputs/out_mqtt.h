@@ -19,6 +19,11 @@
  *   PREFIX/send/error       {"ok":false,"error":"...","request":"..."}
  *     for every refused or failed request without a "reply" topic; with
  *     one, the answer ({"ok":true} or the error) goes there instead.
+ *   PREFIX/display          front-panel display requests (an iMON VFD or
+ *     LCD), plain text as the lircd socket's DISPLAY takes them: "TEXT
+ *     line1|line2", "ICONS list [TEXT ...]", "CLOCK", "OFF"; at most
+ *     IR_MQTT_DISPLAY_MAX bytes.  Only the newest waiting one is shown; a
+ *     retained one is shown again after a restart; failures are logged.
  *   DISCOVERY/device_automation/irjack_<host>/<source>_<remote>_<key>/config
  *     with discovery = yes: one Home Assistant device trigger per source
  *     and keymap button (retained), firing on that button's presses (not
@@ -45,6 +50,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "ir_decoder.h"
 #include "ir_keymap.h"
@@ -76,6 +82,12 @@ struct ir_mqtt_settings {
 
 /* Requests waiting for the main loop; more are refused as busy. */
 #define IR_MQTT_REQUEST_QUEUE 16
+#define IR_MQTT_DISPLAY_MAX 512
+
+/* Shows a display request (see PREFIX/display).  Returns 0, or a negative
+ * errno with a one-line reason in `error`. */
+typedef int (*ir_mqtt_display_fn)(void *userdata, const char *request, char *error,
+				  size_t error_size);
 
 /* Carries out a transmit request.  Returns 0, or a negative errno with a
  * one-line reason in `error`. */
@@ -88,6 +100,7 @@ struct ir_mqtt_config {
 	const char *const *source_names;    /* for discovery */
 	size_t source_count;
 	ir_mqtt_send_fn send;               /* NULL: requests are refused */
+	ir_mqtt_display_fn display;         /* NULL: display requests are dropped */
 	/* Connections, losses and the final counts, one line each at a
 	 * syslog level, from the network thread too; NULL: silent. */
 	void (*log)(void *userdata, int level, const char *message);
@@ -123,6 +136,18 @@ int ir_mqtt_new(const struct ir_mqtt_config *cfg, struct ir_mqtt **out, char *er
  * are dropped.  NULL is allowed.
  */
 void ir_mqtt_free(struct ir_mqtt *m);
+
+/*
+ * The JSON event published for a frame of source `source` on
+ * <prefix>/<source>/event: source, protocol, scancode, rc_protocol and
+ * rc_scancode (rc-core's reading, only where it differs: see
+ * ir_frame_rc_reading()), key, remote (null when unknown), repeat, toggle,
+ * timestamp (`now`, seconds with milliseconds).  Written into buf as
+ * snprintf would; returns the full length.
+ */
+int ir_mqtt_event_payload(const char *source, const struct ir_frame *frame,
+			  const struct ir_key_binding *key, const struct timespec *now, char *buf,
+			  size_t size);
 
 /* Publishes one decoded frame of source `source` (or queues it while
  * offline).  `key` is the keymap's binding, or NULL. */

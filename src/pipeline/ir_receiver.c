@@ -118,6 +118,8 @@ int ir_receiver_new(const struct ir_receiver_config *cfg, ir_frame_fn frame_fn, 
 			ret = ir_decoder_new(cfg->protocols, on_frame, ch, &ch->decoder);
 		if (ret == 0 && cfg->keymap)
 			ret = ir_keymap_attach(cfg->keymap, ch->decoder);
+		if (ret == 0 && cfg->why)
+			ir_decoder_set_why(ch->decoder, cfg->why, cfg->why_userdata);
 		rx->demods[c] = ch->demod;
 	}
 	if (ret < 0) {

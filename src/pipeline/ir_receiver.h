@@ -32,6 +32,10 @@ struct ir_receiver_config {
 	 * rc_keymaps' pulse_distance...) run on every channel too.  Not
 	 * copied: it must outlive the receiver. */
 	const struct ir_keymap *keymap;
+	/* Optional: every channel's decoder reports the trains no protocol
+	 * took, with the families' reasons (ir_decoder_set_why()). */
+	ir_why_fn why;
+	void *why_userdata;
 };
 
 /* Optional: every edge of every demodulated channel. */

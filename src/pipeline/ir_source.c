@@ -120,6 +120,8 @@ void ir_source_sink_audio_format(struct ir_source_sink *sink, unsigned rate, uns
 		.timeout_us = src->opt.timeout_us,
 		.protocols = src->opt.protocols,
 		.keymap = src->opt.keymap,
+		.why = src->opt.why,
+		.why_userdata = src->opt.why_userdata,
 	};
 	int ret;
 
@@ -166,6 +168,8 @@ static int ensure_decoder(struct ir_source *src)
 	ret = ir_decoder_new(src->opt.protocols, on_frame, src, &src->dec);
 	if (ret == 0 && src->opt.keymap)
 		ret = ir_keymap_attach(src->opt.keymap, src->dec);
+	if (ret == 0 && src->opt.why)
+		ir_decoder_set_why(src->dec, src->opt.why, src->opt.why_userdata);
 	if (ret < 0) {
 		ir_decoder_free(src->dec);
 		src->dec = NULL;
@@ -255,6 +259,7 @@ static const struct {
 	{ "portaudio", "portaudio", "default" },
 	{ "file", "file", NULL },
 	{ "lirc", "lirc", NULL },
+	{ "devinput", "devinput", "auto" },
 	{ "mceusb", "usb:mceusb", NULL },
 	{ "imon", "usb:imon", NULL },
 };
@@ -427,6 +432,17 @@ int ir_source_transmit(struct ir_source *src, const struct ir_edge *edges, size_
 		return -ENOTSUP;
 	}
 	return src->backend->transmit(src->impl, edges, n, carrier_hz, ports, err, err_size);
+}
+
+int ir_source_display(struct ir_source *src, const char *request, char *err, size_t err_size)
+{
+	if (err_size)
+		err[0] = '\0';
+	if (!src->backend->display) {
+		snprintf(err, err_size, "%s sources have no display", src->backend->name);
+		return -ENOTSUP;
+	}
+	return src->backend->display(src->impl, request, err, err_size);
 }
 
 void ir_source_stats(const struct ir_source *src, struct ir_source_stats *st)

@@ -53,6 +53,11 @@ struct ir_source_options {
 	 * plugin) repeat stale samples past the end of their file, so a test
 	 * must stop exactly at its length; lirc and USB sources ignore it. */
 	uint64_t max_frames;
+	/* Optional: trains of pulses no protocol took, with each family's
+	 * reason (ir_decoder_set_why(); irjackd at log level debug).  Called
+	 * on the thread that dispatches the source's frames. */
+	ir_why_fn why;
+	void *why_userdata;
 };
 
 /* Sets the defaults (all zero, channel auto, polarity auto). */
@@ -126,6 +131,10 @@ struct ir_source_backend {
 	 * first; 0 = all).  Called from the user's thread. */
 	int (*transmit)(void *impl, const struct ir_edge *edges, size_t n, uint32_t carrier_hz,
 			unsigned ports, char *err, size_t err_size);
+	/* Optional, receivers with a front-panel display (usb:imon): shows
+	 * `request` (the backend's own syntax, one line).  Called from the
+	 * user's thread. */
+	int (*display)(void *impl, const char *request, char *err, size_t err_size);
 };
 
 /* What a backend pushes into (from dispatch() only). */
@@ -162,8 +171,8 @@ const struct ir_source_backend *ir_source_backend_find(const char *name);
 
 /*
  * The spec of a source named the way a configuration file names it: a kind
- * ("alsa", "portaudio", "file", "lirc", or the USB receivers "mceusb" and
- * "imon") and a device ("" or NULL: the kind's default).  Returns the
+ * ("alsa", "portaudio", "file", "lirc", "devinput", or the USB receivers
+ * "mceusb" and "imon") and a device ("" or NULL: the kind's default).  Returns the
  * spec's length, as snprintf() (>= size: cut short), or -EINVAL for an
  * unknown kind.
  */
@@ -211,6 +220,12 @@ int ir_source_dispatch(struct ir_source *src, char *err, size_t err_size);
  * -ENODEV (unplugged just now), -EINVAL, or an I/O error, with `err` filled. */
 int ir_source_transmit(struct ir_source *src, const struct ir_edge *edges, size_t n,
 		       uint32_t carrier_hz, unsigned ports, char *err, size_t err_size);
+
+/* Receivers with a front-panel display (usb:imon: "TEXT line1|line2",
+ * "ICONS list", "CLOCK", "OFF"; see ir_imon_display.h): shows `request`.
+ * Returns 0, -ENOTSUP (no display here), -ENODEV (unplugged), -EINVAL (a
+ * bad request), or an I/O error, with `err` filled. */
+int ir_source_display(struct ir_source *src, const char *request, char *err, size_t err_size);
 
 /* Figures for `irjack monitor` / `irjack status`. */
 void ir_source_stats(const struct ir_source *src, struct ir_source_stats *st);

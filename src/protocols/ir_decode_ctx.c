@@ -5,7 +5,28 @@
  */
 #include "ir_decode_ctx.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "ir_family.h"
+
+bool ir_decode_wants_why(const struct ir_decode_ctx *ctx)
+{
+	return ctx->why != NULL;
+}
+
+void ir_decode_why(struct ir_decode_ctx *ctx, unsigned progress, const char *fmt, ...)
+{
+	char text[160];
+	va_list ap;
+
+	if (!ctx->why)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	ctx->why(ctx->owner, ctx->why_slot, progress, text);
+}
 
 bool ir_decode_enabled(const struct ir_decode_ctx *ctx, enum ir_protocol p)
 {

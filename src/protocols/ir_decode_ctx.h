@@ -31,6 +31,10 @@ struct ir_decode_ctx {
 	 * for the owner's last frame if it was of a protocol in `of`. */
 	void (*repeat)(void *owner, const struct ir_protocol_set *of, uint64_t start_us,
 		       uint64_t end_us);
+	/* Where a family's reason for dropping a frame goes (`irjack decode
+	 * -v`); NULL when nobody asked, so families format nothing. */
+	void (*why)(void *owner, void *slot, unsigned progress, const char *text);
+	void *why_slot;
 	void *owner;
 };
 

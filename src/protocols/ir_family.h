@@ -117,6 +117,19 @@ void ir_decode_emit(struct ir_decode_ctx *ctx, enum ir_protocol p, uint64_t scan
 void ir_decode_emit_repeat(struct ir_decode_ctx *ctx, const struct ir_protocol_set *of,
 			   uint64_t start_us);
 
+/*
+ * Says why the family dropped the frame it was reading, the way the
+ * kernel's decoders log it at debug level ("nec: header space 4150 us
+ * outside 3937-5067"; start with the protocol or family name).  `progress`
+ * is how far the frame had got (edges accepted): of a family's reasons in
+ * one train, the one that got furthest is shown.  Formats nothing unless a
+ * caller asked for reasons (ir_decoder_set_why()); ir_decode_wants_why()
+ * tells a family whether building an argument is worth it.
+ */
+bool ir_decode_wants_why(const struct ir_decode_ctx *ctx);
+void ir_decode_why(struct ir_decode_ctx *ctx, unsigned progress, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* ---- duration helpers ---- */
 
 /* |d - ref| <= margin */
@@ -218,6 +231,8 @@ extern const struct ir_family ir_family_rc6a;
 extern const struct ir_family ir_family_pulse_distance_table;
 /* the Manchester protocols that differ only in numbers (biphase.c) */
 extern const struct ir_family ir_family_biphase_table;
+/* the US protocols of IrpTransmogrifier's catalogue (irp_table.c) */
+extern const struct ir_family ir_family_irp_table;
 extern const struct ir_family ir_family_lirc; /* parametric: lircd.conf remotes */
 /* parametric: rc_keymaps' timing-described remotes (src/protocols/ir_generic.h) */
 extern const struct ir_family ir_family_generic;

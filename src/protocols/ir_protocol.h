@@ -93,9 +93,16 @@ enum ir_protocol {
 	IR_PROTO_PENTAX = 74,
 	IR_PROTO_VINCENT = 75,
 	IR_PROTO_SAMSUNGAH = 76,
-	/* 77..83 for further named protocols (the US set) */
-	/* IRMP's remaining protocols, numbered from the top of the range so
-	 * that the US set can take 77.. without a clash: */
+	/* The US protocols neither rc-core nor IRMP has (irp_table.c), named as
+	 * IrpTransmogrifier names them. */
+	IR_PROTO_DIRECTV = 77,
+	IR_PROTO_DISH_NETWORK = 78,
+	IR_PROTO_GICABLE = 79,
+	IR_PROTO_ZENITH = 80,
+	IR_PROTO_PROTON = 81,
+	IR_PROTO_BLAUPUNKT = 82,
+	/* 83 for a further named protocol */
+	/* IRMP's remaining protocols */
 	IR_PROTO_NETBOX = 84,
 	IR_PROTO_A1TVBOX = 85,
 	IR_PROTO_ROOMBA = 86,

@@ -10,11 +10,12 @@
  * Decoding: a lircd.conf remote only ever reports its own buttons, so the
  * decoder collects one frame (up to a space longer than any space inside
  * a frame) and matches it against the timings each button (and the
- * toggled variant, and the remote's repeat code) would produce.  This
- * trades speed (a few hundred templates per frame end) for one code path
- * shared by every encoding lircd knows, with the encoder the single
+ * toggled variant, and the remote's repeat code) would produce: one code
+ * path shared by every encoding lircd knows, with the encoder the single
  * statement of each encoding.  Where several buttons match (runs of
- * "one 0 833" bits merge, and eps is relative), the closest wins.
+ * "one 0 833" bits merge, and eps is relative), the closest wins.  An
+ * index of the templates' shapes (lirc_index.c) picks the few that can
+ * match, so a frame's cost does not grow with the button count.
  *
  * The encodings are lircd's (lib/lirc transmit.c and receive.c, 0.10):
  * SPACE_ENC pulse/space pairs, SPACE_FIRST, RC5/RC6 biphase (a one is
@@ -59,6 +60,7 @@ void lirc_remote_free(void *remote)
 		free(r->raw[i].durations);
 	free(r->raw);
 	free(r->codes);
+	lirc_index_free(r->index);
 	free(r);
 }
 
@@ -346,9 +348,7 @@ int lirc_remote_frame(const struct lirc_remote *r, uint64_t code, int repeat,
 
 static uint32_t tolerance(const struct lirc_remote *r, uint32_t expected)
 {
-	uint32_t rel = (uint32_t)((uint64_t)expected * r->eps / 100);
-
-	return rel > r->aeps ? rel : r->aeps;
+	return lirc_tolerance(r, expected);
 }
 
 /* The edges of template `t` as the decoder collects them: a leading space
@@ -486,6 +486,38 @@ static void note_code(struct lirc_remote *r, uint64_t code, struct ir_edge_buf *
 	}
 }
 
+/* Makes r->index: the frame of every code, with the toggle bits each way
+ * (lirc_remote.h).  Returns 0 or -ENOMEM. */
+static int index_codes(struct lirc_remote *r)
+{
+	const uint64_t masks[4] = { 0, r->toggle_bit_mask, r->toggle_mask,
+				    r->toggle_bit_mask ^ r->toggle_mask };
+	unsigned variants = r->toggle_mask ? 4 : r->toggle_bit_mask ? 2 : 1;
+	struct ir_edge_buf t = { 0 };
+	bool indexing = true;
+
+	lirc_index_free(r->index);
+	r->index = lirc_index_new(r, r->code_count * variants);
+	if (!r->index)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->code_count && indexing; i++) {
+		for (unsigned v = 0; v < variants && indexing; v++) {
+			uint64_t c = r->codes[i] ^ masks[v];
+			size_t first, end;
+
+			ir_edge_buf_clear(&t);
+			if (lirc_remote_frame(r, c, 0, &t) < 0)
+				continue; /* a button the decoder never matches */
+			collected_span(&t, &first, &end);
+			if (end > first && end - first <= LIRC_FRAME_EDGES_MAX)
+				indexing = lirc_index_add_shape(r->index, c, t.edges + first,
+								end - first);
+		}
+	}
+	ir_edge_buf_free(&t);
+	return 0;
+}
+
 int lirc_remote_prepare(struct lirc_remote *r)
 {
 	struct ir_edge_buf t = { 0 };
@@ -510,7 +542,7 @@ int lirc_remote_prepare(struct lirc_remote *r)
 	for (size_t i = 0; i < count; i++)
 		note_code(r, has(r, LIRC_F_RAW_CODES) ? i + 1 : r->codes[i], &t);
 	ir_edge_buf_free(&t);
-	return 0;
+	return has(r, LIRC_F_RAW_CODES) ? 0 : index_codes(r);
 }
 
 /* Raw codes: lircd tries them in file order and takes the first whose
@@ -528,49 +560,101 @@ static bool read_raw(const struct lirc_remote *r, const struct lirc_dec *d,
 	return false;
 }
 
+/* The closest template so far: the smallest mismatch, and of those the
+ * first in lircd's order (every code, then every code with the toggle bit
+ * turned round). */
+struct closest {
+	const struct lirc_remote *r;
+	const struct lirc_dec *d;
+	struct ir_edge_buf *t;
+	uint64_t x, mask;
+	uint64_t err, code;
+	size_t order;
+};
+
+static void try_code(struct closest *b, uint64_t c, size_t order)
+{
+	uint64_t err;
+
+	if (b->err == 0 && order > b->order)
+		return;
+	ir_edge_buf_clear(b->t);
+	if (lirc_remote_frame(b->r, c, 0, b->t) < 0)
+		return;
+	err = mismatch(b->r, b->d, b->t);
+	if (err < b->err || (err == b->err && err != UINT64_MAX && order < b->order)) {
+		b->err = err;
+		b->code = c;
+		b->order = order;
+	}
+}
+
+/* lirc_index_candidates()'s callback: the code's place in lircd's order. */
+static void try_candidate(void *arg, uint64_t c)
+{
+	struct closest *b = arg;
+	size_t i = lirc_index_first(b->r, c ^ b->x);
+	size_t j = b->mask ? lirc_index_first(b->r, c ^ b->x ^ b->mask) : SIZE_MAX;
+
+	if (i != SIZE_MAX)
+		try_code(b, c, i);
+	else if (j != SIZE_MAX)
+		try_code(b, c, b->r->code_count + j);
+}
+
+/* The first button whose code is `read`, or `read` with the toggle bits
+ * turned round; SIZE_MAX if none. */
+static size_t first_button(const struct lirc_remote *r, uint64_t read, uint64_t mask)
+{
+	size_t i, j;
+
+	if (!r->index) {
+		for (i = 0; i < r->code_count; i++)
+			if (r->codes[i] == read || (mask && (r->codes[i] ^ mask) == read))
+				return i;
+		return SIZE_MAX;
+	}
+	i = lirc_index_first(r, read);
+	j = mask ? lirc_index_first(r, read ^ mask) : SIZE_MAX;
+	return i < j ? i : j;
+}
+
 /*
  * Codes: the code the light carries is the closest template's (lircd reads
  * it bit by bit; runs of same-kind bits merge, and a run of 6 is within
  * 30 % of a run of 8, so the closest stands for its bit-by-bit reading).
  * The button is then named as lircd's get_code() does: the first in file
  * order whose code is the one read, or the one read with the toggle bits
- * turned round; lircd reports that button's code.
+ * turned round; lircd reports that button's code.  The index gives the
+ * few templates that can match; without one (or when too many shapes are
+ * possible) every template is tried, with the same result.
  */
 static bool read_code(const struct lirc_remote *r, const struct lirc_dec *d,
 		      struct ir_edge_buf *t, uint64_t *code, unsigned *toggle)
 {
-	uint64_t best = UINT64_MAX, read = 0;
-	uint64_t mask = r->toggle_bit_mask;
 	/* toggle_mask: every second frame of a press is sent with these bits
 	 * turned round (lircd's get_code() turns them back) */
-	uint64_t x = d->toggle_state % 2 ? r->toggle_mask : 0;
+	struct closest b = { .r = r, .d = d, .t = t, .mask = r->toggle_bit_mask,
+			     .x = d->toggle_state % 2 ? r->toggle_mask : 0,
+			     .err = UINT64_MAX, .order = SIZE_MAX };
+	uint64_t read;
+	size_t i;
 
-	for (unsigned v = 0; v < (mask ? 2u : 1u) && best; v++) {
-		for (size_t i = 0; i < r->code_count && best; i++) {
-			uint64_t c = (v ? r->codes[i] ^ mask : r->codes[i]) ^ x;
-			uint64_t err;
-
-			ir_edge_buf_clear(t);
-			if (lirc_remote_frame(r, c, 0, t) < 0)
-				continue;
-			err = mismatch(r, d, t);
-			if (err < best) {
-				best = err;
-				read = c;
-			}
-		}
+	if (lirc_index_candidates(r, d->edges, d->n, try_candidate, &b) < 0) {
+		for (unsigned v = 0; v < (b.mask ? 2u : 1u) && b.err; v++)
+			for (i = 0; i < r->code_count && b.err; i++)
+				try_code(&b, (v ? r->codes[i] ^ b.mask : r->codes[i]) ^ b.x,
+					 v * r->code_count + i);
 	}
-	if (best == UINT64_MAX)
+	if (b.err == UINT64_MAX)
 		return false;
-	read ^= x;
-	for (size_t i = 0; i < r->code_count; i++) {
-		if (r->codes[i] == read || (mask && (r->codes[i] ^ mask) == read)) {
-			*code = r->codes[i];
-			*toggle = r->codes[i] != read;
-			return true;
-		}
-	}
-	return false;
+	read = b.code ^ b.x;
+	i = first_button(r, read, b.mask);
+	if (i == SIZE_MAX)
+		return false;
+	*code = r->codes[i];
+	*toggle = r->codes[i] != read;
+	return true;
 }
 
 /* Matches the collected frame; emits and returns true if it is one of the

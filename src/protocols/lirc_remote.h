@@ -7,6 +7,7 @@
 #ifndef IRJACK_LIRC_REMOTE_H
 #define IRJACK_LIRC_REMOTE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,6 +55,8 @@ static inline uint64_t lirc_shift_right(uint64_t v, unsigned n)
  * codes below it). */
 #define LIRC_FRAME_EDGES_MAX 1024
 
+struct lirc_index;
+
 struct lirc_raw_code {
 	uint32_t *durations; /* pulse, space, pulse ... (odd count) */
 	size_t count;
@@ -89,7 +92,20 @@ struct lirc_remote {
 	 * decoder collects it (bit n set: n edges, pulse first) */
 	uint32_t frame_space_max;
 	uint8_t frame_lengths[LIRC_FRAME_EDGES_MAX / 8 + 1];
+	/* set by lirc_remote_prepare() for `begin codes` remotes: the hashes
+	 * that make a frame's cost independent of the button count
+	 * (lirc_index.c); NULL for raw codes or when it could not be made */
+	struct lirc_index *index;
 };
+
+/* LIRC's tolerance around an expected duration: eps % or aeps µs,
+ * whichever is larger. */
+static inline uint32_t lirc_tolerance(const struct lirc_remote *r, uint32_t expected)
+{
+	uint32_t rel = (uint32_t)((uint64_t)expected * r->eps / 100);
+
+	return rel > r->aeps ? rel : r->aeps;
+}
 
 enum { LIRC_PARITY_NONE, LIRC_PARITY_EVEN, LIRC_PARITY_ODD };
 
@@ -107,6 +123,46 @@ int lirc_remote_prepare(struct lirc_remote *r);
 struct ir_edge_buf;
 int lirc_remote_frame(const struct lirc_remote *r, uint64_t code, int repeat,
 		      struct ir_edge_buf *out);
+
+/*
+ * The index of a `begin codes` remote (lirc_index.c).  A frame template's
+ * edges come from a small alphabet of durations (header, one, zero, trail
+ * and their merged runs), so the frames within tolerance of a collected
+ * frame are found by mapping each collected edge to the alphabet's
+ * durations within tolerance and looking the resulting shapes up in a
+ * hash, instead of making every button's template: a frame costs the same
+ * with 10 buttons or 100,000.  lirc_remote_prepare() makes r->index, with
+ * the frames of every code c, c ^ toggle_bit_mask, and both again ^
+ * toggle_mask.
+ */
+#define LIRC_INDEX_ALPHABET 32
+#define LIRC_INDEX_SHAPES_MAX 4096
+
+/* An index of r->codes (their first places) with room for `shapes`
+ * frames; NULL when out of memory.  Release with lirc_index_free() (NULL
+ * is fine). */
+struct lirc_index *lirc_index_new(const struct lirc_remote *r, size_t shapes);
+void lirc_index_free(struct lirc_index *ix);
+
+/* Adds the collected edges (pulse first) of code `code`'s frame.  False
+ * once the frames need more than LIRC_INDEX_ALPHABET durations of a kind:
+ * the index then answers lirc_index_first() only. */
+struct ir_edge;
+bool lirc_index_add_shape(struct lirc_index *ix, uint64_t code, const struct ir_edge *edges,
+			  size_t n);
+
+/* The first i with r->codes[i] == code, or SIZE_MAX (none, or no index). */
+size_t lirc_index_first(const struct lirc_remote *r, uint64_t code);
+
+/*
+ * Calls `fn(arg, c)` for every code c of the index (each once at most)
+ * whose frame's collected edges could each be within tolerance of
+ * `edges[0..n)` (pulse first), and for no other code.  Returns how many it
+ * called it for, or -1 when the index cannot tell (no index, or more than
+ * LIRC_INDEX_SHAPES_MAX shapes to try): then every code must be tried.
+ */
+int lirc_index_candidates(const struct lirc_remote *r, const uint32_t *edges, size_t n,
+			  void (*fn)(void *arg, uint64_t code), void *arg);
 
 /* Releases a remote made by the parser (and its raw codes). */
 void lirc_remote_free(void *remote);

@@ -280,6 +280,9 @@ static void nec_finish(struct nec_dec *d, struct ir_decode_ctx *ctx)
 		nec_finish48(d, ctx);
 	} else {
 		d->last = LAST_NONE;
+		ir_decode_why(ctx, 2 + 2 * d->count,
+			      "nec: %u bits then silence: no NEC length (32, 42, 16 with a sync; 48 after a 4.5 ms leader)",
+			      d->count);
 	}
 }
 
@@ -358,6 +361,45 @@ static bool nec_bit_space(struct nec_dec *d, struct ir_decode_ctx *ctx, uint32_t
 	return true;
 }
 
+/* Why the edge in `d->state` broke the frame (irjack decode -v). */
+static void nec_why(const struct nec_dec *d, struct ir_decode_ctx *ctx, bool pulse, uint32_t dur)
+{
+	unsigned progress = 2 + 2 * d->count;
+
+	if (!ir_decode_wants_why(ctx) || (d->state == STATE_INACTIVE && !pulse))
+		return;
+	if (dur == UINT32_MAX) {
+		ir_decode_why(ctx, progress, "nec: silence after %u bits", d->count);
+		return;
+	}
+	switch (d->state) {
+	case STATE_INACTIVE:
+		ir_decode_why(ctx, 0, "nec: leader pulse %u us: not 9000 (>= %u) nor 4500 (%u-%u)", dur,
+			      NEC_LEADER_MIN, NEC_SHORT_HEADER_PULSE - NEC_MARGIN,
+			      NEC_SHORT_HEADER_PULSE + NEC_MARGIN);
+		return;
+	case STATE_HEADER_SPACE:
+		ir_decode_why(ctx, 1, "nec: header %s %u us outside %u-%u%s", pulse ? "pulse" : "space",
+			      dur, NEC_HEADER_SPACE_MIN, NEC_HEADER_SPACE_MAX,
+			      d->short_header ? "" : " (repeat 1971-2533)");
+		return;
+	case STATE_BIT_PULSE:
+	case STATE_REPEAT_TRAILER:
+		ir_decode_why(ctx, progress, "nec: %s %u: %s %u us outside %u-%u",
+			      d->state == STATE_REPEAT_TRAILER ? "repeat trailer" : "bit", d->count,
+			      pulse ? "pulse" : "space", dur, NEC_BIT_PULSE - NEC_MARGIN,
+			      NEC_BIT_PULSE + NEC_MARGIN);
+		return;
+	case STATE_BIT_SPACE:
+		ir_decode_why(ctx, progress + 1,
+			      "nec: bit %u: %s %u us: not a 0 (%u-%u), a 1 (%u-%u) nor the end (>= %u)",
+			      d->count, pulse ? "pulse" : "space", dur, NEC_BIT_0_SPACE - NEC_MARGIN,
+			      NEC_BIT_0_SPACE + NEC_MARGIN, NEC_K_BIT_1_SPACE - NEC_MARGIN,
+			      NEC_K_BIT_1_SPACE + NEC_MARGIN, NEC_DECIDE_SPACE);
+		return;
+	}
+}
+
 static void nec_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_edge *e)
 {
 	struct nec_dec *d = state;
@@ -407,6 +449,7 @@ static void nec_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 		d->state = STATE_INACTIVE;
 		return;
 	}
+	nec_why(d, ctx, pulse, dur);
 	d->state = STATE_INACTIVE;
 }
 

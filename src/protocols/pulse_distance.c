@@ -211,8 +211,9 @@ static const struct pd_proto pd_protos[] = {
 	  0, 0, 0, 0, 0, 22000, acp24_read, acp24_write },
 	/* Kathrein: 210/6218 header, 210 pulse, 1400 = 0, 3000 = 1, 13 bits
 	 * MSB first: IRMP reads 4 address bits from bit 1, 7 command bits
-	 * from bit 5 */
-	{ IR_PROTO_KATHREIN, 210, 6218, 600, { 210, 210 }, { 1400, 3000 }, 600, 210, 13, true,
+	 * from bit 5.  Margins of 150: Dish Network's 400 µs pulses, 6.1 ms
+	 * header space and 1.7/2.8 ms spaces are otherwise a Kathrein frame. */
+	{ IR_PROTO_KATHREIN, 210, 6218, 150, { 210, 210 }, { 1400, 3000 }, 150, 210, 13, true,
 	  1, 4, 5, 7, 0, 35000, NULL, NULL },
 };
 
@@ -257,7 +258,7 @@ static const struct ir_protocol_info pd_infos[] = {
 		"Mitsubishi Heavy air conditioner, 88 bits: 16-bit address and command read"),
 	PD_INFO_ND(IR_PROTO_ACP24, "acp24", 0xffff, 38000, 390, 150,
 		"Stiebel Eltron ACP24 air conditioner, 70 bits: IRMP's 16-bit command"),
-	PD_INFO_ND(IR_PROTO_KATHREIN, "kathrein", 0xf007f, 38000, 210, 600,
+	PD_INFO_ND(IR_PROTO_KATHREIN, "kathrein", 0xf007f, 38000, 210, 150,
 		"Kathrein, 4-bit address, 7-bit command, MSB first"),
 };
 

@@ -249,13 +249,19 @@ static int rc6a_encode(enum ir_protocol p, uint64_t scancode, unsigned toggle,
 }
 
 /* rc6a frames are rc6_6a_32 frames with bit 31 set; bit 15, the toggle,
- * is not in the scancode and reads as 0. */
+ * is not in the scancode and reads as 0.  rc-core reports those with an
+ * MCE customer code (Microsoft 0x800f, Zotac 0x8034, Kathrein 0x8046 with
+ * bit 31) as rc6_mce, whose scancode drops the toggle the same way. */
 static bool rc6a_rc_core_view(enum ir_protocol p, uint64_t scancode, enum ir_protocol *rc_proto,
 			      uint64_t *rc_scancode)
 {
+	uint64_t customer = (scancode >> 16) & 0x7fff;
+
 	if (p != IR_PROTO_RC6A)
 		return false;
-	*rc_proto = IR_PROTO_RC6_6A_32;
+	*rc_proto = customer == 0x000f || customer == 0x0034 || customer == 0x0046
+			    ? IR_PROTO_RC6_MCE
+			    : IR_PROTO_RC6_6A_32;
 	*rc_scancode = RC6A_LONG_CUSTOMER | (scancode & 0x7fff7fff);
 	return true;
 }

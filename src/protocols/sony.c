@@ -154,6 +154,42 @@ static bool sony_rc6_decoded(const struct ir_decode_ctx *ctx)
 	return false;
 }
 
+/* Why the edge in `d->state` broke the frame (irjack decode -v). */
+static void sony_why(const struct sony_dec *d, struct ir_decode_ctx *ctx, bool pulse,
+		     uint32_t dur)
+{
+	unsigned progress = 2 + 2 * d->count;
+
+	if (!ir_decode_wants_why(ctx) || (d->state == STATE_INACTIVE && !pulse))
+		return;
+	switch (d->state) {
+	case STATE_INACTIVE:
+		ir_decode_why(ctx, 0, "sony: header pulse %u us outside %u-%u", dur,
+			      SONY_HEADER_PULSE - SONY_HEADER_MARGIN,
+			      SONY_HEADER_PULSE + SONY_HEADER_LONG_MARGIN);
+		return;
+	case STATE_HEADER_SPACE:
+		ir_decode_why(ctx, 1, "sony: header space %u us outside %u-%u", dur,
+			      SONY_BIT_SPACE - SONY_KERNEL_MARGIN, SONY_BIT_SPACE + SONY_KERNEL_MARGIN);
+		return;
+	case STATE_BIT_PULSE:
+		ir_decode_why(ctx, progress, "sony: bit %u: %s %u us: not a 0 (%u-%u) nor a 1 (%u-%u)",
+			      d->count, pulse ? "pulse" : "space", dur,
+			      SONY_BIT_0_PULSE - SONY_KERNEL_MARGIN, SONY_BIT_0_PULSE + SONY_KERNEL_MARGIN,
+			      SONY_BIT_1_PULSE - SONY_KERNEL_MARGIN, SONY_BIT_1_PULSE + SONY_KERNEL_MARGIN);
+		return;
+	case STATE_BIT_SPACE:
+		if (dur >= sony_end_space(d))
+			ir_decode_why(ctx, progress, "sony: %u bits then silence: no Sony length (12, 15, 20)",
+				      d->count);
+		else
+			ir_decode_why(ctx, progress + 1, "sony: bit %u: space %u us outside %u-%u",
+				      d->count, dur, SONY_BIT_SPACE - SONY_KERNEL_MARGIN,
+				      SONY_BIT_SPACE + SONY_KERNEL_MARGIN);
+		return;
+	}
+}
+
 static void sony_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_edge *e)
 {
 	struct sony_dec *d = state;
@@ -213,6 +249,7 @@ static void sony_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_
 		d->state = STATE_BIT_PULSE;
 		return;
 	}
+	sony_why(d, ctx, pulse, dur);
 	d->state = STATE_INACTIVE;
 }
 

@@ -22,6 +22,8 @@ Scenarios (each prints its figures and exits 1 on any failure):
            past the 300 s signal limit at once, nothing rendered
   socket   the socket's mode exactly as configured; deleted under the
            daemon, made anew by SIGHUP with its clients kept
+  fair     one user's 64 idle connections do not lock another user out;
+           refusals logged at most once a second (needs root)
   reload   SIGHUP while a source cannot be reopened: the daemon stays up,
            STATUS names it waiting, it is retried until it opens
 
@@ -703,6 +705,81 @@ def scenario_socket():
     d.stop()
 
 
+HOLDER = r"""
+import socket, sys, time
+path, count, flood = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+held = []
+for i in range(count):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(path)
+    held.append(s)
+    time.sleep(0.002)
+print("held", flush=True)
+for i in range(flood):  # each refused at once, as the server is full
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect(path)
+    except OSError:
+        pass
+    s.close()
+print("flooded", flush=True)
+time.sleep(60)
+"""
+
+
+def scenario_fair():
+    """One user's 64 idle connections (the limit) no longer lock every
+    other user out: another user's client gets in (the first user's least
+    recently active connection is closed), and a connect flood is logged
+    at most once a second (it was one line per refusal: 1,934 lines)."""
+    if os.geteuid() != 0:
+        print("fault test fair skipped: needs root to connect as a second user")
+        sys.exit(77)  # ctest reports it skipped, not passed
+    os.chmod(TMP, 0o755)
+    src, _ = make_input(presses=2, repeats=0)
+    d = Daemon(source=src, extra="mode = 0666\n")
+    t_start = time.monotonic()
+    # Debian's python3: another user may not reach a python under /root
+    py = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+    holder = subprocess.Popen([py, "-c", HOLDER, d.sock, str(MAX_CLIENTS), "2000"],
+                              stdout=subprocess.PIPE, text=True,
+                              preexec_fn=lambda: os.setuid(65534))
+    STARTED.append(holder)
+    if holder.stdout.readline().strip() != "held":
+        fail("the second user could not hold %d connections" % MAX_CLIENTS)
+        return
+    holder.stdout.readline()  # flooded
+    t0 = time.monotonic()
+    try:
+        r = command(d.sock, "VERSION")
+    except OSError as e:  # closed on accept: locked out
+        r = None
+        figure("fair: root's VERSION: %s" % e)
+    took = time.monotonic() - t0
+    figure("fair: another user's %d idle connections and 2000 refused connects: root's VERSION"
+           " %s in %.1f ms" % (MAX_CLIENTS, r[2] if r else "not answered", took * 1e3))
+    if not r or r[2] != "SUCCESS":
+        fail("a user is locked out by another user's %d idle connections" % MAX_CLIENTS)
+    time.sleep(0.2)
+    elapsed = time.monotonic() - t_start
+    lines = [l for l in d.stderr().splitlines() if "refused" in l or "idle client" in l]
+    figure("fair: %d log lines about refused or closed clients in %.1f s" % (len(lines), elapsed))
+    if len(lines) > elapsed + 3:
+        fail("%d log lines about refused clients in %.1f s: %r" % (len(lines), elapsed,
+                                                                    lines[:3]))
+    if not any("idle client" in l for l in d.stderr().splitlines()):
+        time.sleep(1.1)  # the next pass logs what the last second held
+        try:
+            command(d.sock, "VERSION")
+        except OSError:
+            pass
+    if not any("closed 1 idle client" in l for l in d.stderr().splitlines()):
+        fail("no log line for the closed idle client: %r" % d.stderr()[-300:])
+    holder.kill()
+    holder.wait()
+    d.stop()
+
+
 def scenario_limits():
     # timing file size: 256 MiB (a sparse file: nothing is written)
     big = os.path.join(TMP, "huge.mode2")
@@ -861,7 +938,8 @@ try:
     {"stuck": scenario_stuck, "churn": scenario_churn, "sigterm": scenario_sigterm,
      "garbage": scenario_garbage, "limits": scenario_limits,
      "reload": scenario_reload, "inputs": scenario_inputs,
-     "bounded": scenario_bounded, "socket": scenario_socket}[SCENARIO]()
+     "bounded": scenario_bounded, "socket": scenario_socket,
+     "fair": scenario_fair}[SCENARIO]()
 finally:
     for p in STARTED:
         if p.poll() is None:

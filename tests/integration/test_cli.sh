@@ -122,6 +122,21 @@ grep -q 'pioneer *0xa50012$' "$TMP/out" || fail "a 40 kHz frame with device 0xA5
 pipe nec:0x0408 '$s/^space .*/space 563\npulse 563\nspace 1688\npulse 563\nspace 100000/'
 [ -s "$TMP/out" ] && fail "a nec frame with 2 more bits decodes: $(cat "$TMP/out")"
 
+# decode -v says why: each candidate family's reason for a train nothing took
+"$IRJACK" encode nec:0x0408 | sed 's/^space 4500$/space 3800/' | "$IRJACK" decode -v - >"$TMP/out" 2>"$TMP/err"
+[ $? = 1 ] || fail "decode -v of an undecodable train must exit 1"
+expect_err '^0.000000-0.067[0-9]* s: 68 edges, no protocol took them$'
+expect_err '^  nec: header space 3800 us outside 3937-5067'
+"$IRJACK" encode nec:0x0408 | "$IRJACK" decode -v - >"$TMP/out" 2>"$TMP/err"
+[ -s "$TMP/err" ] && fail "decode -v of a good frame printed reasons: $(cat "$TMP/err")"
+# the US protocols through the CLI, and blaupunkt only at its carrier
+pipe gi_cable:0x3005a 's/x/x/'
+grep -q 'gi_cable *0x3005a$' "$TMP/out" || fail "gi_cable round trip: $(cat "$TMP/out")"
+pipe blaupunkt:0x20015 's/^carrier 30300$/carrier 38000/'
+grep -q 'grundig *0x095$' "$TMP/out" || fail "blaupunkt's light at 38 kHz is grundig: $(cat "$TMP/out")"
+pipe blaupunkt:0x20015 's/x/x/'
+grep -q 'blaupunkt *0x20015$' "$TMP/out" || fail "blaupunkt at 30.3 kHz: $(cat "$TMP/out")"
+
 # A FIFO is read once: the writer sends its data and closes, and decode
 # ends (the format probe used to consume it and a second open waited for a
 # writer forever).  Mode2 and WAV alike; `timeout` makes a hang a failure.

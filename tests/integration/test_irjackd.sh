@@ -53,6 +53,32 @@ expect_exit 0 $WRAP "$IRJACKD" --config "$TMP/ok.conf"
 [ "$(grep -c '"source":"irmp"' "$TMP/out")" = 5 ] || fail "5 frames from the mode2 source"
 grep -q '"protocol":"nec","scancode":1275' "$TMP/out" || fail "nec 0x04fb as JSON"
 
+# At log level debug, a train no protocol took is logged with each
+# candidate family's reason (as `irjack decode -v` prints it).
+# NEC 0x0408 (bytes 04 FB 08 F7, LSB first) with a 3.8 ms header space
+{
+	echo "pulse 9000"; echo "space 3800"
+	for byte in 4 251 8 247; do
+		for bit in 0 1 2 3 4 5 6 7; do
+			echo "pulse 563"
+			[ $(((byte >> bit) & 1)) = 1 ] && echo "space 1688" || echo "space 563"
+		done
+	done
+	echo "pulse 563"; echo "space 40000"
+} >"$TMP/bad.mode2"
+cat >"$TMP/debug.conf" <<CONF
+[daemon]
+log_level = debug
+[source bad]
+type = file
+device = $TMP/bad.mode2
+[output json]
+path = -
+CONF
+expect_exit 0 $WRAP "$IRJACKD" --config "$TMP/debug.conf"
+expect_err "source bad: 68 edges (67.4 ms) no protocol took"
+expect_err "source bad: nec: header space 3800 us outside 3937-5067"
+
 # Real lirc clients on irjackd's lircd socket: irw prints the presses,
 # irsend lists and sends, irexec runs a command for a button.
 if command -v irw >/dev/null && command -v irsend >/dev/null && command -v irexec >/dev/null; then

@@ -6,13 +6,16 @@
 # path (a test must not take the system's /run/lirc/lircd): irw on that
 # path names keys from a file source; LIST shows the devinput remote that
 # came through the include; permission 666 is the socket's mode; the
-# devinput driver is named in a warning; a bad value is an error naming
+# devinput driver becomes a devinput source (on a host without rc-core it
+# waits for a receiver: `irjack status` says so, and the file source is
+# served meanwhile); a bad value is an error naming
 # lirc_options.conf and its line, an unknown option only a warning;
 # driver default with its device is a lirc source, configfile a keymap.
-# Usage: test_irjackd_lirc_options.sh IRJACKD SOURCE_DIR
+# Usage: test_irjackd_lirc_options.sh IRJACKD SOURCE_DIR [IRJACK]
 set -u
 IRJACKD=$1
 SRC=$2
+IRJACK=${3:-$(dirname "$IRJACKD")/irjack}
 TMP=$(mktemp -d)
 daemon=
 trap '[ -n "$daemon" ] && kill $daemon 2>/dev/null; rm -rf "$TMP"' EXIT
@@ -42,9 +45,9 @@ CONF
 
 "$IRJACKD" --check-config --config "$TMP/d.conf" >"$TMP/check.out" 2>"$TMP/check.err" ||
 	fail "--check-config: $(cat "$TMP/check.err")"
-grep -q "output lircd: $sock (mode 666)" "$TMP/check.out" || fail "socket from output/permission: $(cat "$TMP/check.out")"
-grep -q "lirc_options.conf:[0-9]*: driver devinput: not supported" "$TMP/check.err" ||
-	fail "devinput warning: $(cat "$TMP/check.err")"
+grep -q "output lircd: $sock (mode 0666)" "$TMP/check.out" || fail "socket from output/permission: $(cat "$TMP/check.out")"
+grep -q "source lirc: devinput auto" "$TMP/check.out" || fail "driver devinput: $(cat "$TMP/check.out")"
+grep -q "driver devinput: not supported" "$TMP/check.err" && fail "devinput still unsupported: $(cat "$TMP/check.err")"
 
 "$IRJACKD" --config "$TMP/d.conf" 2>"$TMP/daemon.err" &
 daemon=$!
@@ -55,6 +58,11 @@ irw=$!
 timeout 3 irsend -d "$sock" LIST "" "" >"$TMP/list.out" 2>&1 || fail "irsend LIST: $(cat "$TMP/list.out")"
 grep -q "devinput" "$TMP/list.out" || fail "LIST lacks the included devinput remote: $(cat "$TMP/list.out")"
 grep -q "irmp_nec" "$TMP/list.out" || fail "LIST lacks irmp_nec: $(cat "$TMP/list.out")"
+if [ ! -d /sys/class/rc ] || [ -z "$(ls /sys/class/rc)" ]; then
+	"$IRJACK" status -s "$sock" >"$TMP/status.out" 2>&1
+	grep -q "^source lirc devinput:auto waiting" "$TMP/status.out" ||
+		fail "the devinput source is not waiting: $(cat "$TMP/status.out")"
+fi
 wait $irw
 kill $daemon; wait $daemon; daemon=
 grep -q ' 00 KEY_VOLUMEUP irmp_nec$' "$TMP/irw.out" || fail "irw named no key: $(cat "$TMP/irw.out") $(cat "$TMP/daemon.err")"

@@ -51,6 +51,8 @@ i=0; while [ ! -S "$TMP/notify" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); 
 cp "$SRC/tests/data/irmp-nec.toml" "$TMP/keys.toml"
 sed -e 's/KEY_VOLUMEUP/KEY_PLAY/' -e 's/KEY_VOLUMEDOWN/KEY_STOP/' \
 	"$SRC/tests/data/irmp-nec.toml" >"$TMP/keys-new.toml"
+# a Samsung TV frame: status shows rc-core's reading of it alongside
+"$IRJACK" encode samsung32:0x0707fd02 >"$TMP/samsung.mode2" || fail "irjack encode samsung32"
 cat >"$TMP/d.conf" <<CONF
 [daemon]
 keymap = $TMP/keys.toml
@@ -58,6 +60,9 @@ keymap = $TMP/keys.toml
 type = file
 device = $SRC/samples/nec-remote-irmp.mode2
 replay_delay_ms = 800
+[source samsung]
+type = file
+device = $TMP/samsung.mode2
 [output lircd]
 path = $sock
 [transmitter one]
@@ -83,6 +88,8 @@ wait_for "$TMP/irw.out" 5 ' 01 KEY_VOLUMEDOWN' || fail "no repeat of KEY_VOLUMED
 "$IRJACK" status -s "$sock" >"$TMP/status.out" 2>&1 || fail "irjack status exited $?: $(cat "$TMP/status.out")"
 grep -q '^source irmp file:.*frames 5,' "$TMP/status.out" || fail "status lacks 5 frames of irmp: $(cat "$TMP/status.out")"
 grep -q 'last nec 0x0*6 repeat KEY_VOLUMEDOWN [0-9.]* s ago$' "$TMP/status.out" || fail "status lacks the last frame: $(cat "$TMP/status.out")"
+grep -q '^source samsung .*last samsung32 0x0707fd02 rc_protocol necx rc_scancode 0x70702 [0-9.]* s ago$' "$TMP/status.out" ||
+	fail "status lacks rc-core's reading of the samsung32 frame: $(cat "$TMP/status.out")"
 grep -q '^output lircd .*, [12] clients\?$' "$TMP/status.out" || fail "status lacks the lircd output: $(cat "$TMP/status.out")"
 "$IRJACK" status -s "$TMP/nothing" >/dev/null 2>"$TMP/status.err"
 [ $? = 2 ] || fail "irjack status on a missing socket must exit 2"
@@ -94,7 +101,7 @@ kill -HUP $daemon
 wait_for "$TMP/notify.log" 5 '^RELOADING=1$' || fail "no RELOADING=1 on SIGHUP"
 wait_for "$TMP/irw.out" 5 KEY_STOP || fail "after SIGHUP: no KEY_STOP: $(cat "$TMP/irw.out")"
 grep -q KEY_PLAY "$TMP/irw.out" || fail "after SIGHUP: no KEY_PLAY"
-grep -q 'reloaded: 1 source, 1 remote, 6 buttons' "$TMP/daemon.err" || fail "reload not logged: $(cat "$TMP/daemon.err")"
+grep -q 'reloaded: 2 sources, 1 remote, 6 buttons' "$TMP/daemon.err" || fail "reload not logged: $(cat "$TMP/daemon.err")"
 [ "$(grep -c '^READY=1$' "$TMP/notify.log")" = 2 ] || fail "READY=1 after the reload: $(cat "$TMP/notify.log")"
 
 # SIGHUP, broken configuration: rejected, named, and the service keeps

@@ -194,6 +194,13 @@ printf 'nec 0x04fb\nnec 0x0408\nnecx 0x123456\nnec 0x0402\n' >"$TMP/sent.want"
 awk '{ print $2, $3 }' "$TMP/sent.txt" >"$TMP/sent.got"
 cmp -s "$TMP/sent.want" "$TMP/sent.got" || fail "transmitted frames: $(cat "$TMP/sent.txt")"
 
+# ---- (2b) display requests reach the daemon's display handler: with no
+# iMON among the sources it logs why (the bytes on the wire: guest-display.sh) ----
+$PUB -t "$PREFIX/display" -m 'TEXT Now playing|Track 2'
+for i in $(seq 30); do grep -q 'display request' "$TMP/daemon.err" && break; sleep 0.1; done
+grep -q 'display request "TEXT Now playing|Track 2": no source has a display' "$TMP/daemon.err" ||
+	fail "display request not handled: $(grep -i display "$TMP/daemon.err")"
+
 # ---- (4) malformed requests: an error each, no crash, still serving ----
 $SUB -t "$PREFIX/send/error" -t "$PREFIX/myreply" -v -C 8 -W 10 >"$TMP/errors" 2>&1 &
 errs=$!

@@ -163,6 +163,16 @@ struct press_span {
 	unsigned frames;
 };
 
+/* What the genie has of a trial: the coupling-free signal `dc`, the noise
+ * and hum the receiver got on top of the coupled one (`noise`), and for a
+ * photodiode `lit`, the coupling-free signal of a burst lasting the whole
+ * recording (the carrier a dark unit would have had, lit). */
+struct genie_view {
+	const float *dc, *noise, *lit;
+	size_t n;
+	double mid;
+};
+
 /* Mean of samples [a, b) of `v`, and of `w` added when not NULL. */
 static double span_mean(const float *v, const float *w, size_t a, size_t b)
 {
@@ -173,12 +183,35 @@ static double span_mean(const float *v, const float *w, size_t a, size_t b)
 	return sum / (double)(b - a);
 }
 
+/* Receiver module: the unit's mean, with the coupling undone, on the right
+ * side of the mid level. */
+static bool genie_unit_level(const struct genie_view *g, size_t a, size_t b, bool pulse)
+{
+	(void)pulse;
+	return (span_mean(g->dc, NULL, a, b) > g->mid) == (span_mean(g->dc, g->noise, a, b) > g->mid);
+}
+
+/* Photodiode: the unit as sent (s) against the same unit flipped (s': dark,
+ * or lit with the carrier of `lit`), decided by correlation with s - s'
+ * (the matched filter; it integrates the carrier's whole energy, phase
+ * known): right when <noise, s - s'> > -|s - s'|² / 2. */
+static bool genie_unit_carrier(const struct genie_view *g, size_t a, size_t b, bool pulse)
+{
+	double dot = 0, energy = 0;
+
+	for (size_t k = a; k < b; k++) {
+		double d = (double)g->dc[k] - (pulse ? 0.0 : (double)g->lit[k]);
+
+		dot += (double)g->noise[k] * d;
+		energy += d * d;
+	}
+	return dot > -energy / 2;
+}
+
 /* One press through the genie (see audio_result.genie_matched): true when
- * every unit is decided right.  `dc` is the coupling-free signal, `noise`
- * what the channel added to the coupled one. */
+ * every unit is decided right. */
 static bool genie_press(const struct press_span *p, const struct ir_edge *edges,
-			const struct ir_channel_config *ch, const float *dc, const float *noise,
-			size_t n, double mid)
+			const struct ir_channel_config *ch, const struct genie_view *g)
 {
 	double unit = 0, t = ch->lead_ms * 1000;
 	size_t last = p->to;
@@ -201,17 +234,28 @@ static bool genie_press(const struct press_span *p, const struct ir_edge *edges,
 		for (double k = 0; k < units; k++) {
 			size_t a = (size_t)ceil((t + k * dur / units) * 1e-6 * ch->sample_rate);
 			size_t b = (size_t)ceil((t + (k + 1) * dur / units) * 1e-6 * ch->sample_rate);
+			bool pulse = edges[i].kind == IR_PULSE;
 
-			if (b > n)
+			if (b > g->n)
 				return false;
 			if (b <= a)
 				continue;
-			if ((span_mean(dc, NULL, a, b) > mid) != (span_mean(dc, noise, a, b) > mid))
+			if (!(g->lit ? genie_unit_carrier(g, a, b, pulse) : genie_unit_level(g, a, b, pulse)))
 				return false;
 		}
 		t += dur;
 	}
 	return true;
+}
+
+/* Renders, noiseless and without hum, the coupling-free light of one burst
+ * as long as `edges` (a photodiode's carrier, lit throughout) into *lit. */
+static int render_lit(const struct ir_channel_config *clean, const struct ir_edge_buf *edges,
+		      float **lit, size_t *n)
+{
+	struct ir_edge burst = { .kind = IR_PULSE, .duration = (uint32_t)ir_edge_buf_duration(edges) };
+
+	return ir_channel_render(clean, &burst, 1, lit, n);
 }
 
 /* The genie over every press of a trial; `noisy` is what the receiver got. */
@@ -220,8 +264,8 @@ static unsigned genie_count(const struct audio_trial *t, const struct ir_edge_bu
 			    size_t n)
 {
 	struct ir_channel_config clean = t->channel;
-	float *coupled = NULL, *dc = NULL;
-	size_t n1 = 0, n2 = 0;
+	float *coupled = NULL, *dc = NULL, *lit = NULL;
+	size_t n1 = 0, n2 = 0, n3 = 0;
 	unsigned ok = 0;
 
 	clean.snr_db = 1000;
@@ -231,22 +275,27 @@ static unsigned genie_count(const struct audio_trial *t, const struct ir_edge_bu
 	clean.ac_tau_ms = 0;
 	if (ir_channel_render(&clean, edges->edges, edges->len, &dc, &n2) < 0 || n1 != n || n2 != n)
 		goto out;
+	if (clean.frontend == IR_FRONTEND_PHOTODIODE &&
+	    (render_lit(&clean, edges, &lit, &n3) < 0 || n3 < n))
+		goto out;
 	{
 		float lo = dc[0], hi = dc[0];
+		struct genie_view g = { .dc = dc, .noise = coupled, .lit = lit, .n = n };
 
 		for (size_t k = 0; k < n; k++) {
 			coupled[k] = noisy[k] - coupled[k]; /* the noise and hum */
 			lo = dc[k] < lo ? dc[k] : lo;
 			hi = dc[k] > hi ? dc[k] : hi;
 		}
+		g.mid = 0.5 * ((double)lo + hi);
 		for (unsigned i = 0; i < n_press; i++)
-			if (genie_press(&presses[i], edges->edges, &t->channel, dc, coupled, n,
-					0.5 * ((double)lo + hi)))
+			if (genie_press(&presses[i], edges->edges, &t->channel, &g))
 				ok += presses[i].frames;
 	}
 out:
 	free(coupled);
 	free(dc);
+	free(lit);
 	return ok;
 }
 

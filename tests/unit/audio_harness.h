@@ -40,7 +40,11 @@ struct audio_result {
 	 * multiples of it, rounded) starts and ends, sees the signal with the
 	 * AC coupling undone (the coupling-free rendering of the same light)
 	 * plus the very noise and hum the receiver got, and decides each unit
-	 * dark or lit by the sign of its mean against the mid level.  A frame
+	 * dark or lit by the sign of its mean against the mid level (a bare
+	 * photodiode: by correlating the unit with the difference between
+	 * its clean waveform and the flipped one, lit with the carrier or
+	 * dark: the matched filter, every joule of the carrier counted, its
+	 * phase known).  A frame
 	 * counts when every unit of it is right: a bound no detector that must
 	 * find the timing itself can beat by more than what the protocol's
 	 * own structure adds. */

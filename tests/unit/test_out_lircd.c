@@ -314,6 +314,114 @@ static void test_long_list(void **state)
 	ir_keymap_free(km);
 }
 
+/* LIST of a 100,000-button remote over the socket: streamed whole as the
+ * client reads it (it was an ERROR past 64 KiB, built whole in one pass
+ * that held every other client up); while one client lists, another's
+ * VERSION is answered in the next pass; a key press broadcast during the
+ * stream comes after its END, never inside the reply. */
+static void test_list_streamed(void **state)
+{
+	struct ir_keymap *km;
+	struct ir_lircd_config cfg = { .path = path, .mode = 0600 };
+	struct ir_key_event ev = { .type = IR_KEY_DOWN, .remote = "big", .key = "KEY_7",
+				   .scancode = 7 };
+	struct ir_lircd *s;
+	static char buf[8 << 20];
+	char key[32], version[256];
+	size_t len = 0, lines = 0;
+	unsigned r;
+	int a, b;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/irjack-lircd-test-%d", (int)getpid());
+	assert_int_equal(ir_keymap_new(&km), 0);
+	assert_int_equal(ir_keymap_add_remote(km, "big", &r), 0);
+	for (unsigned i = 0; i < 100000; i++) {
+		snprintf(key, sizeof(key), "KEY_%u", i);
+		assert_int_equal(ir_keymap_add_key(km, r, IR_PROTO_NEC, 0, i, key), 0);
+	}
+	cfg.keymap = km;
+	assert_int_equal(ir_lircd_new(&cfg, &s), 0);
+	a = connect_client();
+	b = connect_client();
+	assert_int_equal(write(a, "LIST big\n", 9), 9);
+	ir_lircd_process(s);
+	/* a has read nothing yet: b is served in the next pass */
+	assert_int_equal(write(b, "VERSION\n", 8), 8);
+	ir_lircd_process(s);
+	assert_true(read(b, version, sizeof(version)) > 0);
+	assert_memory_equal(version, "BEGIN\nVERSION\nSUCCESS\n", 22);
+	ir_lircd_broadcast(s, &ev);
+	for (int i = 0; i < 100000 && !strstr(buf + (len > 64 ? len - 64 : 0), "KEY_7 big\n"); i++) {
+		struct pollfd p = { .fd = a, .events = POLLIN };
+
+		ir_lircd_process(s);
+		if (poll(&p, 1, 10) == 1) {
+			ssize_t n = read(a, buf + len, sizeof(buf) - 1 - len);
+
+			assert_true(n > 0);
+			len += (size_t)n;
+			buf[len] = '\0';
+		}
+	}
+	assert_memory_equal(buf, "BEGIN\nLIST big\nSUCCESS\nDATA\n100000\n0000000000000000 KEY_0\n",
+			    56);
+	for (char *p = strchr(buf, '\n'); p; p = strchr(p + 1, '\n'))
+		lines++;
+	/* BEGIN, LIST, SUCCESS, DATA, the count, 100,000 lines, END, the press */
+	assert_int_equal(lines, 5 + 100000 + 2);
+	assert_string_equal(buf + len - 61,
+			    "000000000001869f KEY_99999\nEND\n0000000000000007 00 KEY_7 big\n");
+	/* a keymap changed under a stream ends that client, not the server */
+	assert_int_equal(write(a, "LIST big\n", 9), 9);
+	ir_lircd_process(s);
+	ir_lircd_set_keymap(s, NULL);
+	ir_lircd_process(s);
+	assert_int_equal(ir_lircd_client_count(s), 1);
+	close(a);
+	close(b);
+	ir_lircd_free(s);
+	ir_keymap_free(km);
+}
+
+static char displayed[256];
+
+static int on_display(void *userdata, const char *request, char *error, size_t size)
+{
+	(void)userdata;
+	if (!strncmp(request, "BAD", 3)) {
+		snprintf(error, size, "expected TEXT");
+		return -EINVAL;
+	}
+	snprintf(displayed, sizeof(displayed), "%s", request);
+	return 0;
+}
+
+/* DISPLAY hands the rest of the line over as it is (spaces inside the
+ * text kept); without a display callback it is unknown, as for lircd. */
+static void test_display_command(void **state)
+{
+	struct ir_lircd_config cfg = { .path = path, .display = on_display };
+	struct ir_lircd *s;
+	char reply[512];
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/irjack-lircd-test-%d", (int)getpid());
+	assert_int_equal(ir_lircd_new(&cfg, &s), 0);
+	ir_lircd_command(s, "DISPLAY  TEXT Now playing|Track  2", reply, sizeof(reply));
+	assert_string_equal(reply, "BEGIN\nDISPLAY  TEXT Now playing|Track  2\nSUCCESS\nEND\n");
+	assert_string_equal(displayed, "TEXT Now playing|Track  2");
+	ir_lircd_command(s, "display BAD", reply, sizeof(reply));
+	assert_string_equal(reply, "BEGIN\ndisplay BAD\nERROR\nDATA\n1\nexpected TEXT\nEND\n");
+	ir_lircd_free(s);
+	cfg.display = NULL;
+	assert_int_equal(ir_lircd_new(&cfg, &s), 0);
+	ir_lircd_command(s, "DISPLAY CLOCK", reply, sizeof(reply));
+	assert_string_equal(reply,
+			    "BEGIN\nDISPLAY CLOCK\nERROR\nDATA\n1\nunknown directive: \"DISPLAY\"\nEND\n");
+	ir_lircd_free(s);
+}
+
 static void test_nul_byte(void **state)
 {
 	struct ir_lircd_config cfg = { .path = path };
@@ -367,7 +475,9 @@ int main(void)
 		cmocka_unit_test(test_stuck_client_is_dropped),
 		cmocka_unit_test(test_pipelining_client_is_served),
 		cmocka_unit_test(test_long_list),
+		cmocka_unit_test(test_list_streamed),
 		cmocka_unit_test(test_nul_byte),
+		cmocka_unit_test(test_display_command),
 		cmocka_unit_test(test_socket_mode_is_exact),
 	};
 

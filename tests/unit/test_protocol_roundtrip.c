@@ -69,7 +69,47 @@ static const struct {
 	  "and its 6.2 ms header space is the darkness a Speaker frame starts after" },
 	{ IR_PROTO_BANG_OLUFSEN, IR_PROTO_IMON,
 	  "a stretched 200 µs B&O pulse after 15.6 ms of darkness is an iMON header, and the dark rest a frame" },
+	{ IR_PROTO_DISH_NETWORK, IR_PROTO_IMON, "iMON's 416 µs slots fit Dish's 406 µs unit" },
 };
+
+/* Pairs that read the same light and that only the carrier tells apart
+ * (the carrier rule: the rarer one only where the source's carrier says
+ * so): the first's frames are sent after a carrier report of its own
+ * carrier; with the first disabled, the second may read them. */
+static const struct {
+	enum ir_protocol rare, common;
+	const char *why;
+} carrier_pairs[] = {
+	{ IR_PROTO_BLAUPUNKT, IR_PROTO_GRUNDIG,
+	  "Blaupunkt's frames are Grundig's at 512 µs and 30.3 kHz" },
+};
+
+static bool carrier_decided(enum ir_protocol p)
+{
+	for (size_t i = 0; i < sizeof(carrier_pairs) / sizeof(carrier_pairs[0]); i++)
+		if (carrier_pairs[i].rare == p)
+			return true;
+	return false;
+}
+
+static bool carrier_pair(enum ir_protocol sent, enum ir_protocol decoded)
+{
+	for (size_t i = 0; i < sizeof(carrier_pairs) / sizeof(carrier_pairs[0]); i++)
+		if (carrier_pairs[i].rare == sent && carrier_pairs[i].common == decoded)
+			return true;
+	return false;
+}
+
+/* Starts `edges` with a report of p's carrier where only that tells p's
+ * frames apart. */
+static void start_with_carrier(enum ir_protocol p, struct ir_edge_buf *edges)
+{
+	if (carrier_decided(p)) {
+		struct ir_edge c = { .kind = IR_CARRIER, .duration = ir_protocol_get(p)->carrier_hz };
+
+		assert_int_equal(ir_edge_buf_push(edges, c), 0);
+	}
+}
 
 /* The protocols that decode p's frames in these tests: all, less those
  * exclusive with p. */
@@ -101,6 +141,13 @@ static uint64_t random_scancode(struct test_rng *rng, enum ir_protocol p)
 
 	if (p == IR_PROTO_RC6_MCE)
 		sc = 0x800f0000u | (sc & 0x7fff);
+	if (p == IR_PROTO_ZENITH) { /* D = 5..8 function bits */
+		uint64_t d = 5 + (sc >> 24) % 4;
+
+		sc = d << 24 | (sc & 0x10000) | (sc & ((1u << d) - 1));
+	}
+	if (p == IR_PROTO_BLAUPUNKT && sc == 0x7003f) /* the start/end marker */
+		sc = 0x7003e;
 	return sc;
 }
 
@@ -242,6 +289,11 @@ static void test_roundtrip(void **state)
 		assert_int_equal(ir_encode(info->id, sc, &o, &edges), 0);
 		assert_true(edges.len > 0);
 		assert_int_equal(edges.edges[0].kind, IR_PULSE);
+		if (carrier_decided(info->id)) {
+			ir_edge_buf_clear(&edges);
+			start_with_carrier(info->id, &edges);
+			assert_int_equal(ir_encode(info->id, sc, &o, &edges), 0);
+		}
 		assert_int_equal(edges.edges[edges.len - 1].kind, IR_SPACE);
 		expect_single_frame(info->id, sc, o.toggle, &edges, "clean");
 
@@ -263,6 +315,7 @@ static void test_back_to_back(void **state)
 	static unsigned toggles[N];
 	struct ir_protocol_set set;
 
+	start_with_carrier(info->id, &edges);
 	for (int i = 0; i < N; i++) {
 		struct ir_encode_opts o = { .toggle = info->has_toggle ? (unsigned)(i & 1) : 0 };
 
@@ -309,7 +362,8 @@ static void test_no_crosstalk(void **state)
 		for (size_t i = 0; i < log_.count; i++) {
 			const struct ir_frame *f = &log_.frames[i];
 
-			if (!equivalent_frame(info->id, sc, o.toggle, f)) {
+			if (!equivalent_frame(info->id, sc, o.toggle, f) &&
+			    !carrier_pair(info->id, f->protocol)) {
 				fprintf(stderr, "%s:0x%llx decoded as %s:0x%llx\n", info->name,
 					(unsigned long long)sc, ir_protocol_get(f->protocol)->name,
 					(unsigned long long)f->scancode);
@@ -331,6 +385,7 @@ static void test_repeats(void **state)
 	struct ir_encode_opts o = { .toggle = 1, .repeats = 3 };
 	struct ir_protocol_set set;
 
+	start_with_carrier(info->id, &edges);
 	assert_int_equal(ir_encode(info->id, sc, &o, &edges), 0);
 	decoding_set(info->id, &set);
 	decode_edges(&set, edges.edges, edges.len, &log_);

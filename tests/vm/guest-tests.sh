@@ -26,5 +26,7 @@ run sh "$SRC/tests/vm/guest-listen.sh" "$BUILD" "$SRC"
 run sh "$SRC/tests/vm/guest-send.sh" "$BUILD" "$SRC"
 run sh "$SRC/tests/vm/guest-remotes.sh" "$BUILD" "$SRC"
 run sh "$SRC/tests/vm/guest-lircdev.sh" "$BUILD" "$SRC"
+run sh "$SRC/tests/vm/guest-devinput.sh" "$BUILD" "$SRC"
+run sh "$SRC/tests/vm/guest-display.sh" "$BUILD" "$SRC"
 echo "VM tests: $failures failure(s)"
 [ "$failures" = 0 ]

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd_display.c - `irjack display`: text, icons or the clock on an iMON
+ * receiver's front-panel VFD or LCD, sent straight over USB (when no
+ * irjackd holds the receiver; irjackd takes the same request on its
+ * socket as DISPLAY, see `irjackd --help`).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "ir_imon_panel.h"
+#include "ir_time.h"
+
+#define SOCKET_TIMEOUT_MS 5000 /* an LCD's first screen takes ~0.2 s; slow VMs more */
+
+static void display_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: irjack display [-d usb:imon[:BUS:ADDR]] [OPTIONS] TEXT [LINE2]\n"
+		"       irjack display [-d ...] --clock | --off\n"
+		"\n"
+		"Put two lines of text on the front-panel display of an iMON receiver\n"
+		"(VFD: 16x2 characters; LCD: 16x2 in a 5x7 font, and icons), or start the\n"
+		"display's own clock.  Lines are cut to 16 characters; a '|' or newline in\n"
+		"TEXT also starts line 2; characters outside ASCII show as '?'.\n"
+		"The packets are those of the kernel's imon driver (VFD: 5 text packets\n"
+		"and a closing one; LCD: a start-up sequence, 28 bitmap packets, icons).\n"
+		"\n"
+		"Options:\n"
+		"  -d, --device DEV     usb:imon (first found) or usb:imon:BUS:ADDR\n"
+		"  -t, --type KIND      auto (from the USB id: 0038/0039/0045 LCD, else VFD),\n"
+		"                       vfd or lcd\n"
+		"  -i, --icons LIST     LCD icons, comma-separated (none, all, or: %s);\n"
+		"                       alone, without TEXT, they change the icons only\n"
+		"      --clock          set the display's clock to now and show it\n"
+		"      --off            LCD: backlight off; VFD: blank\n"
+		"      --detach-kernel  take the receiver from the kernel's imon driver\n"
+		"  -s, --socket PATH    ask a running irjackd instead (its lircd socket, e.g.\n"
+		"                       /run/irjack/lircd): it shows the screen on the iMON\n"
+		"                       receiver it reads (DISPLAY command)\n"
+		"  -h, --help           show this help\n"
+		"\n"
+		"Exit status: 0 shown; 2 bad arguments, no receiver or display, or a USB\n"
+		"error (irjackd holding the receiver: use --socket); 1 irjackd refused.\n",
+		ir_imon_icon_names());
+}
+
+/* Fills `s` from the arguments left after the options. */
+static int screen_from_args(int argc, char **argv, struct ir_imon_screen *s)
+{
+	char text[2 * 256 + 2];
+
+	if (argc > 2) {
+		cli_error("display: at most two lines (TEXT LINE2), got %d arguments", argc);
+		return -1;
+	}
+	if (argc == 0)
+		return 0;
+	if (argc == 2)
+		snprintf(text, sizeof(text), "%.256s|%.256s", argv[0], argv[1]);
+	else
+		snprintf(text, sizeof(text), "%.256s", argv[0]);
+	ir_imon_screen_set_text(s, text);
+	return 0;
+}
+
+/* The DISPLAY line for irjackd (see ir_imon_screen_parse()). */
+static void request_line(const struct ir_imon_screen *s, const char *icons, char *line,
+			 size_t size)
+{
+	int n = snprintf(line, size, "DISPLAY");
+
+	if (s->kind == IR_IMON_SCREEN_CLOCK || s->kind == IR_IMON_SCREEN_OFF) {
+		snprintf(line + n, size - (size_t)n, " %s",
+			 s->kind == IR_IMON_SCREEN_CLOCK ? "CLOCK" : "OFF");
+		return;
+	}
+	if (icons)
+		n += snprintf(line + n, size - (size_t)n, " ICONS %s", icons);
+	if (s->text_set)
+		snprintf(line + n, size - (size_t)n, " TEXT %s|%s", s->line[0], s->line[1]);
+}
+
+/* Sends the screen to irjackd; returns the exit status. */
+static int display_via_socket(const char *path, const struct ir_imon_screen *s, const char *icons)
+{
+	char line[600], buf[4096];
+	long at;
+	int fd, ret = EXIT_USAGE;
+
+	request_line(s, icons, line, sizeof(line));
+	fd = cli_socket_connect(path);
+	if (fd < 0)
+		return EXIT_USAGE;
+	if (dprintf(fd, "%s\n", line) < 0) {
+		cli_error("%s: cannot send: %s", path, strerror(errno));
+	} else {
+		at = cli_read_reply(fd, line, buf, sizeof(buf),
+				    (long long)ir_monotonic_ms() + SOCKET_TIMEOUT_MS);
+		if (at >= 0) {
+			char *status = buf + at + 6 + strlen(line) + 1;
+			char *data = strstr(status, "\nDATA\n1\n");
+
+			if (!strncmp(status, "SUCCESS\n", 8)) {
+				ret = 0;
+			} else {
+				if (data)
+					*strchr(data + 8, '\n') = '\0';
+				cli_error("irjackd: %s", data ? data + 8 : "DISPLAY refused");
+				ret = EXIT_NOTHING;
+			}
+		}
+	}
+	close(fd);
+	return ret;
+}
+
+int cmd_display(int argc, char **argv)
+{
+	enum { OPT_CLOCK = 256, OPT_OFF, OPT_DETACH };
+	static const struct option options[] = {
+		{ "device", required_argument, NULL, 'd' },
+		{ "type", required_argument, NULL, 't' },
+		{ "icons", required_argument, NULL, 'i' },
+		{ "clock", no_argument, NULL, OPT_CLOCK },
+		{ "off", no_argument, NULL, OPT_OFF },
+		{ "detach-kernel", no_argument, NULL, OPT_DETACH },
+		{ "socket", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ir_imon_screen s = { .kind = IR_IMON_SCREEN_TEXT };
+	enum ir_imon_display type = IR_IMON_DISPLAY_NONE;
+	const char *device = "usb:imon", *socket_path = NULL, *icons = NULL;
+	bool detach = false;
+	struct ir_imon_panel *panel;
+	char err[512];
+	int opt, ret;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "d:t:i:s:h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			device = optarg;
+			break;
+		case 't':
+			if (ir_imon_display_parse(optarg, &type) < 0) {
+				cli_error("--type: expected auto, vfd or lcd, got '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'i':
+			if (ir_imon_icons_parse(optarg, &s.icons, err, sizeof(err)) < 0) {
+				cli_error("--icons: %s", err);
+				return EXIT_USAGE;
+			}
+			s.icons_set = true;
+			icons = optarg;
+			break;
+		case 's':
+			socket_path = optarg;
+			break;
+		case OPT_CLOCK:
+			s.kind = IR_IMON_SCREEN_CLOCK;
+			break;
+		case OPT_OFF:
+			s.kind = IR_IMON_SCREEN_OFF;
+			break;
+		case OPT_DETACH:
+			detach = true;
+			break;
+		case 'h':
+			display_usage(stdout);
+			return 0;
+		default:
+			display_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (s.kind != IR_IMON_SCREEN_TEXT && optind < argc) {
+		cli_error("display: --clock and --off take no text");
+		return EXIT_USAGE;
+	}
+	if (screen_from_args(argc - optind, argv + optind, &s) < 0)
+		return EXIT_USAGE;
+	if (s.kind == IR_IMON_SCREEN_TEXT && !s.text_set && !s.icons_set) {
+		display_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (socket_path)
+		return display_via_socket(socket_path, &s, icons);
+	ret = ir_imon_panel_open(device, type, detach, &panel, err, sizeof(err));
+	if (ret < 0) {
+		cli_error("%s", err);
+		return EXIT_USAGE;
+	}
+	ret = ir_imon_panel_show(panel, &s, err, sizeof(err));
+	if (ret < 0)
+		cli_error("%s: %s", device, err);
+	ir_imon_panel_close(panel);
+	return ret < 0 ? EXIT_USAGE : 0;
+}
