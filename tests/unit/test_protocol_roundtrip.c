@@ -62,6 +62,8 @@ static const struct {
 	{ IR_PROTO_RC5_SZ, IR_PROTO_ORTEK,
 	  "rc-core's RC-5 margin (half a unit) reads ORTEK's 2000/1000 µs header and 500 µs halves as 15 RC-5 bits" },
 	{ IR_PROTO_RC5, IR_PROTO_ORTEK, "the same, as 14 RC-5 bits" },
+	{ IR_PROTO_ROOMBA, IR_PROTO_NETBOX,
+	  "Roomba's 2790/930 µs header near its margin is Netbox's 2400/800 µs start, its 930 µs bits Netbox slots" },
 	{ IR_PROTO_SPEAKER, IR_PROTO_ACP24,
 	  "ACP24's 390 µs pulses and 950 µs spaces, near their margins, fit Speaker's short pulse and long space" },
 	{ IR_PROTO_SPEAKER, IR_PROTO_KATHREIN,
