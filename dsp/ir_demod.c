@@ -184,12 +184,12 @@
 #define WEAK_MAX_STEP 4.0
 #define WEAK_MIN_RATE 32000u
 #define WEAK_WHITE 0.5
-#define WEAK_HYST 1.0
+#define WEAK_HYST 0.5
 #define WEAK_HALF_DELAY 1.678 /* 1 - e^-u (1 + u) = 0.5 */
 #define WEAK_SETTLE_BANDS 4.0
 #define WEAK_BASELINE_US 3000.0
 #define WEAK_STEP_US 3000.0
-#define WEAK_TRACK_US 400.0
+#define WEAK_TRACK_US 1000.0
 #define WEAK_HUBER 0.15
 #define WEAK_TAU_START_US 3000.0
 #define WEAK_TAU_MIN_US 300.0
@@ -1015,6 +1015,16 @@ static void weak_stop(struct ir_demod *d)
 	d->baseline = d->weak_b;
 }
 
+/* The weak band's start was noise: back to the idle path (most of a
+ * receiver's life; see enter_idle_fast) when the wide band is idle too. */
+static void weak_reject(struct ir_demod *d)
+{
+	weak_stop(d);
+	if (d->idle && !d->held && !d->cand && d->state == LINE_SPACE && !d->use_slow &&
+	    d->n >= d->settle_until && d->noise_count >= d->warmup_n)
+		enter_idle_fast(d);
+}
+
 /* A step the wide band can see after all (it lost the race by chance): the
  * path above takes it, as the candidate edge it would have found, from the
  * level before it and at the time the weak band places it. */
@@ -1048,7 +1058,7 @@ static void weak_acquired(struct ir_demod *d)
 
 	d->weak_acq = false;
 	if (a < WEAK_MIN_STEP * sd) {
-		weak_stop(d); /* noise, or a wander: nothing was told */
+		weak_reject(d); /* noise, or a wander: nothing was told */
 		return;
 	}
 	if (a >= WEAK_MAX_STEP * sqrt(d->raw_noise2 * d->fast_gain)) {
@@ -1056,7 +1066,7 @@ static void weak_acquired(struct ir_demod *d)
 		if (a >= threshold(d))
 			weak_hand_over(d, a);
 		else
-			weak_stop(d);
+			weak_reject(d);
 		return;
 	}
 	t0 = d->weak_cross_t - band_rise(d->weak_thr / a < 0.99 ? d->weak_thr / a : 0.99) * WEAK_BAND_US;

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/input-event-codes.h>
+
+#include "ir_keymap.h"
 #include "ir_lirc_dev.h"
 
 #define MAX_RC_DEVICES 32
@@ -253,4 +256,109 @@ int ir_rc_devices_of_source(const char *sysfs_root, const char *backend, const c
 			break; /* the lirc source reads the first receiver only */
 	}
 	return (int)found;
+}
+
+/* ---- events to frames ---- */
+
+void ir_devinput_reader_init(struct ir_devinput_reader *r, unsigned groups, bool has_scan,
+			     const struct ir_keymap *keymap)
+{
+	memset(r, 0, sizeof(*r));
+	r->groups = groups;
+	r->has_scan = has_scan;
+	r->keymap = keymap;
+	r->key_value = -1;
+}
+
+void ir_devinput_reader_drop(struct ir_devinput_reader *r)
+{
+	r->scan_seen = false;
+	r->key_value = -1;
+}
+
+/* The keymap's lircd devinput button for a press of key `code`. */
+static bool find_lircd_key(const struct ir_keymap *km, unsigned code, uint16_t *decoder,
+			   uint64_t *lircd_code)
+{
+	uint64_t c64 = ir_devinput_lircd_code(EV_KEY, code, 1);
+	uint64_t c32 = ir_devinput_lircd_code32(EV_KEY, code, 1);
+
+	for (int pass = 0; pass < 2 && km; pass++) {
+		for (size_t i = 0; i < ir_keymap_key_count(km); i++) {
+			const struct ir_keymap_key *k = ir_keymap_key_at(km, i);
+
+			if (k->protocol == IR_PROTO_LIRC && k->scancode == (pass ? c32 : c64)) {
+				*decoder = k->decoder_id;
+				*lircd_code = k->scancode;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* The scancode's frame; true when the keymap names it. */
+static bool scan_frame(const struct ir_devinput_reader *r, struct ir_frame *f)
+{
+	enum ir_protocol protos[16];
+	size_t n = ir_devinput_protocols(r->groups, r->scan, protos, 16);
+	struct ir_key_binding b;
+
+	memset(f, 0, sizeof(*f));
+	f->scancode = r->scan;
+	f->start_us = f->end_us = r->time_us;
+	for (size_t i = 0; i < n && r->keymap; i++) {
+		f->protocol = protos[i];
+		if (ir_keymap_lookup(r->keymap, f, &b))
+			return true;
+	}
+	f->protocol = n ? protos[0] : IR_PROTO_UNKNOWN;
+	return r->keymap && !n && ir_keymap_lookup(r->keymap, f, &b);
+}
+
+static bool report_end(struct ir_devinput_reader *r, struct ir_frame *out)
+{
+	struct ir_frame sf;
+	bool named = r->scan_seen && scan_frame(r, &sf);
+	bool pressed = r->key_value == 1, repeat = false, frame = true;
+
+	if (pressed) {
+		r->held = find_lircd_key(r->keymap, (unsigned)r->key_code, &r->held_decoder,
+					 &r->held_code);
+		r->held_key = r->key_code;
+	} else if (r->held) {
+		repeat = r->has_scan ? r->scan_seen : r->key_value == 2;
+	}
+	if (named || (!(r->held && (pressed || repeat)) && r->scan_seen)) {
+		*out = sf;
+	} else if (r->held && (pressed || repeat)) {
+		*out = (struct ir_frame){ .protocol = IR_PROTO_LIRC,
+					  .decoder_id = r->held_decoder,
+					  .scancode = r->held_code,
+					  .flags = repeat ? IR_FRAME_REPEAT : 0,
+					  .start_us = r->time_us,
+					  .end_us = r->time_us };
+	} else {
+		frame = false;
+	}
+	if (r->key_value == 0 && r->key_code == r->held_key)
+		r->held = false;
+	ir_devinput_reader_drop(r);
+	return frame;
+}
+
+bool ir_devinput_reader_event(struct ir_devinput_reader *r, unsigned type, unsigned code,
+			      int value, uint64_t time_us, struct ir_frame *out)
+{
+	r->time_us = time_us;
+	if (type == EV_MSC && code == MSC_SCAN) {
+		r->scan_seen = true;
+		r->scan = (uint32_t)value;
+	} else if (type == EV_KEY) {
+		r->key_code = (int)code;
+		r->key_value = value;
+	} else if (type == EV_SYN && code == SYN_REPORT) {
+		return report_end(r, out);
+	}
+	return false;
 }

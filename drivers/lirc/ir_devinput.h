@@ -14,7 +14,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdbool.h>
+
+#include "ir_decoder.h"
 #include "ir_protocol.h"
+
+struct ir_keymap;
 
 /* The protocol groups /sys/class/rc/rcN/protocols names (rc-core's
  * proto_names: "nec" stands for nec, necx and nec32 ...), as bits. */
@@ -71,6 +76,50 @@ size_t ir_devinput_protocols(unsigned groups, uint32_t scancode, enum ir_protoco
  */
 uint64_t ir_devinput_lircd_code(unsigned type, unsigned code, int value);
 uint32_t ir_devinput_lircd_code32(unsigned type, unsigned code, int value);
+
+/*
+ * One input device's events to frames (what ir_source_devinput.c feeds
+ * with what libevdev reads).  One frame per input report (SYN_REPORT):
+ * - EV_MSC/MSC_SCAN: the scancode with the protocol of `groups`
+ *   (ir_devinput_protocols(); with several, the first the keymap names);
+ * - a key press (EV_KEY 1) whose lircd devinput code the keymap holds
+ *   (Debian's devinput.lircd.conf; devinput-64 first, then devinput-32,
+ *   as lircd's devinput_decode tries them): that remote's frame, then one
+ *   repeat frame per MSC_SCAN while the kernel holds the key (rc-core
+ *   reports one for every frame or repeat code it receives; the input
+ *   layer's auto-repeat, EV_KEY 2 after 500 ms, comes too late for the
+ *   key-up timeout, and is used only by a device without MSC_SCAN);
+ * - the report's frame is the scancode's when the keymap names it, else
+ *   the lircd key's, else the (unnamed) scancode's: a held button never
+ *   alternates between two keys.
+ */
+struct ir_devinput_reader {
+	unsigned groups;               /* IR_DEVINPUT_* selected in sysfs */
+	bool has_scan;                 /* the device reports MSC_SCAN */
+	const struct ir_keymap *keymap; /* may be NULL; must outlive the reader */
+	/* the report being collected */
+	bool scan_seen;
+	uint32_t scan;
+	int key_code, key_value;       /* the report's last EV_KEY; value -1: none */
+	uint64_t time_us;
+	/* the lircd devinput button the kernel holds down */
+	bool held;
+	int held_key;
+	uint16_t held_decoder;
+	uint64_t held_code;
+};
+
+void ir_devinput_reader_init(struct ir_devinput_reader *r, unsigned groups, bool has_scan,
+			     const struct ir_keymap *keymap);
+
+/* Takes one input event (time in the source's µs).  Returns true with
+ * *out filled when the event ends a report that makes a frame. */
+bool ir_devinput_reader_event(struct ir_devinput_reader *r, unsigned type, unsigned code,
+			      int value, uint64_t time_us, struct ir_frame *out);
+
+/* The kernel dropped events (SYN_DROPPED): the report being collected is
+ * forgotten. */
+void ir_devinput_reader_drop(struct ir_devinput_reader *r);
 
 /* One input device of an rc-core receiver (/sys/class/rc/rcN/inputM/eventK). */
 struct ir_devinput_dev {

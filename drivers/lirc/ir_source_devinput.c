@@ -47,7 +47,6 @@
 #include <libevdev/libevdev.h>
 
 #include "ir_devinput.h"
-#include "ir_keymap.h"
 #include "ir_time.h"
 
 #define MAX_INPUTS 8
@@ -60,18 +59,7 @@ struct devinput_in {
 	int fd;
 	char path[64];
 	char rc_name[32];     /* "" for an input device of no rc-core receiver */
-	unsigned groups;      /* protocols selected in sysfs (IR_DEVINPUT_*) */
-	bool has_scan;        /* reports MSC_SCAN */
-	/* the report being collected (until SYN_REPORT) */
-	bool scan_seen;
-	uint32_t scan;
-	int key_code, key_value; /* the last EV_KEY of the report; value -1: none */
-	uint64_t time_us;
-	/* the lircd devinput button the kernel holds down */
-	bool held;
-	int held_key;
-	uint16_t held_decoder;
-	uint64_t held_code;
+	struct ir_devinput_reader rd; /* its events to frames */
 };
 
 struct devinput_source {
@@ -221,10 +209,9 @@ static int open_input(struct devinput_source *ds, unsigned i, char *err, size_t 
 	libevdev_set_clock_id(in->dev, CLOCK_MONOTONIC);
 	if (ds->grab)
 		libevdev_grab(in->dev, LIBEVDEV_GRAB); /* shared if refused, as lircd */
-	in->has_scan = libevdev_has_event_code(in->dev, EV_MSC, MSC_SCAN);
-	in->key_value = -1;
 	ret = in->rc_name[0] ? ir_devinput_read_protocols(SYSFS, in->rc_name) : 0;
-	in->groups = ret > 0 ? (unsigned)ret : 0;
+	ir_devinput_reader_init(&in->rd, ret > 0 ? (unsigned)ret : 0,
+				libevdev_has_event_code(in->dev, EV_MSC, MSC_SCAN), ds->keymap);
 	if (epoll_ctl(ds->epoll_fd, EPOLL_CTL_ADD, fd,
 		      &(struct epoll_event){ .events = EPOLLIN, .data.u32 = i }) < 0) {
 		ret = -errno;
@@ -366,100 +353,16 @@ static int devinput_fd(void *impl)
 
 /* ---- events to frames ---- */
 
-/* The keymap's lircd devinput button for a key press: the devinput-64
- * code first, then devinput-32's (lircd tries them in that order). */
-static bool find_lircd_key(const struct ir_keymap *km, unsigned code, uint16_t *decoder,
-			   uint64_t *lircd_code)
-{
-	uint64_t c64 = ir_devinput_lircd_code(EV_KEY, code, 1);
-	uint64_t c32 = ir_devinput_lircd_code32(EV_KEY, code, 1);
-
-	for (int pass = 0; pass < 2 && km; pass++) {
-		for (size_t i = 0; i < ir_keymap_key_count(km); i++) {
-			const struct ir_keymap_key *k = ir_keymap_key_at(km, i);
-
-			if (k->protocol == IR_PROTO_LIRC && k->scancode == (pass ? c32 : c64)) {
-				*decoder = k->decoder_id;
-				*lircd_code = k->scancode;
-				return true;
-			}
-		}
-	}
-	return false;
-}
-
-/* The scancode's frame; with several protocols selected, the first that
- * the keymap names. */
-static bool scan_frame(const struct devinput_source *ds, const struct devinput_in *in,
-		       struct ir_frame *f)
-{
-	enum ir_protocol protos[16];
-	size_t n = ir_devinput_protocols(in->groups, in->scan, protos, 16);
-	struct ir_key_binding b;
-
-	memset(f, 0, sizeof(*f));
-	f->scancode = in->scan;
-	f->protocol = n ? protos[0] : IR_PROTO_UNKNOWN;
-	f->start_us = f->end_us = in->time_us;
-	for (size_t i = 0; i < n && ds->keymap; i++) {
-		f->protocol = protos[i];
-		if (ir_keymap_lookup(ds->keymap, f, &b))
-			return true;
-	}
-	f->protocol = n ? protos[0] : IR_PROTO_UNKNOWN;
-	return ds->keymap && ir_keymap_lookup(ds->keymap, f, &b);
-}
-
-static void emit(struct devinput_source *ds, const struct ir_frame *f)
-{
-	ds->frames++;
-	ir_source_sink_frame(ds->sink, f);
-}
-
-/* The end of one input report: at most one frame (see the top). */
-static void report_end(struct devinput_source *ds, struct devinput_in *in)
-{
-	struct ir_frame sf, lf = { .protocol = IR_PROTO_LIRC };
-	bool named = in->scan_seen && scan_frame(ds, in, &sf);
-	bool pressed = in->key_value == 1, repeat = false;
-
-	if (pressed) {
-		in->held = find_lircd_key(ds->keymap, (unsigned)in->key_code, &in->held_decoder,
-					  &in->held_code);
-		in->held_key = in->key_code;
-	} else if (in->held) {
-		repeat = in->has_scan ? in->scan_seen : in->key_value == 2;
-	}
-	lf.decoder_id = in->held_decoder;
-	lf.scancode = in->held_code;
-	lf.flags = repeat ? IR_FRAME_REPEAT : 0;
-	lf.start_us = lf.end_us = in->time_us;
-	if (named)
-		emit(ds, &sf);
-	else if (in->held && (pressed || repeat))
-		emit(ds, &lf);
-	else if (in->scan_seen)
-		emit(ds, &sf);
-	if (in->key_value == 0 && in->key_code == in->held_key)
-		in->held = false;
-	in->scan_seen = false;
-	in->key_value = -1;
-}
-
 static void on_event(struct devinput_source *ds, struct devinput_in *in,
 		     const struct input_event *ev)
 {
 	uint64_t t = (uint64_t)ev->input_event_sec * 1000000u + (uint64_t)ev->input_event_usec;
+	struct ir_frame f;
 
-	in->time_us = t > ds->open_us ? t - ds->open_us : 0;
-	if (ev->type == EV_MSC && ev->code == MSC_SCAN) {
-		in->scan_seen = true;
-		in->scan = (uint32_t)ev->value;
-	} else if (ev->type == EV_KEY) {
-		in->key_code = ev->code;
-		in->key_value = ev->value;
-	} else if (ev->type == EV_SYN && ev->code == SYN_REPORT) {
-		report_end(ds, in);
+	if (ir_devinput_reader_event(&in->rd, ev->type, ev->code, ev->value,
+				     t > ds->open_us ? t - ds->open_us : 0, &f)) {
+		ds->frames++;
+		ir_source_sink_frame(ds->sink, &f);
 	}
 }
 
@@ -475,8 +378,7 @@ static int read_input(struct devinput_source *ds, struct devinput_in *in)
 			if (flag == LIBEVDEV_READ_FLAG_NORMAL)
 				ds->drops++;
 			flag = LIBEVDEV_READ_FLAG_SYNC;
-			in->scan_seen = false;
-			in->key_value = -1;
+			ir_devinput_reader_drop(&in->rd);
 			continue;
 		}
 		if (flag == LIBEVDEV_READ_FLAG_NORMAL)

@@ -51,9 +51,10 @@ static void usage(FILE *out)
 		"                       rc_maps = FILE (ir-keytable's rc_maps.cfg: the\n"
 		"                       keymaps it gives the lirc/devinput sources'\n"
 		"                       receivers, by driver and kernel table)\n"
-		"  [source NAME]        type = alsa|portaudio|file|lirc|devinput|mceusb|imon,\n"
-		"                       device (devinput: auto, rcN, name=GLOB or a\n"
-		"                       /dev/input path), rate, channel = left|right|auto|N,\n"
+		"  [source NAME]        type = alsa|portaudio|file|lirc|devinput|mceusb|imon|\n"
+		"                       lircd, device (devinput: auto, rcN, name=GLOB or a\n"
+		"                       /dev/input path; lircd: a socket path or\n"
+		"                       HOST[:PORT]), rate, channel = left|right|auto|N,\n"
 		"                       polarity = auto|high|low, protocols, timeout_ms,\n"
 		"                       period_us (audio: capture period, default ~4000;\n"
 		"                       longer survives a slow or busy machine),\n"
@@ -67,7 +68,8 @@ static void usage(FILE *out)
 		"                       remote's name; a reload makes and removes them\n"
 		"                       as remotes come and go; frames no remote names\n"
 		"                       reach no device)\n"
-		"  [output lircd]       path, mode, simulate = yes|no; besides lircd's\n"
+		"  [output lircd]       path, mode, simulate = yes|no, listen = [ADDR:]PORT\n"
+		"                       (TCP, as lircd --listen); besides lircd's\n"
 		"                       commands, irjack's own STATUS and DISPLAY\n"
 		"                       (an iMON source's VFD/LCD: DISPLAY TEXT l1|l2,\n"
 		"                       DISPLAY ICONS list [TEXT ...], DISPLAY CLOCK,\n"
@@ -123,7 +125,8 @@ static void print_summary(const struct irjackd_config *cfg, const struct ir_keym
 		printf("  output uinput: \"%s\" %04x:%04x%s\n", cfg->uinput_name, cfg->uinput_vendor,
 		       cfg->uinput_product, cfg->uinput_per_remote ? ", one device per remote" : "");
 	if (cfg->lircd)
-		printf("  output lircd: %s (mode %04o)\n", cfg->lircd_path, cfg->lircd_mode);
+		printf("  output lircd: %s (mode %04o)%s%s\n", cfg->lircd_path, cfg->lircd_mode,
+		       cfg->lircd_listen[0] ? ", TCP " : "", cfg->lircd_listen);
 	if (cfg->json)
 		printf("  output json: %s\n", cfg->json_path);
 	if (cfg->lircdev)

@@ -6,6 +6,7 @@
  */
 #include "irjackd_config.h"
 #include "irjackd_lirc_options.h"
+#include "lircd_net.h"
 #include "ir_util.h"
 
 #include <errno.h>
@@ -168,7 +169,7 @@ void irjackd_config_defaults(struct irjackd_config *cfg)
 }
 
 static const char *const source_types[] = { "alsa", "portaudio", "file", "lirc", "mceusb", "imon",
-						     "devinput" };
+						     "devinput", [IRJACKD_SOURCE_LIRCD] = "lircd" };
 static const char *const tx_types[] = { "alsa", "file", "lirc", "mceusb" };
 
 const char *irjackd_source_type_name(enum irjackd_source_type type)
@@ -395,7 +396,8 @@ static void source_key(struct parse *p, const char *name, const char *v)
 				return;
 			}
 		}
-		fail(p, "type: expected alsa, portaudio, file, lirc, devinput, mceusb or imon, got '%s'", v);
+		fail(p, "type: expected alsa, portaudio, file, lirc, devinput, mceusb, imon or lircd, "
+			"got '%s'", v);
 	} else if (!strcmp(name, "device")) {
 		copy_value(p, s->device, sizeof(s->device), name, v);
 	} else if (!strcmp(name, "rate")) {
@@ -596,6 +598,24 @@ static void mqtt_key(struct parse *p, const char *name, const char *v)
 	}
 }
 
+/* [output lircd] listen = [ADDR:]PORT; "" or "no": none. */
+static void lircd_listen_key(struct parse *p, const char *v)
+{
+	char host[128];
+	unsigned port;
+
+	if (!*v || !strcmp(v, "no")) {
+		p->cfg->lircd_listen[0] = '\0';
+		return;
+	}
+	if (ir_lircd_net_parse(v, 0, host, sizeof(host), &port) < 0 ||
+	    strlen(v) >= sizeof(p->cfg->lircd_listen))
+		fail(p, "listen: expected [ADDR:]PORT such as 8765 or 127.0.0.1:8765 (port "
+			"1..65535), got '%s'", v);
+	else
+		copy_value(p, p->cfg->lircd_listen, sizeof(p->cfg->lircd_listen), "listen", v);
+}
+
 static void output_key(struct parse *p, const char *section, const char *name, const char *v)
 {
 	struct irjackd_config *cfg = p->cfg;
@@ -634,8 +654,11 @@ static void output_key(struct parse *p, const char *section, const char *name, c
 		} else if (!strcmp(name, "simulate")) {
 			if (!parse_bool(v, &cfg->lircd_simulate))
 				fail(p, "simulate: expected yes or no, got '%s'", v);
+		} else if (!strcmp(name, "listen")) {
+			lircd_listen_key(p, v);
 		} else
-			fail(p, "[output lircd]: unknown key '%s' (path, mode, simulate)", name);
+			fail(p, "[output lircd]: unknown key '%s' (path, mode, simulate, listen)",
+			     name);
 	} else if (!strcmp(section, "output mqtt")) {
 		mqtt_key(p, name, v);
 	} else if (!strcmp(section, "output lircdev")) {
@@ -713,6 +736,22 @@ static int check_lircdev(struct parse *p)
 	return 0;
 }
 
+/* [source] type = lircd: a socket path, or HOST[:PORT] with a host. */
+static int check_peer_device(struct parse *p, const struct irjackd_source *s)
+{
+	char host[128];
+	unsigned port;
+
+	if (!ir_lircd_net_is_tcp(s->device))
+		return 0;
+	if (ir_lircd_net_parse(s->device, 1, host, sizeof(host), &port) < 0 || !host[0]) {
+		fail(p, "[source %s]: device: expected a lircd socket path (with a '/') or "
+			"HOST[:PORT] such as 192.168.1.5:8765, got '%s'", s->name, s->device);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int check_complete(struct parse *p)
 {
 	struct irjackd_config *cfg = p->cfg;
@@ -721,7 +760,8 @@ static int check_complete(struct parse *p)
 		struct irjackd_source *s = &cfg->sources[i];
 
 		p->line = s->line;
-		if (!s->device[0] && (s->type == IRJACKD_SOURCE_FILE || s->type == IRJACKD_SOURCE_LIRC)) {
+		if (!s->device[0] && (s->type == IRJACKD_SOURCE_FILE || s->type == IRJACKD_SOURCE_LIRC ||
+				      s->type == IRJACKD_SOURCE_LIRCD)) {
 			fail(p, "[source %s]: type %s needs a device", s->name,
 			     irjackd_source_type_name(s->type));
 			return -EINVAL;
@@ -731,6 +771,8 @@ static int check_complete(struct parse *p)
 			snprintf(s->device, sizeof(s->device), "default");
 		if (!s->device[0] && s->type == IRJACKD_SOURCE_DEVINPUT)
 			snprintf(s->device, sizeof(s->device), "auto");
+		if (s->type == IRJACKD_SOURCE_LIRCD && check_peer_device(p, s) < 0)
+			return -EINVAL;
 	}
 	for (unsigned i = 0; i < cfg->transmitter_count; i++) {
 		struct irjackd_transmitter *t = &cfg->transmitters[i];

@@ -7,14 +7,15 @@
  *                         log_level = error|warning|info|debug,
  *                         lirc_options = FILE (LIRC's lirc_options.conf:
  *                         irjackd_lirc_options.h)
- *   [source NAME]         type = alsa|portaudio|file|lirc|mceusb|imon,
+ *   [source NAME]         type = alsa|portaudio|file|lirc|mceusb|imon|lircd,
  *                         device, rate, channel = left|right|auto|N,
  *                         polarity = auto|high|low, protocols = LIST,
  *                         timeout_ms, period_us (audio),
  *                         replay_delay_ms (file sources)
  *   [output uinput]       name, vendor, product (0x....), per_remote = yes|no
  *                         (one device per keymap remote, "NAME REMOTE")
- *   [output lircd]        path, mode (octal), simulate = yes|no
+ *   [output lircd]        path, mode (octal), simulate = yes|no,
+ *                         listen = [ADDR:]PORT (TCP, lircd --listen)
  *   [output json]         path (- for standard output)
  *   [output mqtt]         host, port, client_id, topic_prefix, username,
  *                         password | password_file, tls = yes|no, cafile,
@@ -57,12 +58,14 @@ enum irjackd_source_type {
 	IRJACKD_SOURCE_MCEUSB,
 	IRJACKD_SOURCE_IMON,
 	IRJACKD_SOURCE_DEVINPUT,
+	IRJACKD_SOURCE_LIRCD, /* another lircd's socket or TCP port (irjackd_peers.c) */
 };
 
 struct irjackd_source {
 	char name[IRJACKD_NAME_MAX];
 	enum irjackd_source_type type;
-	char device[IRJACKD_PATH_MAX]; /* ALSA PCM, file path, /dev/lircN, bus:addr */
+	char device[IRJACKD_PATH_MAX]; /* ALSA PCM, file path, /dev/lircN, bus:addr,
+					* lircd: a socket path or HOST[:PORT] */
 	unsigned rate;                 /* 0: the backend's default (48000) */
 	int channel;                   /* 0-based, or -1 for auto */
 	enum ir_polarity polarity;
@@ -117,6 +120,7 @@ struct irjackd_config {
 	char lircd_path[IRJACKD_PATH_MAX];
 	unsigned lircd_mode;
 	bool lircd_simulate;
+	char lircd_listen[128]; /* TCP "[ADDR:]PORT"; "": none */
 	bool json;
 	char json_path[IRJACKD_PATH_MAX];
 	bool mqtt;

@@ -19,6 +19,7 @@
 
 #include "ir_util.h"
 #include "irjackd.h"
+#include "lircd_net.h"
 
 struct options {
 	const char *path;
@@ -32,6 +33,10 @@ struct options {
 	char configfile[IRJACKD_PATH_MAX];
 	unsigned long permission;
 	bool has_permission, simulate, has_simulate;
+	char listen[128];            /* lircd --listen: "" for its default port */
+	bool has_listen;
+	char connect[IRJACKD_PATH_MAX]; /* lircd --connect host[:port] */
+	unsigned connect_line;
 };
 
 /* lircd's options that mean nothing to irjackd (a daemon under systemd,
@@ -117,6 +122,29 @@ static void copy(struct options *o, char *dst, size_t size, const char *name, co
 		memcpy(dst, v, strlen(v) + 1);
 }
 
+/* listen = [address:]port (lircd --listen; empty: port 8765) and
+ * connect = host[:port] (lircd --connect): [output lircd] listen and a
+ * [source lircd-connect] type = lircd. */
+static void lircd_net_key(struct options *o, const char *name, const char *v)
+{
+	char host[128];
+	unsigned port;
+
+	if (!strcmp(name, "listen")) {
+		if (*v && ir_lircd_net_parse(v, 0, host, sizeof(host), &port) < 0)
+			fail(o, "listen: expected [address:]port such as 8765, got '%s'", v);
+		else
+			copy(o, o->listen, sizeof(o->listen), name, *v ? v : "8765");
+		o->has_listen = true;
+		return;
+	}
+	if (ir_lircd_net_parse(v, 1, host, sizeof(host), &port) < 0 || !host[0])
+		fail(o, "connect: expected host[:port] such as 192.168.1.5:8765, got '%s'", v);
+	else
+		copy(o, o->connect, sizeof(o->connect), name, v);
+	o->connect_line = o->line;
+}
+
 static void lircd_key(struct options *o, struct irjackd_config *cfg, const char *name,
 		      const char *v)
 {
@@ -146,9 +174,7 @@ static void lircd_key(struct options *o, struct irjackd_config *cfg, const char 
 				"got '%s'",
 			     v);
 	} else if (!strcmp(name, "listen") || !strcmp(name, "connect")) {
-		irjackd_log(LOG_WARNING,
-			    "%s:%u: %s: lircd's TCP %s is not supported by irjackd yet; ignored",
-			    o->path, o->line, name, name);
+		lircd_net_key(o, name, v);
 	} else {
 		for (size_t i = 0; i < ARRAY_SIZE(ignored_keys); i++)
 			if (!strcmp(name, ignored_keys[i]))
@@ -221,6 +247,28 @@ static void add_source(struct options *o, struct irjackd_config *cfg)
 	cfg->source_count++;
 }
 
+/* connect: one more source, "lircd-connect", reading the peer. */
+static void add_connect_source(struct options *o, struct irjackd_config *cfg)
+{
+	struct irjackd_source *s;
+
+	if (!o->connect[0])
+		return;
+	if (cfg->source_count == IRJACKD_MAX_SOURCES) {
+		o->line = o->connect_line;
+		fail(o, "connect: too many sources (at most %d)", IRJACKD_MAX_SOURCES);
+		return;
+	}
+	s = &cfg->sources[cfg->source_count++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->name, sizeof(s->name), "lircd-connect");
+	s->type = IRJACKD_SOURCE_LIRCD;
+	s->channel = -1;
+	s->line = o->connect_line;
+	ir_protocol_set_default(&s->protocols);
+	snprintf(s->device, sizeof(s->device), "%s", o->connect);
+}
+
 /* lircd's configfile, by default lircd.conf in its own folder (/etc/lirc);
  * a configfile named explicitly must exist (the keymap loader says so). */
 static void add_lircd_conf(struct options *o, struct irjackd_config *cfg)
@@ -247,12 +295,17 @@ static void add_lircd_conf(struct options *o, struct irjackd_config *cfg)
 static void apply_output(struct options *o, struct irjackd_config *cfg)
 {
 	if (cfg->lircd) {
+		if (o->has_listen && strcmp(o->listen, cfg->lircd_listen))
+			irjackd_log(LOG_INFO, "%s: listen %s: [output lircd] in %s wins", o->path,
+				    o->listen, cfg->path);
 		if (o->output[0] && strcmp(o->output, cfg->lircd_path))
 			irjackd_log(LOG_INFO, "%s: output %s: [output lircd] in %s wins (%s)", o->path,
 				    o->output, cfg->path, cfg->lircd_path);
 		return;
 	}
 	cfg->lircd = true;
+	if (o->has_listen)
+		snprintf(cfg->lircd_listen, sizeof(cfg->lircd_listen), "%s", o->listen);
 	if (o->output[0])
 		snprintf(cfg->lircd_path, sizeof(cfg->lircd_path), "%s", o->output);
 	/* lircd's own defaults: 0666 and no SIMULATE */
@@ -283,6 +336,7 @@ int irjackd_lirc_options_apply(const char *path, struct irjackd_config *cfg,
 	}
 	if (!o.failed) {
 		add_source(&o, cfg);
+		add_connect_source(&o, cfg);
 		apply_output(&o, cfg);
 		add_lircd_conf(&o, cfg);
 	}

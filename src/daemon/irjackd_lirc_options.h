@@ -12,7 +12,8 @@
  *                   other drivers (devinput included, for now) are named in
  *                   a warning and add no source
  *   loglevel        3..10 or error|warning|notice|info|debug|trace...
- *   listen, connect named in a warning: not supported yet
+ *   listen          [address:]port (empty: 8765): [output lircd] listen
+ *   connect         host[:port]: a source "lircd-connect", type = lircd
  * lircd's other keys (pidfile, plugindir, nodaemon, repeat-max...) mean
  * nothing to irjackd and are passed over; unknown keys are warned about
  * with file:line, never fatal (lircd passes over them too).  Other sections

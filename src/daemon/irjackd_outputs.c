@@ -46,15 +46,22 @@ static uint32_t lircdev_timeout(const struct irjackd_config *cfg)
 }
 
 /* Fills *s from the configuration; false when it does not name the output. */
-static bool settings_of(const struct irjackd_config *cfg, enum output_slot slot,
-			union output_settings *s)
+static bool settings_of(const struct service *sv, const struct irjackd_config *cfg,
+			enum output_slot slot, union output_settings *s)
 {
 	memset(s, 0, sizeof(*s));
 	switch (slot) {
 	case OUTPUT_LIRCD:
-		snprintf(s->lircd.path, sizeof(s->lircd.path), "%s", cfg->lircd_path);
+		/* systemd's socket is the one clients find, wherever it is */
+		snprintf(s->lircd.path, sizeof(s->lircd.path), "%s",
+			 sv->activated_unix_fd && sv->activated_path[0] ? sv->activated_path
+									: cfg->lircd_path);
 		s->lircd.mode = cfg->lircd_mode;
 		s->lircd.simulate = cfg->lircd_simulate;
+		snprintf(s->lircd.listen, sizeof(s->lircd.listen), "%s", cfg->lircd_listen);
+		snprintf(s->lircd.instance_id, sizeof(s->lircd.instance_id), "%s", sv->instance_id);
+		s->lircd.unix_fd = sv->activated_unix_fd;
+		s->lircd.tcp_fd = sv->activated_tcp_fd;
 		return cfg->lircd;
 	case OUTPUT_UINPUT:
 		snprintf(s->uinput.name, sizeof(s->uinput.name), "%s", cfg->uinput_name);
@@ -104,7 +111,7 @@ int outputs_open(struct service *sv, const struct generation *g, enum output_slo
 	char err[512];
 	int ret;
 
-	if (!settings_of(g->cfg, slot, &s))
+	if (!settings_of(sv, g->cfg, slot, &s))
 		return 0;
 	ret = ir_output_open(kind, &s, &env, &sv->outputs[slot], err, sizeof(err));
 	if (ret < 0) {
@@ -120,7 +127,7 @@ void outputs_reload(struct service *sv, const struct generation *old, const stru
 	for (unsigned slot = 0; slot < OUTPUT_SLOTS; slot++) {
 		struct ir_output_env env = env_of(sv, g);
 		union output_settings s;
-		bool wanted = settings_of(g->cfg, slot, &s);
+		bool wanted = settings_of(sv, g->cfg, slot, &s);
 
 		if (sv->outputs[slot] && wanted && ir_output_rebind(sv->outputs[slot], &s, &env) == 0)
 			continue;

@@ -43,7 +43,7 @@ static int send_once(struct service *sv, unsigned mask, const char *remote, cons
 	if (ret < 0)
 		snprintf(error, error_size, "cannot encode %s %s: %s", remote, key, strerror(-ret));
 	else
-		ret = transmit_mask(sv, mask, &edges, &carrier, error, error_size);
+		ret = transmit_mask(sv, mask, &edges, &carrier, TX_JOB_ONCE, error, error_size);
 	ir_edge_buf_free(&edges);
 	return ret;
 }
@@ -147,7 +147,7 @@ int transmit_request(void *userdata, const struct irjackd_send_request *req, cha
 	}
 	ret = encode_request(sv, req, &edges, &carrier, error, error_size);
 	if (ret == 0)
-		ret = transmit_mask(sv, mask, &edges, &carrier, error, error_size);
+		ret = transmit_mask(sv, mask, &edges, &carrier, TX_JOB_ONCE, error, error_size);
 	ir_edge_buf_free(&edges);
 	return ret;
 }

@@ -16,6 +16,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <sys/random.h>
 #include <sys/signalfd.h>
 #include <syslog.h>
 #include <unistd.h>
@@ -54,6 +57,10 @@ static uint64_t next_timer(struct service *sv, uint64_t now)
 	}
 	if (sv->repeat.active && sv->repeat.due_us < next)
 		next = sv->repeat.due_us;
+	uint64_t up = peers_keyup(g, now);
+
+	if (up < next)
+		next = up;
 	uint64_t retry = sources_retry(sv, g, now);
 
 	return retry < next ? retry : next;
@@ -84,7 +91,8 @@ static void build_poll_set(struct service *sv, int sigfd, uint64_t now, uint64_t
 	ps->fds[ps->n++] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
 	for (unsigned i = 0; i < g->source_count; i++) {
 		struct source *s = &g->sources[i];
-		int fd = s->ended ? -1 : ir_source_fd(s->src);
+		short events;
+		int fd = source_poll_fd(s, &events);
 
 		ps->src_slot[i] = -1;
 		if (s->ended)
@@ -94,7 +102,7 @@ static void build_poll_set(struct service *sv, int sigfd, uint64_t now, uint64_t
 			continue;
 		}
 		ps->src_slot[i] = (int)ps->n;
-		ps->fds[ps->n++] = (struct pollfd){ .fd = fd, .events = POLLIN };
+		ps->fds[ps->n++] = (struct pollfd){ .fd = fd, .events = events };
 	}
 	size_t base = ps->n;
 
@@ -194,6 +202,16 @@ static void stop(struct service *sv)
 	outputs_close(sv, OUTPUT_JSON);
 }
 
+/* 16 random hex digits: new at every start (irjackd_service.h). */
+static void new_instance_id(char *id, size_t size)
+{
+	uint64_t r = 0;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
+		r = ir_monotonic_us() ^ ((uint64_t)getpid() << 40); /* unique enough on one host */
+	snprintf(id, size, "%016" PRIx64, r);
+}
+
 int irjackd_run(const char *config_path, struct irjackd_config *cfg, struct ir_keymap *km)
 {
 	static struct service sv;
@@ -217,6 +235,8 @@ int irjackd_run(const char *config_path, struct irjackd_config *cfg, struct ir_k
 		goto out;
 	}
 	sv.start_us = ir_monotonic_us();
+	new_instance_id(sv.instance_id, sizeof(sv.instance_id));
+	activation_take(&sv);
 	if ((ret = start(&sv)) < 0)
 		goto out;
 	irjackd_notify("READY=1");
@@ -224,10 +244,12 @@ int irjackd_run(const char *config_path, struct irjackd_config *cfg, struct ir_k
 	irjackd_notify("STOPPING=1");
 	repeat_stop(&sv, "the service stops");
 out:
+	tx_workers_free(&sv);
 	stop(&sv);
 	if (stdout_flags >= 0)
 		fcntl(STDOUT_FILENO, F_SETFL, stdout_flags);
 	if (sigfd >= 0)
 		close(sigfd);
+	activation_close(&sv);
 	return ret;
 }

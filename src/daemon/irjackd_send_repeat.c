@@ -19,6 +19,9 @@ void repeat_stop(struct service *sv, const char *why)
 
 	if (!rp->active)
 		return;
+	/* what waits is not sent; the repeat playing ends (one frame
+	 * period, ~110 ms): nothing is sent after SEND_STOP's reply */
+	tx_workers_stop(sv, rp->mask, 1000);
 	irjackd_log(LOG_INFO, "send %s %s: repeated %u time%s, %s", rp->remote, rp->key, rp->sent,
 		    rp->sent == 1 ? "" : "s", why);
 	ir_edge_buf_free(&rp->chunk);
@@ -82,7 +85,8 @@ int repeat_start(struct service *sv, unsigned mask, const char *remote, const ch
 	int ret = split_repeats(sv, remote, key, &first, error, error_size);
 
 	if (ret == 0)
-		ret = transmit_mask(sv, mask, &first, &rp->carrier, error, error_size);
+		ret = transmit_mask(sv, mask, &first, &rp->carrier, TX_JOB_REPEAT_FIRST, error,
+				    error_size);
 	if (ret < 0) {
 		ir_edge_buf_free(&rp->chunk);
 		ir_edge_buf_free(&first);
@@ -109,7 +113,15 @@ void repeat_due(struct service *sv)
 
 	if (!rp->active || (now = service_now_us(sv)) < rp->due_us)
 		return;
-	if (transmit_mask(sv, rp->mask, &rp->chunk, &rp->carrier, error, sizeof(error)) < 0) {
+	for (unsigned i = 0; i < IRJACKD_MAX_TRANSMITTERS; i++)
+		if ((rp->mask & (1u << i)) && tx_workers_pending(sv, i) > 1) {
+			/* a slower transmitter than the period: wait for it
+			 * rather than filling its queue */
+			rp->due_us = now + rp->chunk_us / 4 + 1;
+			return;
+		}
+	if (transmit_mask(sv, rp->mask, &rp->chunk, &rp->carrier, TX_JOB_REPEAT, error,
+			  sizeof(error)) < 0) {
 		repeat_stop(sv, "stopped by a transmit error");
 		return;
 	}

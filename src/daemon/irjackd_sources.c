@@ -139,6 +139,8 @@ void sources_close(struct service *sv, struct generation *g)
 
 		if (s->keys)
 			ir_keypress_release(s->keys, now);
+		if (s->peer)
+			peer_close(s, now);
 		ir_source_free(s->src);
 		ir_keypress_free(s->keys);
 		memset(s, 0, sizeof(*s));
@@ -193,6 +195,24 @@ static void source_wait(struct source *s, uint64_t now, const char *why)
 	snprintf(s->state, sizeof(s->state), "waiting (%.80s)", why);
 }
 
+/* type = lircd: connects to the peer (irjackd_peers.c). */
+static int source_start_peer(struct service *sv, struct source *s)
+{
+	int ret = peer_start(sv, s);
+
+	if (ret < 0) {
+		irjackd_log(LOG_ERR, "source %s (lircd %s): %s", s->cfg->name, s->cfg->device,
+			    strerror(-ret));
+		source_wait(s, service_now_us(sv), strerror(-ret));
+		return ret;
+	}
+	s->ended = false;
+	s->waiting = false;
+	snprintf(s->state, sizeof(s->state), "running");
+	irjackd_log(LOG_INFO, "source %s: lircd %s", s->cfg->name, s->cfg->device);
+	return 0;
+}
+
 /* Opens the ir_source of slot `s` (its key-press tracker made already). */
 static int source_start(struct service *sv, const struct generation *g, struct source *s)
 {
@@ -203,6 +223,8 @@ static int source_start(struct service *sv, const struct generation *g, struct s
 	char spec[IRJACKD_PATH_MAX + 16], err[256];
 	int ret;
 
+	if (c->type == IRJACKD_SOURCE_LIRCD)
+		return source_start_peer(sv, s);
 	source_options(s, g, &opt);
 	ret = ir_source_spec_from_kind(irjackd_source_type_name(c->type), c->device, spec,
 				       sizeof(spec));
@@ -213,7 +235,9 @@ static int source_start(struct service *sv, const struct generation *g, struct s
 	}
 	ret = ir_source_open(spec, &opt, &cb, &s->src, err, sizeof(err));
 	if (ret < 0) {
-		irjackd_log(LOG_ERR, "source %s (%s): %s", c->name, spec, err);
+		/* a device long missing is retried every 2 s: said once, not each time */
+		irjackd_log(s->waiting ? LOG_DEBUG : LOG_ERR, "source %s (%s): %s", c->name, spec,
+			    err);
 		source_wait(s, service_now_us(sv), err);
 		return ret;
 	}
@@ -287,6 +311,29 @@ uint64_t sources_retry(struct service *sv, struct generation *g, uint64_t now)
 	return next;
 }
 
+int source_poll_fd(const struct source *s, short *events)
+{
+	*events = POLLIN;
+	if (s->ended)
+		return -1;
+	if (s->peer) {
+		*events = ir_lircd_peer_events(s->peer);
+		return ir_lircd_peer_fd(s->peer);
+	}
+	return ir_source_fd(s->src);
+}
+
+/* A peer's connection ended: its key goes up, and it is retried. */
+static void peer_lost(struct source *s, int err)
+{
+	uint64_t now = service_now_us(s->sv);
+
+	irjackd_log(LOG_WARNING, "source %s: lircd %s: %s; reconnecting", s->cfg->name,
+		    s->cfg->device, err == -ECONNRESET ? "closed by the peer" : strerror(-err));
+	peer_close(s, now);
+	source_wait(s, now, err == -ECONNRESET ? "closed by the peer" : strerror(-err));
+}
+
 void source_dispatch(struct source *s)
 {
 	char err[256];
@@ -294,6 +341,12 @@ void source_dispatch(struct source *s)
 
 	if (s->ended)
 		return;
+	if (s->peer) {
+		ret = peer_dispatch(s);
+		if (ret < 0)
+			peer_lost(s, ret);
+		return;
+	}
 	ret = ir_source_dispatch(s->src, err, sizeof(err));
 	if (ret == -ENODATA) {
 		s->ended = true;

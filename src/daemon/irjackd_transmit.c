@@ -4,13 +4,16 @@
  * through the transmit layer (src/tx/ir_tx.h): which ones a request goes
  * to, and sending through them.
  *
- * A transmitter is opened for each send and closed after it (a frame is
- * ~100 ms): the loop waits, the capture threads do not, and a sound card
- * or /dev/lircN is free between presses.  `mceusb` sends through the
- * running mceusb source, which holds the device.
+ * A transmitter is opened for each send and closed after it, so a sound
+ * card or /dev/lircN is free between presses.  The loop opens it (a
+ * missing device is the request's error) and its thread plays it
+ * (irjackd_tx_worker.c): sources and clients are served meanwhile.
+ * `mceusb` sends through the running mceusb source, which holds the device
+ * and goes away with a reload: it is played on the loop, as before.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <syslog.h>
@@ -65,38 +68,73 @@ static void warn_tx(void *userdata, const char *message)
 	irjackd_log(LOG_WARNING, "transmitter %s: %s", tx->name, message);
 }
 
-static int transmit(struct service *sv, const struct irjackd_transmitter *tx,
+/* mceusb: through the running source, on the loop (a reload closes the
+ * source, which a thread could still be sending through). */
+static int transmit_here(struct service *sv, const struct irjackd_transmitter *tx,
+			 struct ir_tx_options *opt, const struct ir_edge_buf *edges,
+			 const struct ir_tx_carrier *carrier, char *err, size_t err_size)
+{
+	char spec[IRJACKD_PATH_MAX + 16];
+	struct ir_tx *t;
+	int ret;
+
+	if (!(opt->source = usb_source_for(sv, tx))) {
+		snprintf(err, err_size, "no running [source] of type mceusb%s%s to send through",
+			 tx->device[0] ? " with device " : "", tx->device);
+		return -ENODEV;
+	}
+	tx_spec(tx, spec, sizeof(spec));
+	ret = ir_tx_open(spec, opt, &t, err, err_size);
+	if (ret == 0) {
+		ret = ir_tx_send(t, edges->edges, edges->len, carrier, err, err_size);
+		ir_tx_close(t);
+	}
+	return ret;
+}
+
+/* Transmitter `index` (`tx`) sends `edges`: opened here, played by its
+ * thread; mceusb on the loop. */
+static int transmit(struct service *sv, unsigned index, const struct irjackd_transmitter *tx,
 		    const struct ir_edge_buf *edges, const struct ir_tx_carrier *carrier,
-		    char *error, size_t error_size)
+		    enum tx_job_kind kind, char *error, size_t error_size)
 {
 	char spec[IRJACKD_PATH_MAX + 16], err[768];
 	struct ir_tx_options opt;
-	struct ir_tx *t;
+	struct tx_job *job;
 	int ret;
 
 	ir_tx_options_init(&opt);
 	opt.volume = tx->volume;
 	opt.warn = warn_tx;
-	opt.userdata = (void *)tx;
 	if (tx->mode[0] && ir_synth_mode_from_name(tx->mode, &opt.mode) < 0) {
 		snprintf(error, error_size, "transmitter %s: unknown mode %s", tx->name, tx->mode);
 		return -EINVAL;
 	}
-	if (tx->type == IRJACKD_TX_MCEUSB && !(opt.source = usb_source_for(sv, tx))) {
-		snprintf(error, error_size,
-			 "transmitter %s: no running [source] of type mceusb%s%s to send through",
-			 tx->name, tx->device[0] ? " with device " : "", tx->device);
-		return -ENODEV;
+	if (tx->type == IRJACKD_TX_MCEUSB) {
+		opt.userdata = (void *)tx;
+		ret = transmit_here(sv, tx, &opt, edges, carrier, err, sizeof(err));
+		if (ret < 0)
+			snprintf(error, error_size, "transmitter %s: %s", tx->name, err);
+		return ret;
 	}
+	job = calloc(1, sizeof(*job));
+	if (!job || ir_edge_buf_append(&job->edges, edges->edges, edges->len) < 0) {
+		tx_job_free(job);
+		snprintf(error, error_size, "transmitter %s: out of memory", tx->name);
+		return -ENOMEM;
+	}
+	job->tx = *tx;
+	job->carrier = *carrier;
+	job->kind = kind;
+	opt.userdata = &job->tx; /* warnings come from its thread */
 	tx_spec(tx, spec, sizeof(spec));
-	ret = ir_tx_open(spec, &opt, &t, err, sizeof(err));
-	if (ret == 0) {
-		ret = ir_tx_send(t, edges->edges, edges->len, carrier, err, sizeof(err));
-		ir_tx_close(t);
-	}
-	if (ret < 0)
+	ret = ir_tx_open(spec, &opt, &job->t, err, sizeof(err));
+	if (ret < 0) {
 		snprintf(error, error_size, "transmitter %s: %s", tx->name, err);
-	return ret;
+		tx_job_free(job);
+		return ret;
+	}
+	return tx_worker_submit(sv, index, job, error, error_size);
 }
 
 static bool serves_remote(const struct irjackd_transmitter *t, const char *remote)
@@ -136,7 +174,8 @@ unsigned transmitters_for(const struct service *sv, const char *name, const char
 }
 
 int transmit_mask(struct service *sv, unsigned mask, const struct ir_edge_buf *edges,
-		  const struct ir_tx_carrier *carrier, char *error, size_t error_size)
+		  const struct ir_tx_carrier *carrier, enum tx_job_kind kind, char *error,
+		  size_t error_size)
 {
 	const struct irjackd_config *cfg = sv->gen->cfg;
 	int first = 0;
@@ -147,7 +186,7 @@ int transmit_mask(struct service *sv, unsigned mask, const struct ir_edge_buf *e
 
 		if (!(mask & (1u << i)))
 			continue;
-		ret = transmit(sv, &cfg->transmitters[i], edges, carrier, err, sizeof(err));
+		ret = transmit(sv, i, &cfg->transmitters[i], edges, carrier, kind, err, sizeof(err));
 		if (ret < 0) {
 			irjackd_log(LOG_WARNING, "%s", err);
 			if (!first) {

@@ -99,6 +99,11 @@ static int scancode_digits(enum ir_protocol p)
 	return digits;
 }
 
+void ir_frame_scancode_hex(const struct ir_frame *frame, char *buf, size_t size)
+{
+	snprintf(buf, size, "0x%0*" PRIx64, scancode_digits(frame->protocol), frame->scancode);
+}
+
 static const char *protocol_name(enum ir_protocol p)
 {
 	const struct ir_protocol_info *info = ir_protocol_get(p);
@@ -154,15 +159,20 @@ int ir_frame_format_json(const struct ir_frame *frame, const struct ir_frame_lab
 			 char *buf, size_t size)
 {
 	size_t pos = 0;
+	char hex[24];
 
 	if (size)
 		buf[0] = '\0';
 	ir_appendf(buf, size, &pos, "{\"time\":%.6f,\"end\":%.6f,\"protocol\":",
 	       (double)frame->start_us / 1e6, (double)frame->end_us / 1e6);
 	ir_json_append_string(buf, size, &pos, protocol_name(frame->protocol));
-	ir_appendf(buf, size, &pos, ",\"scancode\":%" PRIu64 ",\"toggle\":%s,\"repeat\":%s",
-	       frame->scancode, frame->flags & IR_FRAME_TOGGLE ? "true" : "false",
-	       frame->flags & IR_FRAME_REPEAT ? "true" : "false");
+	ir_frame_scancode_hex(frame, hex, sizeof(hex));
+	/* the integer stays (a stable interface); the hex string beside it is
+	 * what every IR tool prints */
+	ir_appendf(buf, size, &pos,
+		   ",\"scancode\":%" PRIu64 ",\"scancode_hex\":\"%s\",\"toggle\":%s,\"repeat\":%s",
+		   frame->scancode, hex, frame->flags & IR_FRAME_TOGGLE ? "true" : "false",
+		   frame->flags & IR_FRAME_REPEAT ? "true" : "false");
 	ir_frame_append_rc_json(frame, buf, size, &pos);
 	if (labels && labels->key) {
 		ir_appendf(buf, size, &pos, ",\"key\":");

@@ -47,6 +47,10 @@ bool ir_frame_rc_reading(const struct ir_frame *frame, enum ir_protocol *proto,
  * gives one (nothing otherwise), at buf + *pos as ir_appendf() does. */
 void ir_frame_append_rc_json(const struct ir_frame *frame, char *buf, size_t size, size_t *pos);
 
+/* The scancode as IR tools write it: "0x" and as many hex digits as the
+ * protocol's widest scancode has (nec: "0x04fb"), into `buf`. */
+void ir_frame_scancode_hex(const struct ir_frame *frame, char *buf, size_t size);
+
 /* Write the text or JSON line (with a trailing newline) into buf.  Return
  * the length snprintf would have produced (so >= size means truncated). */
 int ir_frame_format_text(const struct ir_frame *frame, const struct ir_frame_labels *labels,

@@ -33,6 +33,17 @@ enum ir_key_event_type {
 	IR_KEY_UP,
 };
 
+/* Where a key event decoded by another daemon came from (a [source]
+ * type = lircd): the irjackd instance that decoded it (its id, "" for a
+ * plain lircd, which cannot say), its number there, and the daemon this
+ * one read it from.  The lircd socket uses it so an event never goes back
+ * the way it came (out_lircd.h). */
+struct ir_key_origin {
+	char id[24];       /* the decoding daemon's instance id; "": unknown */
+	uint64_t seq;      /* its number for the event (0: unknown) */
+	char via[24];      /* the instance id of the peer it was read from; "": unknown */
+};
+
 struct ir_key_event {
 	enum ir_key_event_type type;
 	const char *remote;  /* NULL when no binding names the frame; owned by the keymap */
@@ -44,6 +55,7 @@ struct ir_key_event {
 	bool toggle;
 	unsigned repeat;     /* 0 for the press, then 1, 2, ... (lircd's repeat count) */
 	uint64_t time_us;    /* source time: the frame's end, or when the key went up */
+	const struct ir_key_origin *origin; /* NULL: decoded by this daemon */
 };
 
 typedef void (*ir_key_event_fn)(void *userdata, const struct ir_key_event *event);

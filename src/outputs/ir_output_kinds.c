@@ -14,8 +14,10 @@
 #include <string.h>
 #include <syslog.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ir_output_kinds.h"
+#include "lircd_net.h"
 #include "out_lircd.h"
 #include "out_lircdev_cuse.h"
 #include "out_mqtt.h"
@@ -252,6 +254,18 @@ static unsigned lircd_status_lines(void *userdata, char *buf, size_t size)
 	return env->status(env->userdata, buf, size);
 }
 
+/* Whether a server answers on the UNIX socket `path` (which of the two
+ * addresses an -EADDRINUSE is about). */
+static bool lircd_path_in_use(const char *path)
+{
+	int fd = ir_lircd_net_connect(path);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 static int lircd_open(const void *settings, const struct ir_output_env *env, void **impl,
 		      char *err, size_t err_size)
 {
@@ -266,6 +280,10 @@ static int lircd_open(const void *settings, const struct ir_output_env *env, voi
 		.path = s->path,
 		.mode = s->mode,
 		.allow_simulate = s->simulate,
+		.listen = s->listen,
+		.unix_fd = s->unix_fd,
+		.tcp_fd = s->tcp_fd,
+		.instance_id = s->instance_id[0] ? s->instance_id : NULL,
 		.keymap = env->keymap,
 		.send = env->send ? lircd_send : NULL,
 		.set_transmitters = env->set_transmitters ? lircd_set_transmitters : NULL,
@@ -276,7 +294,12 @@ static int lircd_open(const void *settings, const struct ir_output_env *env, voi
 	};
 	ret = ir_lircd_new(&lc, &l->sock);
 	if (ret < 0) {
-		if (ret == -EADDRINUSE)
+		if (ret == -EADDRINUSE && s->listen[0] && !lircd_path_in_use(s->path))
+			snprintf(err, err_size, "lircd listen %s: TCP port in use", s->listen);
+		else if (ret == -EADDRNOTAVAIL || (ret == -ENOENT && s->listen[0]))
+			snprintf(err, err_size, "lircd listen %s: %s", s->listen,
+				 ret == -ENOENT ? "unknown host" : strerror(-ret));
+		else if (ret == -EADDRINUSE)
 			snprintf(err, err_size,
 				 "lircd socket %s: already in use: a daemon (irjackd or lircd) is "
 				 "running there; stop it or choose another path",
@@ -299,7 +322,9 @@ static int lircd_rebind(void *impl, const void *old, const void *settings,
 	const struct ir_lircd_settings *a = old, *b = settings;
 	struct lircd_out *l = impl;
 
-	if (strcmp(a->path, b->path) || a->mode != b->mode || a->simulate != b->simulate)
+	if (strcmp(a->path, b->path) || a->mode != b->mode || a->simulate != b->simulate ||
+	    strcmp(a->listen, b->listen) || a->unix_fd != b->unix_fd || a->tcp_fd != b->tcp_fd ||
+	    strcmp(a->instance_id, b->instance_id))
 		return -EAGAIN;
 	/* a socket file deleted under the daemon comes back on reload */
 	if (ir_lircd_check_socket(l->sock) < 0)
@@ -338,7 +363,9 @@ static void lircd_status(void *impl, const void *settings, char *line, size_t si
 	const struct lircd_out *l = impl;
 	size_t clients = ir_lircd_client_count(l->sock);
 
-	snprintf(line, size, "output lircd %s, %zu client%s", s->path, clients,
+	snprintf(line, size, "output lircd %s%s%s, %zu client%s", s->path,
+		 s->listen[0] || s->tcp_fd > 0 ? ", tcp " : "",
+		 s->listen[0] ? s->listen : s->tcp_fd > 0 ? "(systemd)" : "", clients,
 		 clients == 1 ? "" : "s");
 }
 

@@ -4,6 +4,7 @@
  */
 #include "out_lircd.h"
 #include "ir_time.h"
+#include "lircd_net.h"
 #include "socket_path.h"
 
 #include <ctype.h>
@@ -32,6 +33,7 @@ struct list_cursor {
 struct client {
 	int fd;
 	uid_t uid;          /* SO_PEERCRED: the connecting process's user */
+	pid_t pid;          /* ... and process, for the log of transmit requests */
 	uint64_t active_us; /* last command received (monotonic), for eviction */
 	char in[IR_LIRCD_LINE_MAX + 1];
 	size_t in_len;
@@ -47,17 +49,23 @@ struct client {
 	size_t held_len;
 	bool dead;
 	bool overflowed; /* dead because it stopped reading */
+	char peer_id[24]; /* IRJACK_PEER's id: another irjackd reads here; "": a client */
 };
 
 struct ir_lircd {
 	struct ir_lircd_config cfg;
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	int listen_fd;
+	int tcp_fd;          /* -1: no TCP port */
+	bool unix_inherited, tcp_inherited; /* systemd's: neither closed nor unlinked */
+	uint64_t seq;        /* the last number given to an event decoded here */
+	char instance_id[24];
 	struct ir_socket_path_id path_id; /* the file bound: what we may remove */
 	struct client clients[IR_LIRCD_MAX_CLIENTS];
 	size_t client_count;
 	unsigned long refused, evicted, overflowed; /* since the last log line about them */
 	uint64_t logged_us; /* when refusals and evictions were last logged */
+	const struct client *asking; /* whose command runs now (NULL: ir_lircd_command) */
 	char *reply; /* IR_LIRCD_CLIENT_BUFFER bytes: the longest reply a client can take */
 	/* per remote of the keymap: where its keys are and how many LIST
 	 * lines it has (worked out once per keymap, not per LIST); NULL: none
@@ -131,13 +139,49 @@ static int bind_and_listen(struct ir_lircd *s, int fd, const struct sockaddr_un 
 	return ret;
 }
 
+/* systemd hands over blocking sockets (unless NonBlocking=): the accept
+ * loop must end with EAGAIN, not wait for the next client. */
+static void set_nonblocking(int fd)
+{
+	int flags = fcntl(fd, F_GETFL);
+
+	if (flags >= 0)
+		fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+/* The TCP port, inherited or bound (cfg->listen); 0 or a negative errno. */
+static int open_tcp(struct ir_lircd *s, const struct ir_lircd_config *cfg)
+{
+	char host[128];
+	unsigned port;
+	int ret;
+
+	if (cfg->tcp_fd > 0) {
+		s->tcp_fd = cfg->tcp_fd;
+		s->tcp_inherited = true;
+		set_nonblocking(s->tcp_fd);
+		return 0;
+	}
+	if (!cfg->listen || !cfg->listen[0])
+		return 0;
+	ret = ir_lircd_net_parse(cfg->listen, 0, host, sizeof(host), &port);
+	if (ret < 0)
+		return ret;
+	ret = ir_lircd_net_listen(host, port);
+	if (ret < 0)
+		return ret;
+	s->tcp_fd = ret;
+	return 0;
+}
+
 int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	struct ir_lircd *s;
 	int fd, ret;
 
-	if (!cfg || !cfg->path || !out || cfg->mode > 0777)
+	if (!cfg || !cfg->path || !out || cfg->mode > 0777 ||
+	    (cfg->instance_id && strlen(cfg->instance_id) >= sizeof(s->instance_id)))
 		return -EINVAL;
 	if (strlen(cfg->path) >= sizeof(addr.sun_path))
 		return -ENAMETOOLONG;
@@ -150,25 +194,36 @@ int ir_lircd_new(const struct ir_lircd_config *cfg, struct ir_lircd **out)
 		return -ENOMEM;
 	}
 	s->cfg = *cfg;
+	s->tcp_fd = -1;
 	snprintf(s->path, sizeof(s->path), "%s", cfg->path);
+	snprintf(s->instance_id, sizeof(s->instance_id), "%s",
+		 cfg->instance_id ? cfg->instance_id : "");
 	memcpy(addr.sun_path, s->path, strlen(s->path) + 1);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		ret = -errno;
-		free(s->reply);
-		free(s);
-		return ret;
-	}
-	ret = bind_and_listen(s, fd, &addr);
-	if (ret < 0) {
-		close(fd);
-		free(s->reply);
-		free(s);
-		return ret;
+	if (cfg->unix_fd > 0) {
+		fd = cfg->unix_fd;
+		s->unix_inherited = true;
+		set_nonblocking(fd);
+	} else {
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		ret = fd < 0 ? -errno : bind_and_listen(s, fd, &addr);
+		if (ret < 0) {
+			if (fd >= 0)
+				close(fd);
+			free(s->reply);
+			free(s);
+			return ret;
+		}
 	}
 	s->listen_fd = fd;
 	s->cfg.path = s->path;
 	index_remotes(s);
+	s->cfg.listen = NULL;
+	s->cfg.instance_id = NULL;
+	ret = open_tcp(s, cfg);
+	if (ret < 0) {
+		ir_lircd_free(s);
+		return ret;
+	}
 	*out = s;
 	return 0;
 }
@@ -187,8 +242,8 @@ int ir_lircd_check_socket(struct ir_lircd *s)
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	int fd, ret;
 
-	if (file_is_ours(s))
-		return 0;
+	if (s->unix_inherited || file_is_ours(s))
+		return 0; /* systemd's socket file is systemd's to remake */
 	memcpy(addr.sun_path, s->path, strlen(s->path) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -219,8 +274,12 @@ void ir_lircd_free(struct ir_lircd *s)
 		return;
 	while (s->client_count)
 		drop_client(s, s->client_count - 1);
-	close(s->listen_fd);
-	ir_socket_path_release(s->path, &s->path_id);
+	if (!s->unix_inherited) {
+		close(s->listen_fd);
+		ir_socket_path_release(s->path, &s->path_id);
+	}
+	if (s->tcp_fd >= 0 && !s->tcp_inherited)
+		close(s->tcp_fd);
 	free(s->spans);
 	free(s->reply);
 	free(s);
@@ -237,6 +296,8 @@ size_t ir_lircd_fds(const struct ir_lircd *s, struct pollfd *fds, size_t max)
 
 	if (n < max)
 		fds[n++] = (struct pollfd){ .fd = s->listen_fd, .events = POLLIN };
+	if (n < max && s->tcp_fd >= 0)
+		fds[n++] = (struct pollfd){ .fd = s->tcp_fd, .events = POLLIN };
 	for (size_t i = 0; i < s->client_count && n < max; i++)
 		/* input already received and not yet taken waits for
 		 * POLLOUT too: it is taken as soon as the replies are gone */
@@ -302,15 +363,47 @@ static void hold(struct client *c, const char *line, size_t len)
 	c->held_len += len;
 }
 
-static void broadcast_line(struct ir_lircd *s, const char *line, size_t len)
+/* Sends a line to one client, or holds it while the client's LIST is
+ * streamed. */
+static void deliver(struct client *c, const char *line, size_t len)
 {
+	if (c->list.active) {
+		hold(c, line, len);
+		return;
+	}
+	queue(c, line, len);
+	flush_client(c);
+}
+
+/* Whether peer client `c` may get an event of `origin` (NULL: ours). */
+static bool peer_takes(const struct client *c, const struct ir_key_origin *origin)
+{
+	return !origin || (strcmp(c->peer_id, origin->id) && strcmp(c->peer_id, origin->via));
+}
+
+/* One key line (ending in '\n', n bytes) to every client: lircd's four
+ * fields, or five to irjackd peers (ir_lircd_broadcast()). */
+static void broadcast_key_line(struct ir_lircd *s, const char *line, int n,
+			       const struct ir_key_origin *origin)
+{
+	char tagged[IR_LIRCD_LINE_MAX * 2 + 48];
+	int t = 0;
+
+	if (s->instance_id[0]) {
+		/* an event from a plain lircd (no origin id) enters the
+		 * irjackd peers here, numbered as ours */
+		bool known = origin && origin->id[0] && origin->seq;
+
+		t = snprintf(tagged, sizeof(tagged), "%.*s %s:%" PRIx64 "\n", n - 1, line,
+			     known ? origin->id : s->instance_id, known ? origin->seq : ++s->seq);
+	}
 	for (size_t i = 0; i < s->client_count; i++) {
-		if (s->clients[i].list.active) {
-			hold(&s->clients[i], line, len);
-			continue;
-		}
-		queue(&s->clients[i], line, len);
-		flush_client(&s->clients[i]);
+		struct client *c = &s->clients[i];
+
+		if (!c->peer_id[0])
+			deliver(c, line, (size_t)n);
+		else if (peer_takes(c, origin) && t > 0 && (size_t)t < sizeof(tagged))
+			deliver(c, tagged, (size_t)t);
 	}
 }
 
@@ -324,7 +417,7 @@ void ir_lircd_broadcast(struct ir_lircd *s, const struct ir_key_event *ev)
 	n = snprintf(line, sizeof(line), "%016" PRIx64 " %02x %s %s\n", ev->scancode,
 		     ev->repeat & 0xff, ev->key, ev->remote);
 	if (n > 0 && (size_t)n < sizeof(line))
-		broadcast_line(s, line, (size_t)n);
+		broadcast_key_line(s, line, n, ev->origin);
 }
 
 /* ---- commands ---- */
@@ -535,6 +628,11 @@ static void cmd_send(struct ir_lircd *s, struct reply *r, const char *command,
 		error_reply(r, command, "hardware does not support sending");
 		return;
 	}
+	/* who asked: the socket's mode decides who may transmit, the log
+	 * says who did (SO_PEERCRED, taken at connect) */
+	if (s->asking)
+		log_line(s, "lircd: %s from pid %ld uid %ld", command, (long)s->asking->pid,
+			 (long)s->asking->uid);
 	ret = s->cfg.send(s->cfg.userdata, kind, argc > 0 ? args[0] : "", argc > 1 ? args[1] : "",
 			  (unsigned)repeats, error, sizeof(error));
 	if (ret == -ENOENT && argc > 1)
@@ -624,7 +722,8 @@ static void cmd_simulate(struct ir_lircd *s, struct reply *r, const char *comman
 		return;
 	}
 	snprintf(line, sizeof(line), "%s\n", rest);
-	broadcast_line(s, line, len + 1);
+	/* a key of this daemon's, as a decoded one (numbered for peers) */
+	broadcast_key_line(s, line, (int)len + 1, NULL);
 	put(r, "BEGIN\n%s\nSUCCESS\nEND\n", command);
 }
 
@@ -657,10 +756,27 @@ static void cmd_drv_option(struct reply *r, const char *command, char **args, in
 		error_reply(r, command, "Cannot set driver option, code: %d", EOPNOTSUPP);
 }
 
-/* ir_lircd_command(), with a LIST of one remote streamed to `stream`'s
- * client when it is not NULL. */
-static size_t run_command(struct ir_lircd *s, const char *input, char *reply, size_t size,
-			  struct list_cursor *stream)
+/* IRJACK_PEER ID: another irjackd's lircd source says who it is (so no
+ * event goes back to it) and learns who we are.  `c` is NULL from
+ * ir_lircd_command(). */
+static void cmd_peer(struct ir_lircd *s, struct client *c, struct reply *r, const char *command,
+		     char **args, int argc)
+{
+	if (argc != 1 || strlen(args[0]) >= sizeof(c->peer_id) ||
+	    strspn(args[0], "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_") !=
+		    strlen(args[0])) {
+		error_reply(r, command, "bad peer id");
+		return;
+	}
+	if (c)
+		snprintf(c->peer_id, sizeof(c->peer_id), "%s", args[0]);
+	put(r, "BEGIN\n%s\nSUCCESS\nDATA\n1\n%s\nEND\n", command, s->instance_id);
+}
+
+/* ir_lircd_command(), for client `c` (NULL: none), with a LIST of one
+ * remote streamed to `stream`'s client when it is not NULL. */
+static size_t run_command(struct ir_lircd *s, struct client *c, const char *input, char *reply,
+			  size_t size, struct list_cursor *stream)
 {
 	struct reply r = { .buf = reply, .size = size, .stream = stream };
 	char line[IR_LIRCD_LINE_MAX + 1], words[IR_LIRCD_LINE_MAX + 1];
@@ -712,6 +828,8 @@ static size_t run_command(struct ir_lircd *s, const char *input, char *reply, si
 		cmd_drv_option(&r, line, args + 1, argc - 1);
 	} else if (!strcasecmp(args[0], "STATUS") && s->cfg.status) {
 		cmd_status(s, &r, line, argc - 1);
+	} else if (!strcasecmp(args[0], "IRJACK_PEER") && s->instance_id[0]) {
+		cmd_peer(s, c, &r, line, args + 1, argc - 1);
 	} else if (!strcasecmp(args[0], "DISPLAY") && s->cfg.display) {
 		rest = line + strspn(line, " \t") + strlen("DISPLAY");
 		cmd_display(s, &r, line, rest + strspn(rest, " \t"));
@@ -726,7 +844,7 @@ static size_t run_command(struct ir_lircd *s, const char *input, char *reply, si
 
 size_t ir_lircd_command(struct ir_lircd *s, const char *input, char *reply, size_t size)
 {
-	return run_command(s, input, reply, size, NULL);
+	return run_command(s, NULL, input, reply, size, NULL);
 }
 
 /* ---- I/O ---- */
@@ -768,12 +886,14 @@ static void stream_list(struct ir_lircd *s, struct client *c)
 	}
 }
 
-static uid_t peer_uid(int fd)
+static struct ucred peer_cred(int fd)
 {
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
 
-	return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 ? cred.uid : (uid_t)-1;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+		cred = (struct ucred){ .pid = 0, .uid = (uid_t)-1, .gid = (gid_t)-1 };
+	return cred;
 }
 
 static size_t clients_of(const struct ir_lircd *s, uid_t uid)
@@ -813,23 +933,24 @@ static bool evict_for(struct ir_lircd *s, uid_t uid)
 	return true;
 }
 
-static void accept_clients(struct ir_lircd *s)
+static void accept_clients(struct ir_lircd *s, int listen_fd)
 {
 	for (;;) {
-		int fd = accept4(s->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		uid_t uid;
+		int fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		struct ucred cred;
 
 		if (fd < 0)
 			return;
-		uid = peer_uid(fd);
-		if (s->client_count == IR_LIRCD_MAX_CLIENTS && !evict_for(s, uid)) {
+		cred = peer_cred(fd);
+		if (s->client_count == IR_LIRCD_MAX_CLIENTS && !evict_for(s, cred.uid)) {
 			/* lircd refuses too: the client sees the connection end */
 			close(fd);
 			s->refused++;
 			continue;
 		}
 		s->clients[s->client_count++] =
-			(struct client){ .fd = fd, .uid = uid, .active_us = ir_monotonic_us() };
+			(struct client){ .fd = fd, .uid = cred.uid, .pid = cred.pid,
+					 .active_us = ir_monotonic_us() };
 	}
 }
 
@@ -851,7 +972,9 @@ static void take_byte(struct ir_lircd *s, struct client *c, char ch)
 			size_t len;
 
 			c->in[c->in_len] = '\0';
-			len = run_command(s, c->in, s->reply, IR_LIRCD_CLIENT_BUFFER, &c->list);
+			s->asking = c;
+			len = run_command(s, c, c->in, s->reply, IR_LIRCD_CLIENT_BUFFER, &c->list);
+			s->asking = NULL;
 			queue(c, s->reply, len);
 			stream_list(s, c);
 		}
@@ -907,7 +1030,9 @@ static void read_client(struct ir_lircd *s, struct client *c)
 
 void ir_lircd_process(struct ir_lircd *s)
 {
-	accept_clients(s);
+	accept_clients(s, s->listen_fd);
+	if (s->tcp_fd >= 0)
+		accept_clients(s, s->tcp_fd); /* the same protocol, the same limits */
 	for (size_t i = 0; i < s->client_count; i++) {
 		flush_client(&s->clients[i]);
 		stream_list(s, &s->clients[i]);

@@ -56,6 +56,10 @@ struct ir_lircd_settings {
 	char path[256];
 	unsigned mode;  /* the socket's permissions, as given (0 is 0000) */
 	bool simulate;  /* allow SIMULATE */
+	char listen[128]; /* TCP "[ADDR:]PORT" (lircd --listen); "": none */
+	int unix_fd;    /* inherited listening sockets (ir_lircd_config); 0: none */
+	int tcp_fd;
+	char instance_id[24]; /* this daemon's id for IRJACK_PEER; "": none */
 };
 
 struct ir_lircd_config {
@@ -64,6 +68,18 @@ struct ir_lircd_config {
 				   * -EINVAL); the file is never wider, not even
 				   * briefly */
 	bool allow_simulate;      /* SIMULATE is refused unless set */
+	/* TCP "[ADDR:]PORT" or "PORT" (lircd --listen; ADDR left out: every
+	 * address), served exactly as the UNIX socket; NULL or "": none. */
+	const char *listen;
+	/* Listening sockets inherited from systemd (socket activation; >= 3),
+	 * used instead of binding `path` / `listen`: never closed nor
+	 * unlinked here (the caller and systemd own them); 0: none. */
+	int unix_fd;
+	int tcp_fd;
+	/* This daemon's instance id (letters, digits, '-', '_'; at most 23):
+	 * IRJACK_PEER, irjack's own command, answers it and marks the client
+	 * as that irjackd peer (below); NULL: IRJACK_PEER is unknown. */
+	const char *instance_id;
 	const struct ir_keymap *keymap; /* for LIST and SEND_*; may be NULL */
 	/* Transmit requests; NULL: SEND_* answer "no transmitter".  Return 0, or
 	 * a negative errno with a message in `error`.  SEND_STOP's remote and
@@ -112,8 +128,19 @@ size_t ir_lircd_fds(const struct ir_lircd *s, struct pollfd *fds, size_t max);
  * ready, without blocking. */
 void ir_lircd_process(struct ir_lircd *s);
 
-/* Broadcasts a key press or repeat that has a button name (others, and
- * key-up events, are not lircd's business). */
+/*
+ * Broadcasts a key press or repeat that has a button name (others, and
+ * key-up events, are not lircd's business).
+ *
+ * Loops between daemons: a client that sent "IRJACK_PEER ID" (another
+ * irjackd's lircd source) gets each line with a fifth field, "ORIGIN:SEQ"
+ * (the instance that decoded the event and its number there, hex), and
+ * never gets an event whose origin or `via` (ev->origin) is its own id:
+ * an event does not go back to the daemon it came from, nor to the one
+ * that decoded it.  The reading side drops an ORIGIN:SEQ it has seen
+ * (lircd_peer.h), which breaks longer cycles.  Other clients get lircd's
+ * four fields, unchanged.
+ */
 void ir_lircd_broadcast(struct ir_lircd *s, const struct ir_key_event *event);
 
 /* Makes the socket file anew if it was deleted or replaced under the

@@ -819,6 +819,7 @@ int ir_mqtt_event_payload(const char *source, const struct ir_frame *frame,
 {
 	const struct ir_protocol_info *info = ir_protocol_get(frame->protocol);
 	size_t pos = 0;
+	char hex[24];
 
 	if (size)
 		buf[0] = '\0';
@@ -826,7 +827,9 @@ int ir_mqtt_event_payload(const char *source, const struct ir_frame *frame,
 	ir_json_append_string(buf, size, &pos, source);
 	ir_appendf(buf, size, &pos, ",\"protocol\":");
 	ir_json_append_string(buf, size, &pos, info ? info->name : "unknown");
-	ir_appendf(buf, size, &pos, ",\"scancode\":%" PRIu64, frame->scancode);
+	/* hex, as every IR tool writes it (send requests take it so too) */
+	ir_frame_scancode_hex(frame, hex, sizeof(hex));
+	ir_appendf(buf, size, &pos, ",\"scancode\":\"%s\"", hex);
 	ir_frame_append_rc_json(frame, buf, size, &pos);
 	ir_appendf(buf, size, &pos, ",\"key\":");
 	if (key && key->key)

@@ -267,6 +267,14 @@ static const struct irp_proto irp_protos[] = {
 
 #define IRP_COUNT (sizeof(irp_protos) / sizeof(irp_protos[0]))
 
+static const struct ir_protocol_info irp_infos[IRP_COUNT];
+
+/* Row p's name (ir_protocol_get() is the registry's, above this file). */
+static const char *irp_name(const struct irp_proto *p)
+{
+	return irp_infos[p - irp_protos].name;
+}
+
 enum irp_state {
 	STATE_INACTIVE,
 	STATE_HEADER_SPACE, /* after a header pulse: which header the space says */
@@ -374,7 +382,7 @@ static bool irp_carrier_allows(const struct irp_proto *p, const struct ir_decode
 
 static void irp_emit(const struct irp_proto *p, struct irp_one *o, struct ir_decode_ctx *ctx)
 {
-	const char *name = ir_protocol_get(p->id)->name;
+	const char *name = irp_name(p);
 	unsigned progress = 2 + 2 * o->nsym;
 	uint64_t sc;
 
@@ -546,7 +554,7 @@ static bool irp_step(const struct irp_proto *p, struct irp_one *o, struct ir_dec
 static void irp_why(const struct irp_proto *p, const struct irp_one *o, struct ir_decode_ctx *ctx,
 		    bool pulse, uint32_t dur)
 {
-	const char *name = ir_protocol_get(p->id)->name, *what = pulse ? "pulse" : "space";
+	const char *name = irp_name(p), *what = pulse ? "pulse" : "space";
 	unsigned progress = (p->header[0].kind != HDR_NONE ? 2 : 0) + 2 * o->nsym + o->idx;
 
 	if (!ir_decode_wants_why(ctx) || (o->state == STATE_INACTIVE && !pulse))
@@ -725,7 +733,7 @@ static int irp_encode_repeat(enum ir_protocol id, uint64_t scancode, struct ir_e
 	}
 
 /* Row by row, the same protocols as irp_protos. */
-static const struct ir_protocol_info irp_infos[] = {
+static const struct ir_protocol_info irp_infos[IRP_COUNT] = {
 	IRP_INFO(IR_PROTO_DIRECTV, "directv", 0xf00ff, 38000, 600, 299, 0, 30000, 0,
 		 "DirecTV: 4-bit device, 8-bit function, checksum; 2 bits per pulse/space pair"),
 	IRP_INFO(IR_PROTO_DISH_NETWORK, "dish_network", 0x1f1f3f, 57600, 406, 200, 0, 6090, 0,

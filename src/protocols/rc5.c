@@ -116,6 +116,27 @@ static void rc5_finish(struct rc5_dec *d, struct ir_decode_ctx *ctx)
 	d->state = STATE_INACTIVE;
 }
 
+/* Why the (rest of the) edge broke the frame (irjack decode -v). */
+static void rc5_why(const struct rc5_dec *d, struct ir_decode_ctx *ctx, bool pulse, uint32_t dur)
+{
+	const char *what = pulse ? "pulse" : "space";
+	unsigned progress = 2 * d->count;
+
+	if (!ir_decode_wants_why(ctx) || (d->state == STATE_INACTIVE && !pulse))
+		return;
+	if (d->state == STATE_INACTIVE)
+		ir_decode_why(ctx, 0, "rc5: pulse %u us after %u us of darkness: no start bit (>= %u dark)",
+			      dur, ir_decode_space_before(ctx), RC5_IDLE_SPACE);
+	else if (d->count >= RC5X_NBITS)
+		ir_decode_why(ctx, progress, "rc5: more than %u bits", RC5X_NBITS);
+	else if (!pulse && dur >= RC5_END_SPACE)
+		ir_decode_why(ctx, progress, "rc5: %u bits then silence: no RC-5 length (14, 15 StreamZap, 20 RC-5X)",
+			      d->count);
+	else
+		ir_decode_why(ctx, progress, "rc5: bit %u: %s %u us is not a half-bit (%u-%u) or two",
+			      d->count, what, dur, RC5_UNIT - RC5_MARGIN, RC5_UNIT + RC5_MARGIN);
+}
+
 static void rc5_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_edge *e)
 {
 	struct rc5_dec *d = state;
@@ -175,6 +196,7 @@ again:
 		goto again;
 	}
 fail:
+	rc5_why(d, ctx, pulse, ev.duration);
 	d->state = STATE_INACTIVE;
 }
 

@@ -22,6 +22,9 @@ Scenarios (each prints its figures and exits 1 on any failure):
            past the 300 s signal limit at once, nothing rendered
   socket   the socket's mode exactly as configured; deleted under the
            daemon, made anew by SIGHUP with its clients kept
+  txloop   a SEND_ONCE ... 1000 through an ALSA transmitter (file PCM)
+           plays on the transmitter's thread: a VERSION and the decoded
+           frames of a source are served while it plays
   fair     one user's 64 idle connections do not lock another user out;
            refusals logged at most once a second (needs root)
   reload   SIGHUP while a source cannot be reopened: the daemon stays up,
@@ -121,6 +124,17 @@ class Daemon:
             time.sleep(0.02)
         if not os.path.exists(self.sock):
             raise SystemExit("irjackd did not create its socket: " + self.stderr())
+        # the file appears at bind(), connections are taken from listen():
+        # a client in between is refused (seen on a loaded host)
+        while time.monotonic() < deadline:
+            try:
+                probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                probe.connect(self.sock)
+                probe.close()
+                break
+            except ConnectionRefusedError:
+                probe.close()
+                time.sleep(0.01)
         self.start = time.monotonic()
 
     def stderr(self):
@@ -410,6 +424,7 @@ def scenario_sigterm():
         ok_frames = [0]
         inflight = [0]
         stop = threading.Event()
+        sending = threading.Event()
 
         def sender():
             try:
@@ -420,6 +435,7 @@ def scenario_sigterm():
                     line = ("SEND_START irmp_nec KEY_VOLUMEDOWN" if start
                             else "SEND_ONCE irmp_nec KEY_VOLUMEUP 1000")
                     inflight[0] = 1 if start else 1001
+                    sending.set()
                     r = command(s, line)
                     if not r:
                         return
@@ -434,6 +450,8 @@ def scenario_sigterm():
 
         t = threading.Thread(target=sender)
         t.start()
+        # SIGTERM while sending: a loaded host may start the thread late
+        sending.wait(10 * SLOW)
         time.sleep(rng.uniform(0.02, 0.2) * SLOW)
         stops.append(d.stop())
         stop.set()
@@ -780,6 +798,65 @@ def scenario_fair():
     d.stop()
 
 
+def scenario_txloop():
+    """Transmit off the loop: SEND_ONCE irmp_nec KEY_VOLUMEUP 1000 is 108 s
+    of IR, ~5 M samples synthesised for an ALSA transmitter (irsink, the
+    file PCM: no clock, so the work is the synthesis).  On the loop it held
+    every client and source for as long; on the transmitter's thread a
+    VERSION is answered and the recording's frames reach irw meanwhile."""
+    os.environ["ALSA_CONFIG_PATH"] = "/usr/share/alsa/alsa.conf:%s" % os.path.join(
+        SRC, "tests/data/alsa-file-pcm.conf")
+    raw = os.path.join(TMP, "tx.raw")
+    src, frames = make_input(presses=10, repeats=3)
+    d = Daemon(source=src, delay_ms=300,
+               extra="[transmitter tx]\ntype = alsa\ndevice = irsink:OUT=%s\n" % raw)
+    irw = Irw(d.sock)
+    sender = connect(d.sock)
+    t0 = time.monotonic()
+    sender.sendall(b"SEND_ONCE irmp_nec KEY_VOLUMEUP 1000\n")
+    time.sleep(0.02)  # the daemon has the request: a VERSION meanwhile
+    t1 = time.monotonic()
+    v = command(d.sock, "VERSION")
+    worst = time.monotonic() - t1
+    r = read_replies(sender, 1)
+    acked = time.monotonic() - t0
+    if not r or r[0][2] != "SUCCESS":
+        fail("SEND_ONCE ... 1000: %r" % r)
+    if not v or v[2] != "SUCCESS":
+        fail("VERSION while transmitting: %r" % v)
+    answered, during = 1, 0
+    size0 = os.path.getsize(raw) if os.path.exists(raw) else 0
+    while time.monotonic() - t0 < 3 * SLOW:
+        t1 = time.monotonic()
+        v = command(d.sock, "VERSION")
+        took = time.monotonic() - t1
+        if not v or v[2] != "SUCCESS":
+            fail("VERSION while transmitting: %r" % v)
+            break
+        worst = max(worst, took)
+        answered += 1
+        time.sleep(0.02)
+    lines = irw.lines("irmp_nec")
+    during = len(lines)
+    wait_replayed(d, 0.3 + 4.5)
+    d.stop()  # plays what was acknowledged first
+    size = os.path.getsize(raw) if os.path.exists(raw) else 0
+    figure("txloop: SEND_ONCE ... 1000 acknowledged in %.1f ms; %d VERSIONs in 3 s while it"
+           " played, slowest %.1f ms; %d frames to irw meanwhile; %.1f MB of samples"
+           " (%.1f MB when the SEND_ONCE was acknowledged)"
+           % (acked * 1e3, answered, worst * 1e3, during, size / 1e6, size0 / 1e6))
+    if worst > 0.1 * SLOW:
+        fail("a VERSION waited %.0f ms while a transmission played" % (worst * 1e3))
+    if during == 0:
+        fail("no decoded frame reached irw while a transmission played")
+    who = "SEND_ONCE irmp_nec KEY_VOLUMEUP 1000 from pid %d uid %d" % (os.getpid(), os.getuid())
+    if who not in d.stderr():
+        fail("the transmit request's sender is not logged (%r): %r" % (who, d.stderr()[-300:]))
+    # 108 s of signal at the transmitter's rate, 16-bit: all of it written
+    if size < 108 * 44100 * 2:
+        fail("the transmission was cut short: %d bytes of samples" % size)
+
+
 def scenario_limits():
     # timing file size: 256 MiB (a sparse file: nothing is written)
     big = os.path.join(TMP, "huge.mode2")
@@ -939,7 +1016,7 @@ try:
      "garbage": scenario_garbage, "limits": scenario_limits,
      "reload": scenario_reload, "inputs": scenario_inputs,
      "bounded": scenario_bounded, "socket": scenario_socket,
-     "fair": scenario_fair}[SCENARIO]()
+     "fair": scenario_fair, "txloop": scenario_txloop}[SCENARIO]()
 finally:
     for p in STARTED:
         if p.poll() is None:

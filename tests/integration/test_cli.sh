@@ -50,6 +50,7 @@ for r in rows:
     assert isinstance(r["scancode"], int) and isinstance(r["toggle"], bool)
     assert r["end"] > r["time"]
 assert [r["scancode"] for r in rows] == [7, 7, 7, 6, 6]
+assert [r["scancode_hex"] for r in rows] == ["0x0007"] * 3 + ["0x0006"] * 2, rows
 assert [r["repeat"] for r in rows] == [False, True, True, False, True]
 assert rows[0]["protocol"] == "nec"
 PY

@@ -20,7 +20,8 @@ case $prefix in /usr) etc=/etc ;; *) etc=$prefix/etc ;; esac
 D=$TMP/root
 DESTDIR=$D cmake --install "$BUILD" >"$TMP/install.log" 2>&1 || { cat "$TMP/install.log"; exit 1; }
 
-for f in bin/irjack bin/irjackd lib/systemd/system/irjackd.service lib/sysusers.d/irjack.conf \
+for f in bin/irjack bin/irjackd lib/systemd/system/irjackd.service lib/systemd/system/irjackd.socket \
+	lib/sysusers.d/irjack.conf \
 	lib/tmpfiles.d/irjack.conf lib/udev/rules.d/60-irjack.rules \
 	share/bash-completion/completions/irjack share/man/man1/irjack.1 share/man/man8/irjackd.8 \
 	share/man/man5/irjackd.conf.5 share/doc/irjack/README.md share/doc/irjack/wiring.md share/doc/irjack/wiring/photodiode.svg \

@@ -51,7 +51,7 @@ expect_out "configuration valid"; expect_out "source rec: file"
 expect_exit 0 $WRAP "$IRJACKD" --config "$TMP/ok.conf"
 [ "$(grep -c '"source":"rec"' "$TMP/out")" = 6 ] || fail "6 frames from the WAV source: $(cat "$TMP/out")"
 [ "$(grep -c '"source":"irmp"' "$TMP/out")" = 5 ] || fail "5 frames from the mode2 source"
-grep -q '"protocol":"nec","scancode":1275' "$TMP/out" || fail "nec 0x04fb as JSON"
+grep -q '"protocol":"nec","scancode":1275,"scancode_hex":"0x04fb"' "$TMP/out" || fail "nec 0x04fb as JSON"
 
 # At log level debug, a train no protocol took is logged with each
 # candidate family's reason (as `irjack decode -v` prints it).

@@ -62,6 +62,9 @@ grep -q "^source late file:.* waiting" "$TMP/status2.out" &&
 	fail "the late file is still waiting: $(cat "$TMP/status2.out")"
 grep -q "^source receiver lirc:.* waiting" "$TMP/status2.out" ||
 	fail "the absent lirc device is no longer waiting: $(cat "$TMP/status2.out")"
+# seconds of retries, one error line: a missing device does not flood the log
+n=$(grep -c "source receiver (lirc:" "$TMP/daemon.err")
+[ "$n" = 1 ] || fail "the missing device was logged $n times, expected once: $(cat "$TMP/daemon.err")"
 kill $daemon; wait $daemon; daemon=
 
 # required = yes: the missing device stops the start, as before

@@ -143,7 +143,11 @@ want = [json.loads(l) for l in open(sys.argv[1])]
 got = [json.loads(l) for l in open(sys.argv[2])]
 bad = 0
 for w, g in zip(want, got):
-    for field in ("protocol", "scancode", "repeat", "toggle"):
+    # MQTT writes the scancode in hex, as JSON lines' scancode_hex
+    if not isinstance(g["scancode"], str) or g["scancode"] != w["scancode_hex"] or \
+            int(g["scancode"], 16) != w["scancode"]:
+        print("scancode: %r, decode says %r" % (g["scancode"], w["scancode_hex"])); bad += 1
+    for field in ("protocol", "repeat", "toggle"):
         if w[field] != g[field]:
             print("frame %s: %s %r != %r" % (w, field, g[field], w[field])); bad += 1
     if g["source"] != "rec" or g.get("key") != w.get("key") or g.get("remote") != w.get("remote"):
@@ -337,7 +341,7 @@ kill $sub
 python3 - "$TMP/paced.json" $N <<'PY' || fail "events across the restart"
 import json, sys
 n = int(sys.argv[2])
-got = [json.loads(l)["scancode"] for l in open(sys.argv[1])]
+got = [int(json.loads(l)["scancode"], 16) for l in open(sys.argv[1])]
 want = list(range(0x100, 0x100 + n))
 missing = sorted(set(want) - set(got))
 extra = sorted(set(got) - set(want))
@@ -391,7 +395,7 @@ for i in $(seq 50); do grep -q "connected to" "$TMP/daemon.err" && break; sleep 
 $SUB -c -i irjack-test-burst -q 1 -t "$PREFIX/burst/event" -W 2 >"$TMP/burst.json" 2>/dev/null
 python3 - "$TMP/burst.json" <<'PY' || fail "drop-oldest queue: $(cat "$TMP/daemon.err")"
 import json, sys
-got = [json.loads(l)["scancode"] for l in open(sys.argv[1])]
+got = [int(json.loads(l)["scancode"], 16) for l in open(sys.argv[1])]
 print("offline queue: %d events kept of 12 (queue_max 5): %s" % (len(got), [hex(g) for g in got]))
 sys.exit(0 if got == list(range(0x207, 0x20c)) else 1)
 PY

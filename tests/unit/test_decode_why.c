@@ -96,6 +96,18 @@ static void test_sony_bit_pulse(void **state)
 	assert_true(strncmp(w.text, want, strlen(want)) == 0);
 }
 
+/* RC-5 with a 300 µs pulse (edge 2): shorter than any half-bit. */
+static void test_rc5_short_pulse(void **state)
+{
+	struct why_log w;
+
+	(void)state;
+	assert_int_equal(decode_one(&w, IR_PROTO_RC5, 0x0512, 2, 300, false), 0);
+	assert_int_equal(w.trains, 1);
+	assert_true(strncmp(w.text, "rc5: bit ", 9) == 0);
+	assert_non_null(strstr(w.text, ": pulse 300 us is not a half-bit (445-1333) or two\n"));
+}
+
 /* G.I. Cable with a wrong check nibble (bit 12, edge 26, 0 -> 1): the
  * irp_table row says so. */
 static void test_gicable_checksum(void **state)
@@ -162,6 +174,7 @@ int main(void)
 		cmocka_unit_test(test_decoded_train_has_no_reasons),
 		cmocka_unit_test(test_sony_bit_pulse),
 		cmocka_unit_test(test_gicable_checksum),
+		cmocka_unit_test(test_rc5_short_pulse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

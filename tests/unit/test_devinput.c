@@ -138,6 +138,143 @@ static void debian_devinput_conf_names_the_codes(void **state)
 	ir_keymap_free(km);
 }
 
+/* Feeds one event; returns whether it gave a frame. */
+static bool ev(struct ir_devinput_reader *r, unsigned type, unsigned code, int value,
+	       struct ir_frame *f)
+{
+	return ir_devinput_reader_event(r, type, code, value, 1000, f);
+}
+
+/* Debian's devinput.lircd.conf and a TOML remote naming NEC 0x0408. */
+static struct ir_keymap *reader_keymap(void)
+{
+	char toml[] = "/tmp/test_devinput_toml.XXXXXX";
+	struct ir_keymap *km;
+	struct ir_keymap_error err;
+	int fd = mkstemp(toml);
+	const char *text = "[[protocols]]\nname = \"tv\"\nprotocol = \"nec\"\n"
+			   "[protocols.scancodes]\n0x0408 = \"KEY_OK\"\n";
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (int)strlen(text));
+	close(fd);
+	assert_int_equal(ir_keymap_new(&km), 0);
+	assert_int_equal(ir_keymap_load(km, DEBIAN_DEVINPUT, &err), 0);
+	assert_int_equal(ir_keymap_load(km, toml, &err), 0);
+	unlink(toml);
+	return km;
+}
+
+/* rc-core's events for a key the kernel maps (NEC 0x04fb = KEY_VOLUMEUP):
+ * the press and every further scancode while it is held are the lircd
+ * devinput-64 button; auto-repeats and the release add nothing; after the
+ * release the scancode alone is an unnamed NEC frame. */
+static void kernel_keys_become_lircd_devinput_buttons(void **state)
+{
+	(void)state;
+	struct ir_keymap *km = reader_keymap();
+	struct ir_devinput_reader r;
+	struct ir_key_binding b;
+	struct ir_frame f;
+
+	ir_devinput_reader_init(&r, IR_DEVINPUT_NEC, true, km);
+	assert_false(ev(&r, EV_MSC, MSC_SCAN, 0x04fb, &f));
+	assert_false(ev(&r, EV_KEY, KEY_VOLUMEUP, 1, &f));
+	assert_true(ev(&r, EV_SYN, SYN_REPORT, 0, &f));
+	assert_int_equal(f.protocol, IR_PROTO_LIRC);
+	assert_true(f.scancode == 0x0001007300000001ull);
+	assert_int_equal(f.flags, 0);
+	assert_true(ir_keymap_lookup(km, &f, &b));
+	assert_string_equal(b.key, "KEY_VOLUMEUP");
+	assert_string_equal(b.remote, "devinput-64");
+	/* a repeat code: MSC_SCAN alone */
+	ev(&r, EV_MSC, MSC_SCAN, 0x04fb, &f);
+	assert_true(ev(&r, EV_SYN, SYN_REPORT, 0, &f));
+	assert_int_equal(f.protocol, IR_PROTO_LIRC);
+	assert_int_equal(f.flags, IR_FRAME_REPEAT);
+	assert_true(ir_keymap_lookup(km, &f, &b));
+	assert_string_equal(b.key, "KEY_VOLUMEUP");
+	/* the input layer's auto-repeat: nothing (the scancodes carry it) */
+	ev(&r, EV_KEY, KEY_VOLUMEUP, 2, &f);
+	assert_false(ev(&r, EV_SYN, SYN_REPORT, 0, &f));
+	ev(&r, EV_KEY, KEY_VOLUMEUP, 0, &f);
+	assert_false(ev(&r, EV_SYN, SYN_REPORT, 0, &f));
+	/* released: the scancode alone is NEC's, unnamed */
+	ev(&r, EV_MSC, MSC_SCAN, 0x04fb, &f);
+	assert_true(ev(&r, EV_SYN, SYN_REPORT, 0, &f));
+	assert_int_equal(f.protocol, IR_PROTO_NEC);
+	assert_true(f.scancode == 0x04fb);
+	assert_false(ir_keymap_lookup(km, &f, &b));
+	ir_keymap_free(km);
+}
+
+/* A scancode the keymap names wins over the kernel's key, press and repeat. */
+static void a_named_scancode_wins_over_the_kernel_key(void **state)
+{
+	(void)state;
+	struct ir_keymap *km = reader_keymap();
+	struct ir_devinput_reader r;
+	struct ir_key_binding b;
+	struct ir_frame f;
+
+	ir_devinput_reader_init(&r, IR_DEVINPUT_NEC, true, km);
+	for (int i = 0; i < 2; i++) {
+		ev(&r, EV_MSC, MSC_SCAN, 0x0408, &f);
+		if (i == 0)
+			ev(&r, EV_KEY, KEY_OK, 1, &f);
+		assert_true(ev(&r, EV_SYN, SYN_REPORT, 0, &f));
+		assert_int_equal(f.protocol, IR_PROTO_NEC);
+		assert_true(ir_keymap_lookup(km, &f, &b));
+		assert_string_equal(b.remote, "tv");
+	}
+	/* a dropped report gives nothing */
+	ev(&r, EV_MSC, MSC_SCAN, 0x0408, &f);
+	ir_devinput_reader_drop(&r);
+	assert_false(ev(&r, EV_SYN, SYN_REPORT, 0, &f));
+	ir_keymap_free(km);
+}
+
+/* An input device without MSC_SCAN: its auto-repeats are the repeats. */
+static void without_scancodes_auto_repeat_repeats(void **state)
+{
+	(void)state;
+	struct ir_keymap *km = reader_keymap();
+	struct ir_devinput_reader r;
+	struct ir_frame f;
+
+	ir_devinput_reader_init(&r, 0, false, km);
+	ev(&r, EV_KEY, KEY_POWER, 1, &f);
+	assert_true(ev(&r, EV_SYN, SYN_REPORT, 0, &f));
+	assert_true(f.scancode == ir_devinput_lircd_code(EV_KEY, KEY_POWER, 1));
+	assert_int_equal(f.flags, 0);
+	ev(&r, EV_KEY, KEY_POWER, 2, &f);
+	assert_true(ev(&r, EV_SYN, SYN_REPORT, 0, &f));
+	assert_int_equal(f.flags, IR_FRAME_REPEAT);
+	ev(&r, EV_KEY, KEY_POWER, 0, &f);
+	assert_false(ev(&r, EV_SYN, SYN_REPORT, 0, &f));
+	/* a key no keymap has: nothing */
+	ev(&r, EV_KEY, KEY_MAX - 1, 1, &f);
+	assert_false(ev(&r, EV_SYN, SYN_REPORT, 0, &f));
+	ir_keymap_free(km);
+}
+
+/* No keymap: every scancode is a frame of the selected protocol. */
+static void without_a_keymap_scancodes_are_frames(void **state)
+{
+	(void)state;
+	struct ir_devinput_reader r;
+	struct ir_frame f;
+
+	ir_devinput_reader_init(&r, IR_DEVINPUT_RC5, true, NULL);
+	ev(&r, EV_MSC, MSC_SCAN, 0x1e0c, &f);
+	ev(&r, EV_KEY, KEY_OK, 1, &f);
+	assert_true(ir_devinput_reader_event(&r, EV_SYN, SYN_REPORT, 0, 4242, &f));
+	assert_int_equal(f.protocol, IR_PROTO_RC5);
+	assert_true(f.scancode == 0x1e0c);
+	assert_true(f.start_us == 4242);
+	assert_false(ev(&r, EV_SYN, SYN_REPORT, 0, &f));
+}
+
 static void put(const char *root, const char *rel, const char *text)
 {
 	char path[512];
@@ -213,6 +350,10 @@ int main(void)
 		cmocka_unit_test(lircd_codes_follow_its_devinput_driver),
 		cmocka_unit_test(debian_devinput_conf_names_the_codes),
 		cmocka_unit_test(fake_sysfs_lists_event_devices_and_protocols),
+		cmocka_unit_test(kernel_keys_become_lircd_devinput_buttons),
+		cmocka_unit_test(a_named_scancode_wins_over_the_kernel_key),
+		cmocka_unit_test(without_scancodes_auto_repeat_repeats),
+		cmocka_unit_test(without_a_keymap_scancodes_are_frames),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

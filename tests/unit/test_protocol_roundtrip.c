@@ -141,16 +141,7 @@ static uint64_t random_scancode(struct test_rng *rng, enum ir_protocol p)
 	const struct ir_protocol_info *info = ir_protocol_get(p);
 	uint64_t sc = rng_next(rng) & info->scancode_mask;
 
-	if (p == IR_PROTO_RC6_MCE)
-		sc = 0x800f0000u | (sc & 0x7fff);
-	if (p == IR_PROTO_ZENITH) { /* D = 5..8 function bits */
-		uint64_t d = 5 + (sc >> 24) % 4;
-
-		sc = d << 24 | (sc & 0x10000) | (sc & ((1u << d) - 1));
-	}
-	if (p == IR_PROTO_BLAUPUNKT && sc == 0x7003f) /* the start/end marker */
-		sc = 0x7003e;
-	return sc;
+	return valid_scancode(p, sc);
 }
 
 static bool same_edges(const struct ir_edge_buf *a, const struct ir_edge_buf *b)

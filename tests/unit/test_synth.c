@@ -380,6 +380,11 @@ static void on_frame(void *ud, const struct ir_frame *f)
 	if (ir_protocol_rc_core_view(f->protocol, f->scancode, &a, &sa) &&
 	    ir_protocol_rc_core_view(m->proto, m->scancode, &b, &sb) && a == b && sa == sb)
 		m->hits++;
+	/* Blaupunkt's light is Grundig's, told apart by the carrier only: a
+	 * receiver module reports none, so it is grundig, command F | D << 6. */
+	if (m->proto == IR_PROTO_BLAUPUNKT && f->protocol == IR_PROTO_GRUNDIG &&
+	    f->scancode == ((m->scancode & 0x3f) | ((m->scancode >> 16) & 7) << 6))
+		m->hits++;
 }
 
 /* Every protocol with an encoder: synthesized light, received through the
