@@ -237,6 +237,8 @@ static bool file_is_ours(const struct ir_lircd *s)
 	       st.st_dev == s->path_id.dev && st.st_ino == s->path_id.ino;
 }
 
+static void accept_clients(struct ir_lircd *s, int listen_fd);
+
 int ir_lircd_check_socket(struct ir_lircd *s)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
@@ -254,6 +256,9 @@ int ir_lircd_check_socket(struct ir_lircd *s)
 		close(fd);
 		return ret;
 	}
+	/* connections still in the old socket's backlog would be reset by
+	 * close(): take them first */
+	accept_clients(s, s->listen_fd);
 	close(s->listen_fd);
 	s->listen_fd = fd;
 	log_line(s, "socket %s was gone: made anew", s->path);

@@ -468,6 +468,27 @@ static void test_socket_mode_is_exact(void **state)
 	assert_int_equal(stat(path, &st), -1);
 }
 
+/* A client that connected just before the socket file was deleted and
+ * SIGHUP made it anew, and that the server had not yet accepted, is served
+ * (it was reset with the old listening socket: fault_socket, now and then
+ * on a loaded host). */
+static void test_socket_made_anew_keeps_pending_client(void **state)
+{
+	struct ir_lircd_config cfg = { .path = path, .mode = 0600 };
+	struct ir_lircd *s;
+	int pending;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/irjack-lircd-test-%d", (int)getpid());
+	assert_int_equal(ir_lircd_new(&cfg, &s), 0);
+	pending = connect_client(); /* in the backlog: nothing processed yet */
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(ir_lircd_check_socket(s), 1);
+	command(s, pending, "VERSION\n", "BEGIN\nVERSION\nSUCCESS\nDATA\n1\n" IR_LIRCD_VERSION "\nEND\n");
+	close(pending);
+	ir_lircd_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -478,6 +499,7 @@ int main(void)
 		cmocka_unit_test(test_list_streamed),
 		cmocka_unit_test(test_nul_byte),
 		cmocka_unit_test(test_display_command),
+		cmocka_unit_test(test_socket_made_anew_keeps_pending_client),
 		cmocka_unit_test(test_socket_mode_is_exact),
 	};
 
