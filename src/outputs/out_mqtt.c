@@ -361,7 +361,9 @@ static void publish_trigger_locked(struct ir_mqtt *m, const char *source,
 static void publish_event_entity_locked(struct ir_mqtt *m, unsigned r, struct ir_mqtt_topics *out)
 {
 	const char *remote = ir_keymap_remote_name(m->km, r);
-	size_t keys = ir_keymap_key_count(m->km), size = 2048, pos, count = 0;
+	size_t keys = ir_keymap_key_count(m->km), pos, count = 0;
+	/* the name escaped (x6) twice over, the topics, the device; then the keys */
+	size_t size = 2048 + 12 * strlen(remote) + 2 * strlen(m->prefix);
 	char topic[TOPIC_MAX], text[TOPIC_MAX + 64], *payload;
 
 	for (size_t k = 0; k < keys; k++) {
