@@ -143,7 +143,8 @@ bool ir_frame_rc_reading(const struct ir_frame *frame, enum ir_protocol *proto,
 	return *proto != frame->protocol || *scancode != frame->scancode;
 }
 
-void ir_frame_append_rc_json(const struct ir_frame *frame, char *buf, size_t size, size_t *pos)
+void ir_frame_append_rc_json(const struct ir_frame *frame, bool hex, char *buf, size_t size,
+			     size_t *pos)
 {
 	enum ir_protocol rp;
 	uint64_t rs;
@@ -152,7 +153,11 @@ void ir_frame_append_rc_json(const struct ir_frame *frame, char *buf, size_t siz
 		return;
 	ir_appendf(buf, size, pos, ",\"rc_protocol\":");
 	ir_json_append_string(buf, size, pos, protocol_name(rp));
-	ir_appendf(buf, size, pos, ",\"rc_scancode\":%" PRIu64, rs);
+	if (hex)
+		ir_appendf(buf, size, pos, ",\"rc_scancode\":\"0x%0*" PRIx64 "\"", scancode_digits(rp),
+			   rs);
+	else
+		ir_appendf(buf, size, pos, ",\"rc_scancode\":%" PRIu64, rs);
 }
 
 int ir_frame_format_json(const struct ir_frame *frame, const struct ir_frame_labels *labels,
@@ -173,7 +178,7 @@ int ir_frame_format_json(const struct ir_frame *frame, const struct ir_frame_lab
 		   ",\"scancode\":%" PRIu64 ",\"scancode_hex\":\"%s\",\"toggle\":%s,\"repeat\":%s",
 		   frame->scancode, hex, frame->flags & IR_FRAME_TOGGLE ? "true" : "false",
 		   frame->flags & IR_FRAME_REPEAT ? "true" : "false");
-	ir_frame_append_rc_json(frame, buf, size, &pos);
+	ir_frame_append_rc_json(frame, false, buf, size, &pos);
 	if (labels && labels->key) {
 		ir_appendf(buf, size, &pos, ",\"key\":");
 		ir_json_append_string(buf, size, &pos, labels->key);

@@ -44,8 +44,11 @@ bool ir_frame_rc_reading(const struct ir_frame *frame, enum ir_protocol *proto,
 			 uint64_t *scancode);
 
 /* Appends `,"rc_protocol":"...","rc_scancode":N` when ir_frame_rc_reading()
- * gives one (nothing otherwise), at buf + *pos as ir_appendf() does. */
-void ir_frame_append_rc_json(const struct ir_frame *frame, char *buf, size_t size, size_t *pos);
+ * gives one (nothing otherwise), at buf + *pos as ir_appendf() does; with
+ * `hex` the scancode is a string as ir_frame_scancode_hex() writes one
+ * (MQTT payloads), else an integer (JSON lines). */
+void ir_frame_append_rc_json(const struct ir_frame *frame, bool hex, char *buf, size_t size,
+			     size_t *pos);
 
 /* The scancode as IR tools write it: "0x" and as many hex digits as the
  * protocol's widest scancode has (nec: "0x04fb"), into `buf`. */

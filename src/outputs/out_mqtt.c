@@ -999,7 +999,7 @@ int ir_mqtt_event_payload(const char *source, const struct ir_frame *frame,
 	/* hex, as every IR tool writes it (send requests take it so too) */
 	ir_frame_scancode_hex(frame, hex, sizeof(hex));
 	ir_appendf(buf, size, &pos, ",\"scancode\":\"%s\"", hex);
-	ir_frame_append_rc_json(frame, buf, size, &pos);
+	ir_frame_append_rc_json(frame, true, buf, size, &pos);
 	ir_appendf(buf, size, &pos, ",\"key\":");
 	if (key && key->key)
 		ir_json_append_string(buf, size, &pos, key->key);

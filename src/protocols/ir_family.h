@@ -229,6 +229,10 @@ extern const struct ir_family ir_family_bang_olufsen;
 extern const struct ir_family ir_family_rc6a;
 /* the protocols that differ only in numbers (pulse_distance.c) */
 extern const struct ir_family ir_family_pulse_distance_table;
+/* the Manchester protocols that differ only in numbers (biphase.c) */
+extern const struct ir_family ir_family_biphase_table;
+/* bit-serial Netbox keyboards (netbox.c) */
+extern const struct ir_family ir_family_netbox;
 /* the US protocols of IrpTransmogrifier's catalogue (irp_table.c) */
 extern const struct ir_family ir_family_irp_table;
 extern const struct ir_family ir_family_lirc; /* parametric: lircd.conf remotes */

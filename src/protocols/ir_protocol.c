@@ -44,6 +44,8 @@ const struct ir_family *const ir_families[] = {
 	&ir_family_bang_olufsen,
 	&ir_family_rc6a,
 	&ir_family_pulse_distance_table,
+	&ir_family_biphase_table,
+	&ir_family_netbox,
 	&ir_family_irp_table,
 	&ir_family_lirc,
 	&ir_family_generic,

@@ -260,7 +260,7 @@ static const struct ir_protocol_info pd_infos[] = {
 		"Mitsubishi Heavy air conditioner, 88 bits: 16-bit address and command read"),
 	PD_INFO_ND(IR_PROTO_ACP24, "acp24", 0xffff, 38000, 390, 150,
 		"Stiebel Eltron ACP24 air conditioner, 70 bits: IRMP's 16-bit command"),
-	PD_INFO_ND(IR_PROTO_KATHREIN, "kathrein", 0xf007f, 38000, 210, 600,
+	PD_INFO_ND(IR_PROTO_KATHREIN, "kathrein", 0xf007f, 38000, 210, 150,
 		"Kathrein, 4-bit address, 7-bit command, MSB first"),
 };
 

@@ -9,8 +9,10 @@
  *
  * The check bit is the inverse of the command's last bit.  A Ruwido frame
  * is the start of a Siemens one: only the silence after its 18th bit ends
- * it; a Siemens frame ends with its 23rd bit.  With no header, a frame may
- * only start after darkness.
+ * it.  A Siemens frame waits for the silence after its 23rd bit too: the
+ * half-bit margin reads the first 23 bits of longer Manchester trains
+ * (Merlin's 27 bits of 210 µs halves), and a frame is only certain when
+ * its length is.  With no header, a frame may only start after darkness.
  *
  * Scancodes are IRMP's address << 16 | command, without the check bit.
  */
@@ -65,13 +67,6 @@ static bool ruwido_complete(const struct ruwido_dec *d, const struct ir_decode_c
 	else
 		return false;
 	return ((d->bits ^ d->bits >> 1) & 1) && ir_decode_enabled(ctx, *proto);
-}
-
-static bool ruwido_final(const struct ruwido_dec *d, const struct ir_decode_ctx *ctx)
-{
-	enum ir_protocol proto;
-
-	return d->count == SIEMENS_NBITS && ruwido_complete(d, ctx, &proto);
 }
 
 static void ruwido_finish(struct ruwido_dec *d, struct ir_decode_ctx *ctx)
@@ -129,20 +124,11 @@ again:
 		d->bits = d->bits << 1 | pulse;
 		d->count++;
 		d->state = STATE_BIT_END;
-		/* A final 1 is certain once its pulse half is over. */
-		if (pulse && ruwido_final(d, ctx))
-			ruwido_finish(d, ctx);
 		return;
 
 	case STATE_BIT_END:
 		d->state = STATE_BIT_START;
 		ir_edge_consume(&ev, RUWIDO_UNIT);
-		/* A final 0 is certain when its pulse half ends the edge. */
-		if (pulse && !ir_geq_margin(ev.duration, RUWIDO_UNIT, RUWIDO_MARGIN) &&
-		    ruwido_final(d, ctx)) {
-			ruwido_finish(d, ctx);
-			return;
-		}
 		goto again;
 	}
 fail:

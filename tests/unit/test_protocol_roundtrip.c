@@ -43,7 +43,9 @@ static const struct {
 
 /* Pairs that read some of the same light differently and that no timing
  * tells apart: each is tested with the other disabled.  The second of each
- * pair is left out of the default set for that reason. */
+ * pair is left out of the default set for that reason, except ORTEK: rc5
+ * and rc5_sz wait for the silence after a frame, ORTEK's reading is
+ * certain at its last pulse, so it is the one reported where both are on. */
 static const struct {
 	enum ir_protocol a, b;
 	const char *why;
@@ -57,6 +59,11 @@ static const struct {
 	  "a 2200 µs Nikon header after darkness is an iMON start, its 27 ms space and bits a frame" },
 	{ IR_PROTO_MITSUBISHI, IR_PROTO_ACP24,
 	  "ACP24's 390/950 µs header and 0 bits are Mitsubishi 0 bits (300 ±150 pulse, 900 ±300 space)" },
+	{ IR_PROTO_RC5_SZ, IR_PROTO_ORTEK,
+	  "rc-core's RC-5 margin (half a unit) reads ORTEK's 2000/1000 µs header and 500 µs halves as 15 RC-5 bits" },
+	{ IR_PROTO_RC5, IR_PROTO_ORTEK, "the same, as 14 RC-5 bits" },
+	{ IR_PROTO_ROOMBA, IR_PROTO_NETBOX,
+	  "Roomba's 2790/930 µs header near its margin is Netbox's 2400/800 µs start, its 930 µs bits Netbox slots" },
 	{ IR_PROTO_SPEAKER, IR_PROTO_ACP24,
 	  "ACP24's 390 µs pulses and 950 µs spaces, near their margins, fit Speaker's short pulse and long space" },
 	{ IR_PROTO_SPEAKER, IR_PROTO_KATHREIN,

@@ -36,8 +36,8 @@ static void test_samsung32_reads_as_necx(void **state)
 	(void)state;
 	json_of(IR_PROTO_SAMSUNG32, 0x0707fd02, 0, line, sizeof(line));
 	assert_string_equal(line, "{\"time\":1.000000,\"end\":1.067500,\"protocol\":\"samsung32\","
-				  "\"scancode\":117964034,\"toggle\":false,\"repeat\":false,"
-				  "\"rc_protocol\":\"necx\",\"rc_scancode\":460546}\n");
+				  "\"scancode\":117964034,\"scancode_hex\":\"0x0707fd02\",\"toggle\":false,"
+				  "\"repeat\":false,\"rc_protocol\":\"necx\",\"rc_scancode\":460546}\n");
 }
 
 /* Pioneer device 0xA5 function 0x12 (A5 5A 12 ED): nec 0xa512. */
@@ -109,8 +109,8 @@ static void test_mqtt_event_carries_rc_reading(void **state)
 	assert_true(ir_mqtt_event_payload("mic", &f, &key, &now, payload, sizeof(payload)) <
 		    (int)sizeof(payload));
 	assert_string_equal(payload,
-			    "{\"source\":\"mic\",\"protocol\":\"samsung32\",\"scancode\":117964034,"
-			    "\"rc_protocol\":\"necx\",\"rc_scancode\":460546,\"key\":\"KEY_2\","
+			    "{\"source\":\"mic\",\"protocol\":\"samsung32\",\"scancode\":\"0x0707fd02\","
+			    "\"rc_protocol\":\"necx\",\"rc_scancode\":\"0x070702\",\"key\":\"KEY_2\","
 			    "\"remote\":\"tv\",\"repeat\":false,\"toggle\":false,"
 			    "\"timestamp\":1700000000.250}");
 	f.protocol = IR_PROTO_NECX;
