@@ -590,10 +590,13 @@ static void mqtt_key(struct parse *p, const char *name, const char *v)
 	} else if (!strcmp(name, "discovery")) {
 		if (!parse_bool(v, &m->discovery))
 			fail(p, "discovery: expected yes or no, got '%s'", v);
+	} else if (!strcmp(name, "ha_triggers")) {
+		if (!parse_bool(v, &m->ha_triggers))
+			fail(p, "ha_triggers: expected yes or no, got '%s'", v);
 	} else {
 		fail(p, "[output mqtt]: unknown key '%s' (host, port, client_id, topic_prefix, "
 			"username, password, password_file, tls, cafile, certfile, keyfile, qos, "
-			"keepalive, queue_max, discovery, discovery_prefix)",
+			"keepalive, queue_max, discovery, discovery_prefix, ha_triggers)",
 		     name);
 	}
 }

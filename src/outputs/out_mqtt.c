@@ -44,6 +44,12 @@ struct pending {
 	char *payload;
 };
 
+/* Discovery config topics, sorted once filled. */
+struct ir_mqtt_topics {
+	char **v;
+	size_t count, cap;
+};
+
 struct ir_mqtt {
 	struct mosquitto *mosq;
 	const struct ir_mqtt_settings *s;  /* &settings */
@@ -65,6 +71,9 @@ struct ir_mqtt {
 	char prefix[IR_MQTT_PATH_MAX];
 	char status_topic[TOPIC_MAX], send_topic[TOPIC_MAX], error_topic[TOPIC_MAX];
 	char display_topic[TOPIC_MAX];
+	char node_id[80]; /* irjack_<host>: Home Assistant's node and device id */
+	char cleanup_event_filter[TOPIC_MAX], cleanup_trigger_filter[TOPIC_MAX];
+	struct ir_mqtt_topics discovery_topics; /* what we publish now; under lock */
 	char password[256];
 
 	pthread_t thread;
@@ -230,69 +239,217 @@ static void object_id_append(char *buf, size_t size, size_t *pos, const char *s)
 	buf[*pos] = '\0';
 }
 
+/* PREFIX/remote/<remote>/event: where an event entity's presses go. */
+static void press_topic(const struct ir_mqtt *m, const char *remote, char *topic, size_t size)
+{
+	size_t pos = (size_t)snprintf(topic, size, "%s/remote/", m->prefix);
+
+	object_id_append(topic, size, &pos, remote);
+	ir_appendf(topic, size, &pos, "/event");
+}
+
+/* Appends a config topic we publish; false when memory ran out. */
+static bool topics_add(struct ir_mqtt_topics *t, const char *topic)
+{
+	if (t->count == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		char **v = realloc(t->v, cap * sizeof(*v));
+
+		if (!v)
+			return false;
+		t->v = v;
+		t->cap = cap;
+	}
+	if (!(t->v[t->count] = strdup(topic)))
+		return false;
+	t->count++;
+	return true;
+}
+
+static void topics_free(struct ir_mqtt_topics *t)
+{
+	for (size_t i = 0; i < t->count; i++)
+		free(t->v[i]);
+	free(t->v);
+	memset(t, 0, sizeof(*t));
+}
+
+static int topic_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool topics_have(const struct ir_mqtt_topics *t, const char *topic)
+{
+	return t->count && bsearch(&topic, t->v, t->count, sizeof(*t->v), topic_cmp);
+}
+
+/* ,"device":{...},"availability_topic":... shared by every config. */
+static void device_append(const struct ir_mqtt *m, char *payload, size_t size, size_t *pos)
+{
+	char text[128];
+
+	ir_appendf(payload, size, pos, ",\"device\":{\"identifiers\":[");
+	ir_json_append_string(payload, size, pos, m->node_id);
+	ir_appendf(payload, size, pos, "],\"name\":");
+	snprintf(text, sizeof(text), "irjack %s", m->host_id);
+	ir_json_append_string(payload, size, pos, text);
+	ir_appendf(payload, size, pos, ",\"manufacturer\":\"irjack\",\"model\":\"irjackd\"}");
+	ir_appendf(payload, size, pos, ",\"availability_topic\":");
+	ir_json_append_string(payload, size, pos, m->status_topic);
+	ir_appendf(payload, size, pos,
+		   ",\"payload_available\":\"online\",\"payload_not_available\":\"offline\"");
+}
+
+/* Whether key k is the first of its remote with its name (a button bound
+ * to several scancodes is one event type, one trigger). */
+static bool first_of_name(const struct ir_keymap *km, size_t k)
+{
+	const struct ir_keymap_key *key = ir_keymap_key_at(km, k);
+
+	for (size_t j = 0; j < k; j++) {
+		const struct ir_keymap_key *other = ir_keymap_key_at(km, j);
+
+		if (other->remote == key->remote && !strcmp(other->key, key->key))
+			return false;
+	}
+	return true;
+}
+
+/* One device trigger per source and button (ha_triggers = yes). */
+static void publish_trigger_locked(struct ir_mqtt *m, const char *source,
+				   const struct ir_keymap_key *key, struct ir_mqtt_topics *out)
+{
+	const char *remote = ir_keymap_remote_name(m->km, key->remote);
+	char topic[TOPIC_MAX], payload[2048], text[512];
+	size_t pos;
+
+	pos = (size_t)snprintf(topic, sizeof(topic), "%s/device_automation/%s/",
+			       m->s->discovery_prefix, m->node_id);
+	object_id_append(topic, sizeof(topic), &pos, source);
+	object_id_append(topic, sizeof(topic), &pos, "_");
+	object_id_append(topic, sizeof(topic), &pos, remote);
+	object_id_append(topic, sizeof(topic), &pos, "_");
+	object_id_append(topic, sizeof(topic), &pos, key->key);
+	ir_appendf(topic, sizeof(topic), &pos, "/config");
+	if (pos >= sizeof(topic))
+		return;
+
+	pos = (size_t)snprintf(payload, sizeof(payload),
+			       "{\"automation_type\":\"trigger\",\"topic\":");
+	snprintf(text, sizeof(text), "%s/%s/event", m->prefix, source);
+	ir_json_append_string(payload, sizeof(payload), &pos, text);
+	ir_appendf(payload, sizeof(payload), &pos, ",\"type\":\"button_short_press\",\"subtype\":");
+	snprintf(text, sizeof(text), "%s %s (%s)", remote, key->key, source);
+	ir_json_append_string(payload, sizeof(payload), &pos, text);
+	ir_appendf(payload, sizeof(payload), &pos, ",\"payload\":");
+	snprintf(text, sizeof(text), "%s/%s", remote, key->key);
+	ir_json_append_string(payload, sizeof(payload), &pos, text);
+	/* repeats of a held key are not new presses */
+	ir_appendf(payload, sizeof(payload), &pos,
+		   ",\"value_template\":\"{{ '' if value_json.repeat else "
+		   "value_json.remote ~ '/' ~ value_json.key }}\"");
+	device_append(m, payload, sizeof(payload), &pos);
+	ir_appendf(payload, sizeof(payload), &pos, "}");
+	if (pos >= sizeof(payload))
+		return; /* absurdly long names: no trigger rather than bad JSON */
+	if (topics_add(out, topic))
+		publish_locked(m, topic, payload, 1, true, NULL);
+}
+
+/* One event entity for remote r: event_types = its button names. */
+static void publish_event_entity_locked(struct ir_mqtt *m, unsigned r, struct ir_mqtt_topics *out)
+{
+	const char *remote = ir_keymap_remote_name(m->km, r);
+	size_t keys = ir_keymap_key_count(m->km), pos, count = 0;
+	/* the name escaped (x6) twice over, the topics, the device; then the keys */
+	size_t size = 2048 + 12 * strlen(remote) + 2 * strlen(m->prefix);
+	char topic[TOPIC_MAX], text[TOPIC_MAX + 64], *payload;
+
+	for (size_t k = 0; k < keys; k++) {
+		const struct ir_keymap_key *key = ir_keymap_key_at(m->km, k);
+
+		if (key->remote == r)
+			size += 6 * strlen(key->key) + 4; /* JSON escapes at most x6 */
+	}
+	pos = (size_t)snprintf(topic, sizeof(topic), "%s/event/%s/", m->s->discovery_prefix,
+			       m->node_id);
+	object_id_append(topic, sizeof(topic), &pos, remote);
+	ir_appendf(topic, sizeof(topic), &pos, "/config");
+	if (pos >= sizeof(topic) || !(payload = malloc(size)))
+		return;
+	pos = (size_t)snprintf(payload, size, "{\"name\":");
+	ir_json_append_string(payload, size, &pos, remote);
+	snprintf(text, sizeof(text), "%s_", m->node_id);
+	ir_appendf(payload, size, &pos, ",\"unique_id\":\"");
+	object_id_append(payload, size, &pos, text);
+	object_id_append(payload, size, &pos, remote);
+	press_topic(m, remote, text, sizeof(text));
+	ir_appendf(payload, size, &pos, "\",\"device_class\":\"button\",\"state_topic\":");
+	ir_json_append_string(payload, size, &pos, text);
+	ir_appendf(payload, size, &pos, ",\"event_types\":[");
+	for (size_t k = 0; k < keys; k++) {
+		const struct ir_keymap_key *key = ir_keymap_key_at(m->km, k);
+
+		if (key->remote != r || !first_of_name(m->km, k))
+			continue;
+		ir_appendf(payload, size, &pos, count++ ? "," : "");
+		ir_json_append_string(payload, size, &pos, key->key);
+	}
+	ir_appendf(payload, size, &pos, "]");
+	device_append(m, payload, size, &pos);
+	ir_appendf(payload, size, &pos, "}");
+	if (pos < size && count && topics_add(out, topic))
+		publish_locked(m, topic, payload, 1, true, NULL);
+	free(payload);
+}
+
+/*
+ * Publishes the discovery configs of the current keymap (retained) and
+ * remembers their topics; then (re)subscribes to every config topic of
+ * this node, so that the broker sends the retained ones again and
+ * on_discovery_message() clears those no longer published (a remote or
+ * button gone after a reload or restart, triggers turned off).
+ */
 static void publish_discovery_locked(struct ir_mqtt *m)
 {
+	struct ir_mqtt_topics topics = { 0 };
 	size_t keys = m->km ? ir_keymap_key_count(m->km) : 0;
+	size_t remotes = m->km ? ir_keymap_remote_count(m->km) : 0;
 
-	for (size_t si = 0; si < m->source_count; si++) {
-		for (size_t k = 0; k < keys; k++) {
-			const struct ir_keymap_key *key = ir_keymap_key_at(m->km, k);
-			const char *remote = ir_keymap_remote_name(m->km, key->remote);
-			char topic[TOPIC_MAX], payload[2048], text[512];
-			bool seen = false;
-			size_t pos;
-
-			/* a button bound to several scancodes is one trigger */
-			for (size_t j = 0; j < k && !seen; j++) {
-				const struct ir_keymap_key *other = ir_keymap_key_at(m->km, j);
-
-				seen = other->remote == key->remote && !strcmp(other->key, key->key);
-			}
-			if (seen)
-				continue;
-
-			pos = (size_t)snprintf(topic, sizeof(topic), "%s/device_automation/irjack_",
-					       m->s->discovery_prefix);
-			object_id_append(topic, sizeof(topic), &pos, m->host_id);
-			ir_appendf(topic, sizeof(topic), &pos, "/");
-			object_id_append(topic, sizeof(topic), &pos, m->source_names[si]);
-			object_id_append(topic, sizeof(topic), &pos, "_");
-			object_id_append(topic, sizeof(topic), &pos, remote);
-			object_id_append(topic, sizeof(topic), &pos, "_");
-			object_id_append(topic, sizeof(topic), &pos, key->key);
-			ir_appendf(topic, sizeof(topic), &pos, "/config");
-			if (pos >= sizeof(topic))
-				continue;
-
-			pos = (size_t)snprintf(payload, sizeof(payload),
-					       "{\"automation_type\":\"trigger\",\"topic\":");
-			snprintf(text, sizeof(text), "%s/%s/event", m->prefix, m->source_names[si]);
-			ir_json_append_string(payload, sizeof(payload), &pos, text);
-			ir_appendf(payload, sizeof(payload), &pos,
-						",\"type\":\"button_short_press\",\"subtype\":");
-			snprintf(text, sizeof(text), "%s %s (%s)", remote, key->key,
-				 m->source_names[si]);
-			ir_json_append_string(payload, sizeof(payload), &pos, text);
-			ir_appendf(payload, sizeof(payload), &pos, ",\"payload\":");
-			snprintf(text, sizeof(text), "%s/%s", remote, key->key);
-			ir_json_append_string(payload, sizeof(payload), &pos, text);
-			/* repeats of a held key are not new presses */
-			ir_appendf(payload, sizeof(payload), &pos,
-				",\"value_template\":\"{{ '' if value_json.repeat else "
-				"value_json.remote ~ '/' ~ value_json.key }}\",\"device\":{"
-				"\"identifiers\":[");
-			snprintf(text, sizeof(text), "irjack_%s", m->host_id);
-			ir_json_append_string(payload, sizeof(payload), &pos, text);
-			ir_appendf(payload, sizeof(payload), &pos, "],\"name\":");
-			snprintf(text, sizeof(text), "irjack %s", m->host_id);
-			ir_json_append_string(payload, sizeof(payload), &pos, text);
-			ir_appendf(payload, sizeof(payload), &pos,
-						",\"manufacturer\":\"irjack\",\"model\":\"irjackd\"}}");
-			if (pos >= sizeof(payload))
-				continue; /* absurdly long names: no trigger rather than bad JSON */
-			publish_locked(m, topic, payload, 1, true, NULL);
-		}
+	if (m->s->discovery) {
+		for (unsigned r = 0; r < remotes; r++)
+			publish_event_entity_locked(m, r, &topics);
+		for (size_t si = 0; m->s->ha_triggers && si < m->source_count; si++)
+			for (size_t k = 0; k < keys; k++)
+				if (first_of_name(m->km, k))
+					publish_trigger_locked(m, m->source_names[si],
+							       ir_keymap_key_at(m->km, k), &topics);
 	}
+	if (topics.count)
+		qsort(topics.v, topics.count, sizeof(*topics.v), topic_cmp);
+	topics_free(&m->discovery_topics);
+	m->discovery_topics = topics;
+	mosquitto_subscribe(m->mosq, NULL, m->cleanup_event_filter, 1);
+	mosquitto_subscribe(m->mosq, NULL, m->cleanup_trigger_filter, 1);
+}
+
+/* A retained config of this node from the broker: cleared (an empty
+ * retained payload) when we no longer publish it.  Network thread. */
+static void on_discovery_message(struct ir_mqtt *m, const struct mosquitto_message *msg)
+{
+	bool ev = false, trig = false;
+
+	mosquitto_topic_matches_sub(m->cleanup_event_filter, msg->topic, &ev);
+	mosquitto_topic_matches_sub(m->cleanup_trigger_filter, msg->topic, &trig);
+	if (!ev && !trig)
+		return;
+	pthread_mutex_lock(&m->lock);
+	if (msg->retain && msg->payloadlen > 0 && !topics_have(&m->discovery_topics, msg->topic)) {
+		mqtt_log(m, LOG_INFO, "clearing the stale discovery config %s", msg->topic);
+		publish_locked(m, msg->topic, "", 1, true, NULL);
+	}
+	pthread_mutex_unlock(&m->lock);
 }
 
 /* ---- callbacks (network thread) ---- */
@@ -326,8 +483,7 @@ static void on_connect(struct mosquitto *mosq, void *obj, int rc)
 	publish_locked(m, m->status_topic, "online", 1, true, NULL);
 	mosquitto_subscribe(m->mosq, NULL, m->send_topic, 1);
 	mosquitto_subscribe(m->mosq, NULL, m->display_topic, 1);
-	if (m->s->discovery)
-		publish_discovery_locked(m);
+	publish_discovery_locked(m);
 	sent = flush_queue_locked(m);
 	/* one line: the daemon's thread may be writing too */
 	if (m->stats.connects == 1)
@@ -410,8 +566,10 @@ static void on_message(struct mosquitto *mosq, void *obj, const struct mosquitto
 		on_display_message(m, payload, len);
 		return;
 	}
-	if (strcmp(msg->topic, m->send_topic) != 0)
+	if (strcmp(msg->topic, m->send_topic) != 0) {
+		on_discovery_message(m, msg);
 		return;
+	}
 	if (msg->retain) {
 		/* a request retained on the broker would transmit again on every
 		 * reconnect: refuse it */
@@ -578,7 +736,7 @@ bool ir_mqtt_same_settings(const struct ir_mqtt_settings *a, const struct ir_mqt
 	       a->tls == b->tls && !strcmp(a->cafile, b->cafile) &&
 	       !strcmp(a->certfile, b->certfile) && !strcmp(a->keyfile, b->keyfile) &&
 	       a->qos == b->qos && a->keepalive == b->keepalive && a->queue_max == b->queue_max &&
-	       a->discovery == b->discovery && !strcmp(a->discovery_prefix, b->discovery_prefix);
+	       a->discovery == b->discovery && a->ha_triggers == b->ha_triggers && !strcmp(a->discovery_prefix, b->discovery_prefix);
 }
 
 int ir_mqtt_rebind(struct ir_mqtt *m, const struct ir_mqtt_config *cfg)
@@ -597,8 +755,8 @@ int ir_mqtt_rebind(struct ir_mqtt *m, const struct ir_mqtt_config *cfg)
 	m->send = cfg->send;
 	m->display = cfg->display;
 	m->userdata = cfg->userdata;
-	if (m->s->discovery && m->connected)
-		publish_discovery_locked(m); /* the new buttons' triggers */
+	if (m->connected)
+		publish_discovery_locked(m); /* the new buttons', the old ones cleared */
 	pthread_mutex_unlock(&m->lock);
 	free_names(old, old_count);
 	return 0;
@@ -609,6 +767,7 @@ static void init_state(struct ir_mqtt *m, const struct ir_mqtt_config *cfg)
 {
 	const struct ir_mqtt_settings *s = cfg->settings;
 	pthread_condattr_t attr;
+	size_t pos;
 
 	m->efd = -1;
 	m->settings = *s;
@@ -638,6 +797,15 @@ static void init_state(struct ir_mqtt *m, const struct ir_mqtt_config *cfg)
 	snprintf(m->send_topic, sizeof(m->send_topic), "%s/send", m->prefix);
 	snprintf(m->error_topic, sizeof(m->error_topic), "%s/send/error", m->prefix);
 	snprintf(m->display_topic, sizeof(m->display_topic), "%s/display", m->prefix);
+	/* one Home Assistant device per daemon: two daemons on one host
+	 * (topic prefixes of their own) must not clear each other's configs */
+	pos = (size_t)snprintf(m->node_id, sizeof(m->node_id), "irjack_");
+	object_id_append(m->node_id, sizeof(m->node_id), &pos,
+			 s->topic_prefix[0] ? s->topic_prefix : m->host_id);
+	snprintf(m->cleanup_event_filter, sizeof(m->cleanup_event_filter), "%s/event/%s/+/config",
+		 s->discovery_prefix, m->node_id);
+	snprintf(m->cleanup_trigger_filter, sizeof(m->cleanup_trigger_filter),
+		 "%s/device_automation/%s/+/config", s->discovery_prefix, m->node_id);
 }
 
 /* The offline queue and the eventfd that wakes the caller's loop. */
@@ -806,6 +974,7 @@ void ir_mqtt_free(struct ir_mqtt *m)
 		pending_free(&m->queue[(m->queue_head + i) % m->s->queue_max]);
 	free(m->queue);
 	free_names(m->source_names, m->source_count);
+	topics_free(&m->discovery_topics);
 	if (m->efd >= 0)
 		close(m->efd);
 	pthread_cond_destroy(&m->cond);
@@ -848,6 +1017,33 @@ int ir_mqtt_event_payload(const char *source, const struct ir_frame *frame,
 	return (int)pos;
 }
 
+/* A press (not a repeat) of a named button to its remote's event entity:
+ * {"event_type":KEY,"source","protocol","scancode"}.  Only while
+ * connected: a press that waited for the broker must not fire an
+ * automation late. */
+static void publish_press_locked(struct ir_mqtt *m, const char *source,
+				 const struct ir_frame *frame, const struct ir_key_binding *key)
+{
+	const struct ir_protocol_info *info = ir_protocol_get(frame->protocol);
+	char topic[TOPIC_MAX], payload[512], hex[24];
+	size_t pos = 0;
+
+	if (!m->s->discovery || !m->connected || !key || !key->key || !key->remote ||
+	    (frame->flags & IR_FRAME_REPEAT))
+		return;
+	press_topic(m, key->remote, topic, sizeof(topic));
+	ir_appendf(payload, sizeof(payload), &pos, "{\"event_type\":");
+	ir_json_append_string(payload, sizeof(payload), &pos, key->key);
+	ir_appendf(payload, sizeof(payload), &pos, ",\"source\":");
+	ir_json_append_string(payload, sizeof(payload), &pos, source);
+	ir_appendf(payload, sizeof(payload), &pos, ",\"protocol\":");
+	ir_json_append_string(payload, sizeof(payload), &pos, info ? info->name : "unknown");
+	ir_frame_scancode_hex(frame, hex, sizeof(hex));
+	ir_appendf(payload, sizeof(payload), &pos, ",\"scancode\":\"%s\"}", hex);
+	if (pos < sizeof(payload))
+		publish_locked(m, topic, payload, (int)m->s->qos, false, NULL);
+}
+
 void ir_mqtt_frame(struct ir_mqtt *m, const char *source, const struct ir_frame *frame,
 		   const struct ir_key_binding *key)
 {
@@ -868,6 +1064,7 @@ void ir_mqtt_frame(struct ir_mqtt *m, const char *source, const struct ir_frame 
 	else
 		enqueue_locked(m, topic, payload);
 	m->stats.queued = m->queue_count;
+	publish_press_locked(m, source, frame, key);
 	pthread_mutex_unlock(&m->lock);
 }
 

@@ -24,10 +24,20 @@
  *     line1|line2", "ICONS list [TEXT ...]", "CLOCK", "OFF"; at most
  *     IR_MQTT_DISPLAY_MAX bytes.  Only the newest waiting one is shown; a
  *     retained one is shown again after a restart; failures are logged.
- *   DISCOVERY/device_automation/irjack_<host>/<source>_<remote>_<key>/config
- *     with discovery = yes: one Home Assistant device trigger per source
- *     and keymap button (retained), firing on that button's presses (not
- *     its repeats).
+ *   PREFIX/remote/<remote>/event  with discovery = yes: each press (not a
+ *     repeat) of a keymap button, {"event_type":KEY,"source","protocol",
+ *     "scancode"}, only while connected (never queued: a late press must
+ *     not fire an automation).
+ *   DISCOVERY/event/<node>/<remote>/config  with discovery = yes: one Home
+ *     Assistant event entity per keymap remote (retained), event_types =
+ *     its button names; <node> = irjack_<topic_prefix or hostname>.
+ *   DISCOVERY/device_automation/<node>/<source>_<remote>_<key>/config
+ *     with ha_triggers = yes too: a device trigger per source and button
+ *     (retained), firing on presses (not repeats).
+ *   Configs of this node that are no longer published (after a reload or
+ *     restart) are cleared with an empty retained payload: the output
+ *     subscribes to <node>'s config topics and answers the stale ones.
+ *   A retained request on PREFIX/send is refused (PREFIX/send/error).
  *
  * Delivery: a private thread runs libmosquitto's network loop and
  * reconnects with back-off (1 s doubling to 30 s, back to 1 s once
@@ -75,7 +85,8 @@ struct ir_mqtt_settings {
 	unsigned qos;        /* events and replies; default 1 */
 	unsigned keepalive;  /* seconds; default 60 */
 	unsigned queue_max;  /* events held while offline; default 1000 */
-	bool discovery;      /* Home Assistant device triggers */
+	bool discovery;      /* Home Assistant: an event entity per remote */
+	bool ha_triggers;    /* ... and a device trigger per button too */
 	char discovery_prefix[IR_MQTT_NAME_MAX]; /* default homeassistant */
 	unsigned line;       /* where the section starts */
 };
@@ -173,7 +184,8 @@ bool ir_mqtt_same_settings(const struct ir_mqtt_settings *a, const struct ir_mqt
  * settings (ir_mqtt_same_settings): the connection, its offline queue and
  * the retained status stay; the keymap, source names and send callback
  * become `cfg`'s (its settings are not looked at), and the discovery
- * triggers are published again for the new buttons.  Returns 0, or
+ * configs are published again for the new keymap (those of remotes and
+ * buttons gone are cleared).  Returns 0, or
  * -ENOMEM with the output unchanged.
  */
 int ir_mqtt_rebind(struct ir_mqtt *m, const struct ir_mqtt_config *cfg);

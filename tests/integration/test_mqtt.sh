@@ -134,6 +134,8 @@ $SUB -t "$PREFIX/rec/event" -C "$frames" -W 15 >"$TMP/events.json" 2>"$TMP/sub.e
 sub=$!
 $SUB -t 'homeassistant/#' -v -W 5 >"$TMP/discovery.txt" 2>/dev/null &
 disc=$!
+$SUB -t "$PREFIX/remote/+/event" -v -W 5 >"$TMP/presses.txt" 2>/dev/null &
+presses=$!
 sleep 0.5
 start_daemon "$TMP/d.conf"
 wait $sub || fail "mosquitto_sub got fewer than $frames events: $(cat "$TMP/events.json" "$TMP/sub.err")"
@@ -167,18 +169,44 @@ PY
 $SUB -t "$PREFIX/status" -C 1 -W 3 >"$TMP/status" 2>&1
 [ "$(cat "$TMP/status")" = online ] || fail "retained status is '$(cat "$TMP/status")', expected online"
 
-# discovery: one retained device trigger per button
+# discovery: one retained event entity per remote (its buttons as event_types)
 wait $disc
-[ "$(grep -c '^homeassistant/device_automation/irjack_[^/]*/rec_tv_KEY_[A-Z]*/config ' "$TMP/discovery.txt")" = 2 ] ||
-	fail "2 discovery messages expected: $(cat "$TMP/discovery.txt")"
-grep 'rec_tv_KEY_POWER/config' "$TMP/discovery.txt" | cut -d' ' -f2- | python3 -c '
+grep -q device_automation "$TMP/discovery.txt" && fail "device triggers without ha_triggers: $(cat "$TMP/discovery.txt")"
+[ "$(grep -c '^homeassistant/event/irjack_[^/]*/tv/config ' "$TMP/discovery.txt")" = 1 ] ||
+	fail "1 event entity config expected: $(cat "$TMP/discovery.txt")"
+grep '^homeassistant/event/irjack_[^/]*/tv/config ' "$TMP/discovery.txt" | cut -d' ' -f2- | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-assert d["automation_type"] == "trigger" and d["topic"] == "irjack/test/rec/event", d
-assert d["payload"] == "tv/KEY_POWER" and d["type"] == "button_short_press", d
-assert d["device"]["identifiers"], d
-' || fail "discovery payload: $(cat "$TMP/discovery.txt")"
-
+assert d["event_types"] == ["KEY_POWER", "KEY_UP"], d
+assert d["state_topic"] == "irjack/test/remote/tv/event", d
+assert d["availability_topic"] == "irjack/test/status", d
+assert d["payload_available"] == "online" and d["payload_not_available"] == "offline", d
+assert d["device"]["identifiers"] and d["unique_id"].endswith("_tv") and d["name"] == "tv", d
+' || fail "event entity config: $(cat "$TMP/discovery.txt")"
+# presses (not repeats) reach the event entity's state topic: the sample's
+# named frames are KEY_POWER, then KEY_UP (see decode.json)
+python3 - "$TMP/decode.json" >"$TMP/presses.want" <<'PY'
+import json, sys
+for l in open(sys.argv[1]):
+    f = json.loads(l)
+    if f.get("key") and not f["repeat"]:
+        print(f["key"], f["scancode_hex"])
+PY
+[ -s "$TMP/presses.want" ] || fail "the sample has no named press"
+wait $presses
+python3 - "$TMP/presses.txt" "$TMP/presses.want" <<'PY' || fail "presses on the event topic: $(cat "$TMP/presses.txt")"
+import json, sys
+want = [l.split() for l in open(sys.argv[2])]
+got = []
+for l in open(sys.argv[1]):
+    topic, payload = l.split(" ", 1)
+    d = json.loads(payload)
+    assert topic == "irjack/test/remote/tv/event", topic
+    assert d["source"] == "rec" and d["protocol"] == "nec", d
+    got.append([d["event_type"], d["scancode"]])
+print("event entity: %d presses, %s" % (len(got), got))
+sys.exit(0 if got == want else 1)
+PY
 # ---- (2) transmit requests: the file transmitter gets what irjack decode reads back ----
 $SUB -t "$PREFIX/reply" -C 3 -W 10 >"$TMP/replies" 2>&1 &
 replies=$!
@@ -252,7 +280,8 @@ for i in $(seq 30); do
 	sleep 0.1
 done
 wait $errs
-grep -q 'retained requests are ignored' "$TMP/retained.err" || fail "retained request: $(cat "$TMP/retained.err")"
+grep -q '"error":"retained requests are ignored.*","request":"nec:0x0001"}' "$TMP/retained.err" ||
+	fail "retained request: $(cat "$TMP/retained.err")"
 $PUB -r -n -t "$PREFIX/send" # clears it
 sleep 0.3
 [ "$(grep -c '^pulse 9000' "$TMP/sent.mode2")" = "$sent_before" ] || fail "a retained request was transmitted"
@@ -280,10 +309,21 @@ wait $status_sub
 wait $disc_sub
 [ "$(cat "$TMP/status-reload.txt")" = "$PREFIX/status online" ] ||
 	fail "status across a SIGHUP that kept the output: $(cat "$TMP/status-reload.txt")"
-grep -q 'rec_tv_KEY_DOWN/config ' "$TMP/discovery2.txt" || fail "no trigger for the new KEY_DOWN: $(cat "$TMP/discovery2.txt")"
+grep '^homeassistant/event/irjack_[^/]*/tv/config ' "$TMP/discovery2.txt" | tail -1 | cut -d' ' -f2- |
+	python3 -c 'import json, sys; d = json.load(sys.stdin); sys.exit(d["event_types"] != ["KEY_POWER", "KEY_UP", "KEY_DOWN"])' ||
+	fail "the event entity does not list the new KEY_DOWN: $(cat "$TMP/discovery2.txt")"
 [ "$(grep -c 'connected to 127.0.0.1' "$TMP/daemon.err")" = "$connects_before" ] ||
 	fail "the kept output connected again: $(grep mqtt "$TMP/daemon.err")"
-sed -i 's/^client_id = irjackd-test$/client_id = irjackd-test2/' "$TMP/d.conf"
+# ... with the per-button device triggers turned on and a second remote
+sed -i 's/^client_id = irjackd-test$/client_id = irjackd-test2\nha_triggers = yes/' "$TMP/d.conf"
+cp "$TMP/tv.toml" "$TMP/tv-only.toml"
+cat >>"$TMP/tv.toml" <<TOML
+[[protocols]]
+name = "amp"
+protocol = "rc5"
+[protocols.scancodes]
+0x1010 = "KEY_VOLUMEUP"
+TOML
 $SUB -t "$PREFIX/status" -v -W 5 >"$TMP/status-reload2.txt" 2>/dev/null &
 status_sub=$!
 sleep 0.3
@@ -292,6 +332,42 @@ wait $status_sub
 [ "$(tr '\n' ' ' <"$TMP/status-reload2.txt")" = "$PREFIX/status online $PREFIX/status offline $PREFIX/status online " ] ||
 	fail "status across a SIGHUP with a new client_id: $(cat "$TMP/status-reload2.txt")"
 [ "$($SUB -t "$PREFIX/status" -C 1 -W 2 2>/dev/null)" = online ] || fail "status after SIGHUP is not online"
+# retained now: the two event entities and tv's three triggers
+$SUB -t 'homeassistant/#' -v -W 2 >"$TMP/discovery3.txt" 2>/dev/null
+for t in event/irjack_irjack_test/tv event/irjack_irjack_test/amp device_automation/irjack_irjack_test/rec_tv_KEY_POWER \
+	device_automation/irjack_irjack_test/rec_tv_KEY_DOWN device_automation/irjack_irjack_test/rec_amp_KEY_VOLUMEUP; do
+	grep -q "^homeassistant/$t/config {" "$TMP/discovery3.txt" || fail "no retained $t: $(cat "$TMP/discovery3.txt")"
+done
+grep 'rec_tv_KEY_POWER/config' "$TMP/discovery3.txt" | cut -d' ' -f2- | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["automation_type"] == "trigger" and d["topic"] == "irjack/test/rec/event", d
+assert d["payload"] == "tv/KEY_POWER" and d["type"] == "button_short_press", d
+assert d["device"]["identifiers"] == ["irjack_irjack_test"], d
+' || fail "trigger payload: $(cat "$TMP/discovery3.txt")"
+
+# ---- (5e) SIGHUP with amp and KEY_DOWN gone from the keymap (the output
+# kept): their configs are cleared (an empty retained payload), the rest stay ----
+cp "$TMP/tv-only.toml" "$TMP/tv.toml"
+sed -i '/KEY_DOWN/d' "$TMP/tv.toml"
+$SUB -t 'homeassistant/#' -F '%r %t|%p' -W 3 >"$TMP/cleanup-live.txt" 2>/dev/null &
+live=$!
+sleep 0.3
+kill -HUP "$daemon"
+wait $live
+for t in event/irjack_irjack_test/amp device_automation/irjack_irjack_test/rec_tv_KEY_DOWN \
+	device_automation/irjack_irjack_test/rec_amp_KEY_VOLUMEUP; do
+	grep -q "^0 homeassistant/$t/config|\$" "$TMP/cleanup-live.txt" || fail "$t not cleared: $(cat "$TMP/cleanup-live.txt")"
+done
+$SUB -t 'homeassistant/#' -v -W 2 >"$TMP/discovery4.txt" 2>/dev/null
+sort "$TMP/discovery4.txt" | sed 's/ .*//' >"$TMP/discovery4.topics"
+printf '%s\n' homeassistant/device_automation/irjack_irjack_test/rec_tv_KEY_POWER/config \
+	homeassistant/device_automation/irjack_irjack_test/rec_tv_KEY_UP/config \
+	homeassistant/event/irjack_irjack_test/tv/config >"$TMP/discovery4.want"
+cmp -s "$TMP/discovery4.want" "$TMP/discovery4.topics" ||
+	fail "retained configs after the reload: $(cat "$TMP/discovery4.txt")"
+grep -q 'clearing the stale discovery config homeassistant/event/irjack_irjack_test/amp/config' "$TMP/daemon.err" ||
+	fail "the cleanup is not logged: $(grep mqtt "$TMP/daemon.err")"
 kill -9 "$daemon"
 wait "$daemon" 2>/dev/null
 daemon=

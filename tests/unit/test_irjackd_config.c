@@ -222,6 +222,7 @@ static void test_mqtt_values(void **state)
 	assert_int_equal(cfg.mqtt_cfg.keepalive, 60);
 	assert_int_equal(cfg.mqtt_cfg.queue_max, 1000);
 	assert_false(cfg.mqtt_cfg.discovery);
+	assert_false(cfg.mqtt_cfg.ha_triggers);
 	assert_string_equal(cfg.mqtt_cfg.topic_prefix, ""); /* irjack/<hostname> at run time */
 	assert_string_equal(cfg.mqtt_cfg.discovery_prefix, "homeassistant");
 	unlink(path);
@@ -241,7 +242,8 @@ static void test_mqtt_values(void **state)
 			      "keepalive = 30\n"
 			      "queue_max = 0\n"
 			      "discovery = yes\n"
-			      "discovery_prefix = ha\n",
+			      "discovery_prefix = ha\n"
+			      "ha_triggers = yes\n",
 			      &cfg, &err),
 			 0);
 	assert_int_equal(cfg.mqtt_cfg.port, 8883); /* TLS default */
@@ -255,6 +257,7 @@ static void test_mqtt_values(void **state)
 	assert_int_equal(cfg.mqtt_cfg.queue_max, 0);
 	assert_true(cfg.mqtt_cfg.discovery);
 	assert_string_equal(cfg.mqtt_cfg.discovery_prefix, "ha");
+	assert_true(cfg.mqtt_cfg.ha_triggers);
 	unlink(path);
 }
 
@@ -277,6 +280,7 @@ static void test_mqtt_errors_name_the_line(void **state)
 		{ "queue_max = 100001\n", 4, "queue_max" },
 		{ "queue_max = lots\n", 4, "queue_max" },
 		{ "discovery = maybe\n", 4, "discovery" },
+		{ "ha_triggers = 2\n", 4, "ha_triggers" },
 		{ "tls = sometimes\n", 4, "tls" },
 		{ "host = a b\n", 4, "host" },
 		{ "client_id = a b\n", 4, "client_id" },
