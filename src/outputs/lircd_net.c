@@ -3,6 +3,7 @@
  * lircd_net.c - TCP addresses and sockets for the lircd protocol.
  */
 #include "lircd_net.h"
+#include "socket_path.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 static int parse_port(const char *text, unsigned *port)
@@ -125,26 +125,6 @@ int ir_lircd_net_listen(const char *host, unsigned port)
 	return fd;
 }
 
-static int connect_unix(const char *path)
-{
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	int fd, ret;
-
-	if (strlen(path) >= sizeof(addr.sun_path))
-		return -ENAMETOOLONG;
-	memcpy(addr.sun_path, path, strlen(path) + 1);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	/* a UNIX connect either completes or fails at once (EAGAIN: backlog full) */
-	if (connect(fd, (const struct sockaddr *)&addr, sizeof(addr)) < 0) {
-		ret = -errno;
-		close(fd);
-		return ret;
-	}
-	return fd;
-}
-
 int ir_lircd_net_connect(const char *target)
 {
 	char host[256];
@@ -153,7 +133,7 @@ int ir_lircd_net_connect(const char *target)
 	int fd, ret;
 
 	if (!ir_lircd_net_is_tcp(target))
-		return target && *target ? connect_unix(target) : -EINVAL;
+		return target && *target ? ir_socket_connect_unix(target) : -EINVAL;
 	ret = ir_lircd_net_parse(target, 1, host, sizeof(host), &port);
 	if (ret == 0 && !host[0])
 		ret = -EINVAL;

@@ -40,8 +40,7 @@ void ir_socket_path_unlock(int lock)
 		close(lock); /* releases the flock */
 }
 
-/* Does a server answer on `path`?  1: yes, 0: no (stale), negative errno. */
-static int probe(const char *path)
+int ir_socket_connect_unix(const char *path)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	int fd, ret;
@@ -52,17 +51,28 @@ static int probe(const char *path)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0)
-		ret = 1;
-	/* a listener whose backlog is full is alive too */
-	else if (errno == EAGAIN || errno == EINPROGRESS)
-		ret = 1;
-	else if (errno == ECONNREFUSED || errno == ENOENT)
-		ret = 0;
-	else
+	/* a UNIX connect either completes or fails at once (EAGAIN: backlog full) */
+	if (connect(fd, (const struct sockaddr *)&addr, sizeof(addr)) < 0) {
 		ret = -errno;
-	close(fd);
-	return ret;
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+/* Does a server answer on `path`?  1: yes, 0: no (stale), negative errno. */
+static int probe(const char *path)
+{
+	int fd = ir_socket_connect_unix(path);
+
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	/* a listener whose backlog is full is alive too */
+	if (fd == -EAGAIN || fd == -EINPROGRESS)
+		return 1;
+	return fd == -ECONNREFUSED || fd == -ENOENT ? 0 : fd;
 }
 
 int ir_socket_path_claim(const char *path, int *lock)

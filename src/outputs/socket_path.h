@@ -20,6 +20,12 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+/* Connects a non-blocking, close-on-exec stream socket to the UNIX socket
+ * at `path`.  Returns the descriptor (the caller closes it) or a negative
+ * errno: -ENAMETOOLONG, or what socket()/connect() said (-ENOENT,
+ * -ECONNREFUSED: no server; -EAGAIN: a live server whose backlog is full). */
+int ir_socket_connect_unix(const char *path);
+
 /* Which file a path named when it was recorded (a socket we bound). */
 struct ir_socket_path_id {
 	dev_t dev;
