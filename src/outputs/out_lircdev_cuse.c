@@ -303,6 +303,8 @@ int ir_lircdev_cuse_new(const struct ir_lircdev_cuse_config *cfg, struct ir_lirc
 	snprintf(devname, sizeof(devname), "DEVNAME=%s", cfg->name);
 	fuse_set_log_func(fuse_quiet);
 	c->se = cuse_lowlevel_new(&args, &ci, &cuse_ops, c);
+	/* the session has parsed what it adds to args ("-osubtype=cuse"...) */
+	fuse_opt_free_args(&args);
 	if (!c->se) {
 		snprintf(err, err_size, "libfuse3 could not start a CUSE session");
 		ret = -ENOMEM;
