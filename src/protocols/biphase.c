@@ -274,11 +274,14 @@ static void bp_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_ed
 {
 	struct bp_dec *d = state;
 	bool pulse = e->kind == IR_PULSE;
-	uint32_t dur = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	uint32_t dur = e->duration;
 
-	for (size_t i = 0; i < BP_COUNT; i++)
-		if (ir_decode_enabled(ctx, bp_protos[i].id))
-			bp_decode_one(&bp_protos[i], &d->one[i], ctx, pulse, dur);
+	for (size_t i = 0; i < BP_COUNT; i++) {
+		if (!ir_decode_enabled(ctx, bp_protos[i].id))
+			continue;
+		ir_decode_set_row(ctx, (unsigned)i);
+		bp_decode_one(&bp_protos[i], &d->one[i], ctx, pulse, dur);
+	}
 }
 
 /* The most silence any row waiting in STATE_TRAILER needs: handed that

@@ -127,9 +127,6 @@ static void imon_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_
 	bool pulse = ev.kind == IR_PULSE;
 	bool was_idle = d->idle;
 
-	/* A timeout is silence from here on: every slot left is dark. */
-	if (ev.kind == IR_TIMEOUT)
-		ev.duration = IR_DURATION_MAX;
 	d->idle = !pulse && ev.duration >= IMON_IDLE_SPACE;
 	if (!ir_geq_margin(ev.duration, IMON_UNIT,
 			   d->state == STATE_INACTIVE ? IMON_HEADER_MARGIN : IMON_MARGIN))

@@ -25,7 +25,12 @@ void ir_decode_why(struct ir_decode_ctx *ctx, unsigned progress, const char *fmt
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	ctx->why(ctx->owner, ctx->why_slot, progress, text);
+	ctx->why(ctx->owner, ctx->why_slot, ctx->why_row, progress, text);
+}
+
+void ir_decode_set_row(struct ir_decode_ctx *ctx, unsigned row)
+{
+	ctx->why_row = row;
 }
 
 bool ir_decode_enabled(const struct ir_decode_ctx *ctx, enum ir_protocol p)

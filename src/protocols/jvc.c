@@ -93,8 +93,7 @@ static void jvc_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 {
 	struct jvc_dec *d = state;
 	bool pulse = e->kind == IR_PULSE;
-	/* A timeout is the line gone idle: as long a space as there can be. */
-	uint32_t dur = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	uint32_t dur = e->duration;
 	uint64_t gap;
 
 	switch (d->state) {

@@ -98,7 +98,7 @@ static void netbox_decode(void *state, struct ir_decode_ctx *ctx, const struct i
 {
 	struct netbox_dec *d = state;
 	bool pulse = e->kind == IR_PULSE;
-	uint32_t dur = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	uint32_t dur = e->duration;
 
 	switch (d->state) {
 	case STATE_INACTIVE:

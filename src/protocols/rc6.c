@@ -191,9 +191,6 @@ static void rc6_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 	struct ir_edge ev = *e;
 	bool pulse = ev.kind == IR_PULSE;
 
-	/* The source gave up waiting: nothing more of this frame will come. */
-	if (ev.kind == IR_TIMEOUT)
-		ev.duration = IR_DURATION_MAX;
 	if (!ir_geq_margin(ev.duration, RC6_UNIT, RC6_MARGIN))
 		goto fail;
 again:

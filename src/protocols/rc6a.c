@@ -123,9 +123,6 @@ static void rc6a_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_
 	bool pulse = ev.kind == IR_PULSE;
 	enum ir_protocol proto;
 
-	/* The source gave up waiting: nothing more of this frame will come. */
-	if (ev.kind == IR_TIMEOUT)
-		ev.duration = IR_DURATION_MAX;
 	if (!ir_geq_margin(ev.duration, RC6A_UNIT, RC6A_MARGIN))
 		goto fail;
 again:

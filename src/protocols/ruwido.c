@@ -93,9 +93,6 @@ static void ruwido_decode(void *state, struct ir_decode_ctx *ctx, const struct i
 	struct ir_edge ev = *e;
 	bool pulse = ev.kind == IR_PULSE;
 
-	/* The source gave up waiting: nothing more of this frame will come. */
-	if (ev.kind == IR_TIMEOUT)
-		ev.duration = IR_DURATION_MAX;
 	if (!ir_geq_margin(ev.duration, RUWIDO_UNIT, RUWIDO_MARGIN))
 		goto fail;
 again:

@@ -77,8 +77,7 @@ static void samsung_decode(void *state, struct ir_decode_ctx *ctx, const struct 
 {
 	struct samsung_dec *d = state;
 	bool pulse = e->kind == IR_PULSE;
-	/* A timeout is the line gone idle: as long a space as there can be. */
-	uint32_t dur = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	uint32_t dur = e->duration;
 
 	switch (d->state) {
 	case STATE_INACTIVE:

@@ -121,8 +121,7 @@ static void sharp_decode(void *state, struct ir_decode_ctx *ctx, const struct ir
 {
 	struct sharp_dec *d = state;
 	bool pulse = e->kind == IR_PULSE;
-	/* A timeout is the line gone idle: as long a space as there can be. */
-	uint32_t dur = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	uint32_t dur = e->duration;
 	uint32_t period;
 
 	switch (d->state) {
