@@ -217,7 +217,6 @@ extern const struct ir_family ir_family_rcmm;
 extern const struct ir_family ir_family_imon;
 extern const struct ir_family ir_family_mce_kbd;
 extern const struct ir_family ir_family_kaseikyo;
-extern const struct ir_family ir_family_samsung;
 extern const struct ir_family ir_family_grundig;
 extern const struct ir_family ir_family_thomson;
 extern const struct ir_family ir_family_recs80;

@@ -27,7 +27,6 @@ const struct ir_family *const ir_families[] = {
 	&ir_family_imon,
 	&ir_family_rcmm,
 	&ir_family_kaseikyo,
-	&ir_family_samsung,
 	&ir_family_grundig,
 	&ir_family_thomson,
 	&ir_family_recs80,

@@ -51,6 +51,11 @@ struct pd_proto {
 	uint32_t header_space_margin; /* 0: header_margin */
 	uint32_t space_margin;        /* the bit spaces'; 0: margin */
 	uint32_t gap_before;          /* darkness before the first pulse; 0: any */
+	/* A sync in the middle: after bit `sync_after`, one more bit pulse and
+	 * a space of sync_space[0] or [1] (either is taken, [0] is sent);
+	 * sync_after 0: none. */
+	unsigned sync_after;
+	uint32_t sync_space[2];
 };
 
 /* ---- bits as received: bit i is the i-th bit of the frame ---- */
@@ -272,6 +277,29 @@ static void fdc_write(uint64_t bits[2], uint64_t scancode, unsigned toggle)
 	pd_put(bits, 32, 8, false, ~key);
 }
 
+/* Samsung's 36-bit format, LSB first: 16 address, (sync), 4-bit ID, 8
+ * command, 8 ~command.  Scancode: address << 16 | ID << 8 | command (IRMP
+ * puts the ID above the command's 8 bits). */
+static bool samsung_read(const uint64_t bits[2], uint64_t *scancode, unsigned *toggle)
+{
+	uint64_t command = pd_get(bits, 20, 8, false);
+
+	(void)toggle;
+	if ((command ^ pd_get(bits, 28, 8, false)) != 0xff)
+		return false;
+	*scancode = pd_get(bits, 0, 16, false) << 16 | pd_get(bits, 16, 4, false) << 8 | command;
+	return true;
+}
+
+static void samsung_write(uint64_t bits[2], uint64_t scancode, unsigned toggle)
+{
+	(void)toggle;
+	pd_put(bits, 0, 16, false, scancode >> 16);
+	pd_put(bits, 16, 4, false, scancode >> 8);
+	pd_put(bits, 20, 8, false, scancode);
+	pd_put(bits, 28, 8, false, ~scancode);
+}
+
 /* Row by row, the same protocols as pd_infos below. */
 static const struct pd_proto pd_protos[] = {
 	/* RCA: 4000/4000 header, 500 pulse, 1000 = 0, 2000 = 1, 24 bits, stop
@@ -282,19 +310,19 @@ static const struct pd_proto pd_protos[] = {
 	 * The header (the easiest part for a receiver's AGC to lengthen) is
 	 * read to within a unit. */
 	{ IR_PROTO_RCA, 4000, 4000, 500, { 500, 500 }, { 1000, 2000 }, 250, 500, 24, true,
-	  0, 0, 0, 0, 0, 0, rca_read, rca_write, 0, 0, 0 },
+	  0, 0, 0, 0, 0, 0, rca_read, rca_write, 0, 0, 0, 0, { 0, 0 } },
 	/* Metz (TVs; IRMP 55, DecodeIR's Metz19): 870/2300 header, 435 pulse,
 	 * 960 = 0, 1680 = 1, 19 bits, stop pulse (DecodeIR: 848/2332, 424,
 	 * 954/1696). */
 	{ IR_PROTO_METZ, 870, 2300, 217, { 435, 435 }, { 960, 1680 }, 217, 435, 19, true,
-	  0, 0, 0, 0, 0, 0, metz_read, metz_write, 0, 0, 0 },
+	  0, 0, 0, 0, 0, 0, metz_read, metz_write, 0, 0, 0, 0, { 0, 0 } },
 	/* LEGO Power Functions: 158/1026 start, 158 pulse, 263 = 0, 553 = 1,
 	 * 16 bits, stop pulse (6, 39, 10 and 21 cycles of 38 kHz).  Six-cycle
 	 * bursts are short for a demodulating receiver, which lengthens them
 	 * and shortens the spaces after them: every duration is read to within
 	 * 140 µs, which keeps the two bit spaces apart (263 + 140 < 553 - 140). */
 	{ IR_PROTO_LEGO, 158, 1026, 140, { 158, 158 }, { 263, 553 }, 140, 158, 16, true,
-	  0, 0, 0, 0, 0, 0, lego_read, lego_write, 0, 0, 0 },
+	  0, 0, 0, 0, 0, 0, lego_read, lego_write, 0, 0, 0, 0, { 0, 0 } },
 	/* FDC keyboard (IRMP 18): 2085/966 header, 300 pulse, 220 = 0, 715 = 1,
 	 * 40 bits LSB first, stop pulse.  The header pulse is read to within a
 	 * unit (receiver AGC settling), its space to within half of one. */
@@ -321,58 +349,68 @@ static const struct pd_proto pd_protos[] = {
 	 * than the 24 ms between Mitsubishi's frames. */
 	{ IR_PROTO_MITSUBISHI, 0, 0, 0, { 300, 300 }, { 900, 2100 }, 150, 300, 16, false,
 	  0, 8, 8, 8, 0, 0, NULL, NULL, .space_margin = 300, .gap_before = 10000 },
+	/* Samsung's 36-bit format (IRMP 3 "SAMSUNG", DecodeIR's Samsung36; DVD
+	 * and Blu-ray players): NEC-like bits after a 4.5 ms header, 36 bits LSB
+	 * first with a sync after the 16-bit address, stop pulse, 5600 µs
+	 * sent after it.  IRMP waits 4500 µs at the sync (its samples:
+	 * 4050-4950), DecodeIR's IRP 9 units (5040): both are taken.  The nec
+	 * family reads the same header and 16 bits, then fails at the sync;
+	 * this row fails at a 4.5 ms-header NEC frame's 17th bit. */
+	{ IR_PROTO_SAMSUNG, 4500, 4500, 560, { 560, 560 }, { 560, 1680 }, 280, 560, 36, false,
+	  0, 0, 0, 0, 0, 5600, samsung_read, samsung_write, .header_space_margin = 280,
+	  .sync_after = 16, .sync_space = { 4500, 5040 } },
 	/* Nikon cameras (ML-L3): 2200 pulse, 27.1 ms space, 2 bits */
 	{ IR_PROTO_NIKON, 2200, 27100, 2700, { 500, 500 }, { 1500, 3500 }, 400, 500, 2, true,
-	  0, 0, 0, 2, 0, 60000, NULL, NULL, 0, 0, 0 },
+	  0, 0, 0, 2, 0, 60000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
 	/* Pentax cameras: 13 ms / 3 ms header, 1000 pulse, 1000 = 0, 3000 = 1 */
 	{ IR_PROTO_PENTAX, 13000, 3000, 1500, { 1000, 1000 }, { 1000, 3000 }, 500, 1000, 6, true,
-	  0, 0, 0, 6, 0, 60000, NULL, NULL, 0, 0, 0 },
+	  0, 0, 0, 6, 0, 60000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
 	/* Vincent amplifiers: 2500/4600 header, 550 pulse, 550 = 0, 1540 = 1 */
 	{ IR_PROTO_VINCENT, 2500, 4600, 500, { 550, 550 }, { 550, 1540 }, 275, 550, 32, true,
-	  0, 16, 16, 16, 0, 40000, NULL, NULL, 0, 0, 0 },
+	  0, 16, 16, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
 	/* Samsung AH air conditioners: 2500/1900 header, 450 pulse, 450 = 0,
 	 * 1100 = 1; 48 bits LSB first, IRMP reads bits 0-15 and 32-47 */
 	{ IR_PROTO_SAMSUNGAH, 2500, 1900, 400, { 450, 450 }, { 450, 1100 }, 225, 450, 48, false,
-	  0, 16, 32, 16, 0, 40000, NULL, NULL, 0, 0, 0 },
+	  0, 16, 32, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
 	/* RC cars: 2000/2000 header, 600 pulse, 900 = 0, 450 = 1, 13 bits LSB
 	 * first, all command */
 	{ IR_PROTO_RCCAR, 2000, 2000, 300, { 600, 600 }, { 900, 450 }, 200, 600, 13, false,
-	  0, 0, 0, 13, 0, 40000, NULL, NULL, 0, 0, 0 },
+	  0, 0, 0, 13, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
 	/* LG air conditioners: NEC's 9000/4500 header and 560/560/1690 bits,
 	 * 28 bits.  NEC's header: wait for the silence after bit 28's stop
 	 * pulse (a NEC frame has a bit there, its space at most 1690 µs). */
 	{ IR_PROTO_LGAIR, 9000, 4500, 700, { 560, 560 }, { 560, 1690 }, 400, 560, 28, true,
-	  0, 0, 0, 0, 4000, 40000, lgair_read, lgair_write, 0, 0, 0 },
+	  0, 0, 0, 0, 4000, 40000, lgair_read, lgair_write, 0, 0, 0, 0, { 0, 0 } },
 	/* Melinera (Lidl lights): 8800/4100 header; a 0 is 440 pulse + 590
 	 * space, a 1 970 + 1140; 8 bits MSB first.  NEC frames fit the header
 	 * and the 0 bits: wait for more silence after the stop pulse than
 	 * NEC16's 4.5 ms sync space. */
 	{ IR_PROTO_MELINERA, 8800, 4100, 700, { 440, 970 }, { 590, 1140 }, 250, 440, 8, true,
-	  0, 0, 0, 8, 6000, 40000, NULL, NULL, 0, 0, 0 },
+	  0, 0, 0, 8, 6000, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
 	/* Gree air conditioners: 12/6 ms header, 900 pulse, 2100 = 0, 700 = 1,
 	 * 32 bits LSB first: 16 address, 16 command (IRMP reads only these).
 	 * rc-core bounds NEC's leader from below only: the header space
 	 * (±800, above the kernel's 5067 µs NEC limit) keeps NEC frames out. */
 	{ IR_PROTO_GREE, 12000, 6000, 800, { 900, 900 }, { 2100, 700 }, 500, 900, 32, false,
-	  0, 16, 16, 16, 0, 40000, NULL, NULL, 0, 0, 0 },
+	  0, 16, 16, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
 	/* IRMP16, IRMP's own data protocol: 842/1052 header, 421 pulse,
 	 * 421 = 0, 842 = 1, 16 bits LSB first.  The header margin stays
 	 * under 200: Samsung AH's 450 µs pulses at their margin (+200) must
 	 * not pass for its 842 µs header pulse. */
 	{ IR_PROTO_IRMP16, 842, 1052, 150, { 421, 421 }, { 421, 842 }, 160, 421, 16, false,
-	  0, 0, 0, 16, 0, 40000, NULL, NULL, 0, 0, 0 },
+	  0, 0, 0, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
 	/* iRobot Roomba: 2790/930 header; a 0 is 930 pulse + 2790 space, a 1
 	 * 2790 + 930; 7 bits MSB first, no stop pulse */
 	{ IR_PROTO_ROOMBA, 2790, 930, 600, { 930, 2790 }, { 2790, 930 }, 600, 0, 7, true,
-	  0, 0, 0, 7, 0, 18000, NULL, NULL, 0, 0, 0 },
+	  0, 0, 0, 7, 0, 18000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
 	/* Mitsubishi Heavy air conditioners: 3200/1560 header, 400 pulse,
 	 * 430 = 0, 1200 = 1, 88 bits MSB first (layout above) */
 	{ IR_PROTO_MITSU_HEAVY, 3200, 1560, 240, { 400, 400 }, { 430, 1200 }, 200, 400, 88, true,
-	  0, 0, 0, 0, 0, 40000, mitsu_heavy_read, mitsu_heavy_write, 0, 0, 0 },
+	  0, 0, 0, 0, 0, 40000, mitsu_heavy_read, mitsu_heavy_write, 0, 0, 0, 0, { 0, 0 } },
 	/* Stiebel Eltron ACP24: 390/950 header, 390 pulse, 950 = 0, 1300 = 1,
 	 * 70 bits (layout above) */
 	{ IR_PROTO_ACP24, 390, 950, 150, { 390, 390 }, { 950, 1300 }, 150, 390, 70, true,
-	  0, 0, 0, 0, 0, 22000, acp24_read, acp24_write, 0, 0, 0 },
+	  0, 0, 0, 0, 0, 22000, acp24_read, acp24_write, 0, 0, 0, 0, { 0, 0 } },
 	/* Kathrein: 210/6218 header, 210 pulse, 1400 = 0, 3000 = 1, 13 bits
 	 * MSB first: IRMP reads 4 address bits from bit 1, 7 command bits
 	 * from bit 5.  Its ±600 µs windows hold Dish Network's 406/6090
@@ -380,7 +418,7 @@ static const struct pd_proto pd_protos[] = {
 	 * more silence than a bit space (3600) after the stop pulse, or a Dish
 	 * frame's first 13 bits pass for Kathrein (never cut a frame short). */
 	{ IR_PROTO_KATHREIN, 210, 6218, 600, { 210, 210 }, { 1400, 3000 }, 600, 210, 13, true,
-	  1, 4, 5, 7, 4000, 35000, NULL, NULL, 0, 0, 0 },
+	  1, 4, 5, 7, 4000, 35000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
 };
 
 #define PD_INFO_X(ID, NAME, MASK, CARRIER, UNIT, MARGIN, NOT_DEFAULT, SUMMARY)          \
@@ -439,6 +477,13 @@ static const struct ir_protocol_info pd_infos[] = {
 		.has_encoder = true,
 		.summary = "Mitsubishi, 8-bit device and function, no header, 32.6 kHz",
 	},
+	{
+		.id = IR_PROTO_SAMSUNG, .name = "samsung", .family = "samsung",
+		.scancode_mask = 0xffff0fff, .carrier_hz = 38000, .duty_cycle = 33, .unit_us = 560,
+		.margin_us = 280, .repeat_period_ms = 125, .frame_period_us = 108000,
+		.min_trailing_space_us = 5600, .has_encoder = true,
+		.summary = "Samsung 36-bit: 16-bit address, sync, 4-bit ID, 8-bit command",
+	},
 	PD_INFO(IR_PROTO_NIKON, "nikon", 0x3, 38000, 500, 400,
 		"Nikon camera release, 2-bit command"),
 	PD_INFO(IR_PROTO_PENTAX, "pentax", 0x3f, 38000, 1000, 500,
@@ -482,6 +527,7 @@ struct pd_one {
 	enum pd_state state;
 	unsigned count;
 	unsigned candidates; /* bit values the current bit's pulse allows: 1 = 0, 2 = 1 */
+	bool synced;         /* the row's sync was seen */
 	uint64_t bits[2];
 	uint64_t start_us;
 };
@@ -517,7 +563,8 @@ static const char *pd_name(const struct pd_proto *p)
 /* Edges of the frame accepted so far (`irjack decode -v`'s progress). */
 static unsigned pd_progress(const struct pd_proto *p, const struct pd_one *o)
 {
-	return (p->header_pulse ? 2 : 0) + 2 * o->count + (o->state == STATE_BIT_SPACE);
+	return (p->header_pulse ? 2 : 0) + 2 * o->count + 2 * o->synced +
+	       (o->state == STATE_BIT_SPACE);
 }
 
 static void pd_emit(const struct pd_proto *p, struct pd_one *o, struct ir_decode_ctx *ctx)
@@ -558,6 +605,7 @@ static bool pd_start(const struct pd_proto *p, struct pd_one *o, struct ir_decod
 		return false;
 	o->start_us = ir_decode_now(ctx);
 	o->count = 0;
+	o->synced = false;
 	o->bits[0] = o->bits[1] = 0;
 	if (p->header_pulse) {
 		o->state = STATE_HEADER_SPACE;
@@ -604,10 +652,24 @@ static uint32_t pd_space_margin(const struct pd_proto *p)
 	return p->space_margin ? p->space_margin : p->margin;
 }
 
+/* Is the sync due where a bit space is? */
+static bool pd_sync_due(const struct pd_proto *p, const struct pd_one *o)
+{
+	return p->sync_after && o->count == p->sync_after && !o->synced;
+}
+
 static bool pd_bit_space(const struct pd_proto *p, struct pd_one *o, uint32_t dur)
 {
 	uint32_t margin = pd_space_margin(p);
 
+	if (pd_sync_due(p, o)) {
+		if (!ir_eq_margin(dur, p->sync_space[0], margin) &&
+		    !ir_eq_margin(dur, p->sync_space[1], margin))
+			return false;
+		o->synced = true;
+		o->state = STATE_BIT_PULSE;
+		return true;
+	}
 	if ((o->candidates & 2) && ir_eq_margin(dur, p->bit_space[1], margin))
 		pd_set_bit(o->bits, o->count, 1);
 	else if (!(o->candidates & 1) || !ir_eq_margin(dur, p->bit_space[0], margin))
@@ -659,6 +721,9 @@ static void pd_why(const struct pd_proto *p, const struct pd_one *o, struct ir_d
 		ir_decode_why(ctx, progress,
 			      "%s: %u bits, then a pulse after %u us: not the silence (>= %u) that ends a frame",
 			      name, o->count, dur, p->end_space);
+	else if (!pulse && pd_sync_due(p, o))
+		ir_decode_why(ctx, progress, "%s: sync space %u us after %u bits: not %u or %u (+-%u)",
+			      name, dur, o->count, p->sync_space[0], p->sync_space[1], m);
 	else if (pulse && o->count == p->nbits)
 		ir_decode_why(ctx, progress, "%s: stop pulse %u us outside %u-%u", name, dur,
 			      pd_lo(p->stop_pulse, p->margin), p->stop_pulse + p->margin);
@@ -750,6 +815,10 @@ static int pd_gen(const struct pd_proto *p, const uint64_t bits[2], struct ir_ed
 		unsigned b = pd_bit(bits, i);
 		bool last = i + 1 == p->nbits;
 
+		if (p->sync_after && i == p->sync_after) {
+			ret |= ir_edge_buf_pulse(out, p->bit_pulse[0]);
+			ret |= ir_edge_buf_space(out, p->sync_space[0]);
+		}
 		ret |= ir_edge_buf_pulse(out, p->bit_pulse[b]);
 		ret |= ir_edge_buf_space(out, last && !p->stop_pulse ? p->gap : p->bit_space[b]);
 	}
