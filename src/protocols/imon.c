@@ -60,6 +60,11 @@ enum imon_state {
 	STATE_DATA_SLOT,
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const imon_states[] = {
+	"idle", "check slot", "data slot",
+};
+
 struct imon_dec {
 	enum imon_state state;
 	unsigned bit;         /* the bit whose slots come next */
@@ -174,6 +179,8 @@ again:
 		return;
 	}
 fail:
+	ir_decode_why_state(ctx, "imon", imon_states, d->state,
+			    IMON_TOP_BIT - d->bit, e->kind == IR_PULSE, ev.duration);
 	d->state = STATE_INACTIVE;
 }
 

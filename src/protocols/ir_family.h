@@ -131,6 +131,20 @@ bool ir_decode_wants_why(const struct ir_decode_ctx *ctx);
 void ir_decode_why(struct ir_decode_ctx *ctx, unsigned progress, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * The reason of a hand-written state machine at its failure exit, for
+ * families whose states have names: "jvc: bit space, after 5 bits: space
+ * 3000 us fits nothing there" (or "...: silence" for a timeout).  `state`
+ * indexes `states` (0 is idle: a space there says nothing, a pulse is no
+ * start); `bits` is how many the frame had; progress is taken as
+ * 1 + 2 × bits (the header as one edge: no more than the family accepted,
+ * so a family that counts its edges exactly ranks first on a tie).
+ * Formats nothing unless reasons were asked for.
+ */
+void ir_decode_why_state(struct ir_decode_ctx *ctx, const char *family,
+			 const char *const states[], unsigned state, unsigned bits, bool pulse,
+			 uint32_t dur);
+
 /* A table family (one state machine, one row of numbers per protocol)
  * says which row it runs next: index `row` into the family's protocols[].
  * Each row then keeps its own reason, as a family of its own would. */

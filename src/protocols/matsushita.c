@@ -50,6 +50,11 @@ enum matsushita_state {
 	STATE_BIT_SPACE,
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const matsushita_states[] = {
+	"idle", "header space", "bit pulse", "bit space",
+};
+
 struct matsushita_dec {
 	enum matsushita_state state;
 	unsigned count;
@@ -135,6 +140,8 @@ static void matsushita_decode(void *state, struct ir_decode_ctx *ctx, const stru
 		d->state = STATE_BIT_PULSE;
 		return;
 	}
+	ir_decode_why_state(ctx, "matsushita", matsushita_states, d->state,
+			    d->count, e->kind == IR_PULSE, dur);
 	d->state = STATE_INACTIVE;
 }
 

@@ -36,6 +36,11 @@ enum netbox_state {
 	STATE_SLOTS,
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const netbox_states[] = {
+	"idle", "header space", "slots",
+};
+
 struct netbox_dec {
 	enum netbox_state state;
 	unsigned count; /* slots received */
@@ -119,6 +124,8 @@ static void netbox_decode(void *state, struct ir_decode_ctx *ctx, const struct i
 			return;
 		break;
 	}
+	ir_decode_why_state(ctx, "netbox", netbox_states, d->state,
+			    d->count, e->kind == IR_PULSE, dur);
 	d->state = STATE_INACTIVE;
 	if (pulse)
 		netbox_header(d, ctx, dur);

@@ -66,6 +66,11 @@ enum rc6_state {
 	STATE_BODY_BIT_END,
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const rc6_states[] = {
+	"idle", "prefix space", "header bit start", "header bit end", "toggle start", "toggle end", "body bit start", "body bit end",
+};
+
 struct rc6_dec {
 	enum rc6_state state;
 	unsigned count;
@@ -269,6 +274,8 @@ again:
 		goto again;
 	}
 fail:
+	ir_decode_why_state(ctx, "rc6", rc6_states, d->state,
+			    d->count, e->kind == IR_PULSE, ev.duration);
 	d->state = STATE_INACTIVE;
 }
 

@@ -65,6 +65,11 @@ enum rc6a_state {
 	STATE_BODY_BIT_END,
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const rc6a_states[] = {
+	"idle", "prefix space", "header bit start", "header bit end", "trailer start", "trailer end", "body bit start", "body bit end",
+};
+
 struct rc6a_dec {
 	enum rc6a_state state;
 	unsigned count;
@@ -193,6 +198,8 @@ again:
 		goto again;
 	}
 fail:
+	ir_decode_why_state(ctx, "rc6a", rc6a_states, d->state,
+			    d->count, e->kind == IR_PULSE, ev.duration);
 	d->state = STATE_INACTIVE;
 }
 
