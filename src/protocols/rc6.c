@@ -55,12 +55,16 @@ enum rc6_mode {
 	RC6_MODE_UNKNOWN,
 };
 
+/* The leader: RC-6's prefix, start bit and 3 mode bits (rc6_leader.c). */
+static const struct ir_rc6_leader_params rc6_leader = {
+	.unit = RC6_UNIT, .margin = RC6_MARGIN,
+	.prefix_pulse = RC6_PREFIX_PULSE, .prefix_margin = RC6_PREFIX_MARGIN,
+	.prefix_space = RC6_PREFIX_SPACE, .nbits = RC6_HEADER_NBITS,
+};
+
 enum rc6_state {
-	STATE_INACTIVE,
-	STATE_PREFIX_SPACE,
-	STATE_HEADER_BIT_START,
-	STATE_HEADER_BIT_END,
-	STATE_TOGGLE_START,
+	STATE_INACTIVE, /* in the leader (idle, or part of the way) */
+	STATE_TOGGLE_START = IR_RC6_LEADER_STATES,
 	STATE_TOGGLE_END,
 	STATE_BODY_BIT_START,
 	STATE_BODY_BIT_END,
@@ -73,6 +77,7 @@ static const char *const rc6_states[] = {
 
 struct rc6_dec {
 	enum rc6_state state;
+	struct ir_rc6_leader leader;
 	unsigned count;
 	unsigned header;  /* start bit and mode bits, MSB first */
 	bool toggle;      /* the trailer bit */
@@ -85,6 +90,7 @@ static void rc6_reset(void *state)
 	struct rc6_dec *d = state;
 
 	d->state = STATE_INACTIVE;
+	d->leader.state = 0;
 }
 
 static enum rc6_mode rc6_mode(const struct rc6_dec *d)
@@ -195,6 +201,7 @@ static void rc6_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 	struct rc6_dec *d = state;
 	struct ir_edge ev = *e;
 	bool pulse = ev.kind == IR_PULSE;
+	enum ir_rc6_leader_step step;
 
 	if (!ir_geq_margin(ev.duration, RC6_UNIT, RC6_MARGIN))
 		goto fail;
@@ -204,31 +211,15 @@ again:
 
 	switch (d->state) {
 	case STATE_INACTIVE:
-		if (!pulse || !ir_eq_margin(ev.duration, RC6_PREFIX_PULSE, RC6_PREFIX_MARGIN))
+		step = ir_rc6_leader_feed(&d->leader, &rc6_leader, ctx, &ev);
+		if (step == IR_RC6_LEADER_FAIL)
 			break;
-		d->start_us = ir_decode_now(ctx);
-		d->state = STATE_PREFIX_SPACE;
-		return;
-
-	case STATE_PREFIX_SPACE:
-		if (pulse || !ir_eq_margin(ev.duration, RC6_PREFIX_SPACE, RC6_MARGIN))
-			break;
-		d->count = 0;
-		d->header = 0;
-		d->state = STATE_HEADER_BIT_START;
-		return;
-
-	case STATE_HEADER_BIT_START:
-		if (!ir_eq_margin(ev.duration, RC6_UNIT, RC6_MARGIN))
-			break;
-		d->header = d->header << 1 | pulse;
-		d->count++;
-		d->state = STATE_HEADER_BIT_END;
-		return;
-
-	case STATE_HEADER_BIT_END:
-		d->state = d->count == RC6_HEADER_NBITS ? STATE_TOGGLE_START : STATE_HEADER_BIT_START;
-		ir_edge_consume(&ev, RC6_UNIT);
+		if (step == IR_RC6_LEADER_MORE)
+			return;
+		d->start_us = d->leader.start_us;
+		d->header = d->leader.header;
+		d->count = d->leader.count;
+		d->state = STATE_TOGGLE_START;
 		goto again;
 
 	case STATE_TOGGLE_START:
@@ -274,9 +265,14 @@ again:
 		goto again;
 	}
 fail:
-	ir_decode_why_state(ctx, "rc6", rc6_states, d->state,
-			    d->count, e->kind == IR_PULSE, ev.duration);
+	if (d->state == STATE_INACTIVE) /* the leader's state names come first */
+		ir_decode_why_state(ctx, "rc6", rc6_states, d->leader.state, d->leader.count,
+				    e->kind == IR_PULSE, ev.duration);
+	else
+		ir_decode_why_state(ctx, "rc6", rc6_states, d->state, d->count,
+				    e->kind == IR_PULSE, ev.duration);
 	d->state = STATE_INACTIVE;
+	d->leader.state = 0;
 }
 
 static uint32_t rc6_space_deadline(const void *state, const struct ir_decode_ctx *ctx)

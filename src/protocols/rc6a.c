@@ -54,12 +54,16 @@
 #define RC6A_TRAILER_SPACE (6 * RC6A_UNIT)
 #define RC6A_FRAME_PERIOD 106667        /* as rc6.c */
 
+/* The leader: RC-6's prefix, start bit and 3 mode bits (rc6_leader.c). */
+static const struct ir_rc6_leader_params rc6a_leader = {
+	.unit = RC6A_UNIT, .margin = RC6A_MARGIN,
+	.prefix_pulse = RC6A_PREFIX_PULSE, .prefix_margin = RC6A_PREFIX_MARGIN,
+	.prefix_space = RC6A_PREFIX_SPACE, .nbits = RC6A_HEADER_NBITS,
+};
+
 enum rc6a_state {
-	STATE_INACTIVE,
-	STATE_PREFIX_SPACE,
-	STATE_HEADER_BIT_START,
-	STATE_HEADER_BIT_END,
-	STATE_TRAILER_START,
+	STATE_INACTIVE, /* in the leader (idle, or part of the way) */
+	STATE_TRAILER_START = IR_RC6_LEADER_STATES,
 	STATE_TRAILER_END,
 	STATE_BODY_BIT_START,
 	STATE_BODY_BIT_END,
@@ -72,6 +76,7 @@ static const char *const rc6a_states[] = {
 
 struct rc6a_dec {
 	enum rc6a_state state;
+	struct ir_rc6_leader leader;
 	unsigned count;
 	uint32_t header;      /* start and mode bits */
 	uint32_t body;
@@ -83,6 +88,7 @@ static void rc6a_reset(void *state)
 	struct rc6a_dec *d = state;
 
 	d->state = STATE_INACTIVE;
+	d->leader.state = 0;
 }
 
 static bool rc6a_is_mce_customer(uint32_t customer)
@@ -126,6 +132,7 @@ static void rc6a_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_
 	struct rc6a_dec *d = state;
 	struct ir_edge ev = *e;
 	bool pulse = ev.kind == IR_PULSE;
+	enum ir_rc6_leader_step step;
 	enum ir_protocol proto;
 
 	if (!ir_geq_margin(ev.duration, RC6A_UNIT, RC6A_MARGIN))
@@ -136,31 +143,15 @@ again:
 
 	switch (d->state) {
 	case STATE_INACTIVE:
-		if (!pulse || !ir_eq_margin(ev.duration, RC6A_PREFIX_PULSE, RC6A_PREFIX_MARGIN))
+		step = ir_rc6_leader_feed(&d->leader, &rc6a_leader, ctx, &ev);
+		if (step == IR_RC6_LEADER_FAIL)
 			break;
-		d->start_us = ir_decode_now(ctx);
-		d->state = STATE_PREFIX_SPACE;
-		return;
-
-	case STATE_PREFIX_SPACE:
-		if (pulse || !ir_eq_margin(ev.duration, RC6A_PREFIX_SPACE, RC6A_MARGIN))
-			break;
-		d->count = 0;
-		d->header = 0;
-		d->state = STATE_HEADER_BIT_START;
-		return;
-
-	case STATE_HEADER_BIT_START:
-		if (!ir_eq_margin(ev.duration, RC6A_UNIT, RC6A_MARGIN))
-			break;
-		d->header = d->header << 1 | pulse;
-		d->count++;
-		d->state = STATE_HEADER_BIT_END;
-		return;
-
-	case STATE_HEADER_BIT_END:
-		d->state = d->count == RC6A_HEADER_NBITS ? STATE_TRAILER_START : STATE_HEADER_BIT_START;
-		ir_edge_consume(&ev, RC6A_UNIT);
+		if (step == IR_RC6_LEADER_MORE)
+			return;
+		d->start_us = d->leader.start_us;
+		d->header = d->leader.header;
+		d->count = d->leader.count;
+		d->state = STATE_TRAILER_START;
 		goto again;
 
 	case STATE_TRAILER_START:
@@ -198,9 +189,14 @@ again:
 		goto again;
 	}
 fail:
-	ir_decode_why_state(ctx, "rc6a", rc6a_states, d->state,
-			    d->count, e->kind == IR_PULSE, ev.duration);
+	if (d->state == STATE_INACTIVE) /* the leader's state names come first */
+		ir_decode_why_state(ctx, "rc6a", rc6a_states, d->leader.state, d->leader.count,
+				    e->kind == IR_PULSE, ev.duration);
+	else
+		ir_decode_why_state(ctx, "rc6a", rc6a_states, d->state, d->count,
+				    e->kind == IR_PULSE, ev.duration);
 	d->state = STATE_INACTIVE;
+	d->leader.state = 0;
 }
 
 static uint32_t rc6a_space_deadline(const void *state, const struct ir_decode_ctx *ctx)
