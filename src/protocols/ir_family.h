@@ -272,7 +272,6 @@ extern const struct ir_family ir_family_matsushita;
 extern const struct ir_family ir_family_nubert;
 extern const struct ir_family ir_family_ruwido;
 extern const struct ir_family ir_family_bang_olufsen;
-extern const struct ir_family ir_family_rc6a;
 /* the protocols that differ only in numbers (pulse_distance.c) */
 extern const struct ir_family ir_family_pulse_distance_table;
 /* the Manchester protocols that differ only in numbers (biphase.c) */

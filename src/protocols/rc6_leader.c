@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * rc6_leader.c - the leader RC-6 (rc6.c), its IRMP reading (rc6a.c) and
+ * rc6_leader.c - the leader RC-6 (rc6.c, with IRMP's rc6a reading) and
  * MCIR-2 (mce_kbd.c) share: a long prefix pulse, RC-6's prefix space, and
  * the start and mode bits, Manchester (a 1 is pulse then space) at one
  * unit per half.  One copy of the machine, the numbers from each family.
