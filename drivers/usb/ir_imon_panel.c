@@ -249,7 +249,9 @@ int ir_imon_panel_show(struct ir_imon_panel *p, const struct ir_imon_screen *s, 
 	localtime_r(&now, &tm);
 	r = ir_imon_screen_packets(p->display, p->product, s, !p->shown_text, &tm, &pk);
 	if (r < 0) {
-		snprintf(err, err_size, "no display");
+		snprintf(err, err_size, "%s", r == -EINVAL ? "a VFD takes 1 to 32 bytes per write, an "
+							     "LCD one 8-byte packet"
+							   : "no display");
 		return r;
 	}
 	for (size_t i = 0; i < pk.n; i++) {

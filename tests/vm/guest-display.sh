@@ -25,7 +25,10 @@
 #      (15c2:0044); a 2-byte write is the padded screen, a 33-byte one
 #      fails with EINVAL and sends nothing; Debian's LCDd (lcdproc) with
 #      its imon driver on /dev/lcd0 puts its Hello screen on the wire and
-#      its GoodBye screen last, every write a whole 6-packet screen.
+#      its GoodBye screen last, every write a whole 6-packet screen;
+#   6. `irjack display --lcddev lcd1` on an LCD (15c2:0038): an 8-byte
+#      write goes out as it is (no start-up sequence), a 7-byte one fails
+#      with EINVAL; SIGINT ends it and removes the node.
 # Usage (in the guest): guest-display.sh BUILD_DIR [SOURCE_DIR]
 set -u
 BUILD=$1
@@ -75,6 +78,14 @@ irjackd_up() {
 		sleep 0.1
 	done
 	mark
+}
+# waitdev NODE: true once NODE is a character device (5 s at most)
+waitdev() {
+	i=0
+	until [ -c "$1" ]; do
+		i=$((i + 1)); [ $i -gt 50 ] && return 1
+		sleep 0.1
+	done
 }
 irjackd_down() {
 	kill "$daemon"
@@ -179,11 +190,9 @@ type = imon
 [output lcddev]
 name = lcd0
 source = panel"
-i=0
-until [ -c /dev/lcd0 ]; do
-	i=$((i + 1)); [ $i -gt 50 ] && { fail "no /dev/lcd0: $(cat "$W/daemon.err")"; break; }
-	sleep 0.1
-done
+# lcd_part5: the writes and LCDd, once /dev/lcd0 is there (a write to a
+# missing node would make a plain file of it)
+lcd_part5() {
 # a short write is the screen padded with spaces (one write: dd)
 printf 'AB' | dd of=/dev/lcd0 bs=32 count=1 2>"$W/dd.err" || fail "2-byte write refused: $(cat "$W/dd.err")"
 [ "$(out)" = "$(vfd_want AB "")" ] || fail "2-byte write: packets differ"
@@ -232,7 +241,31 @@ case "$(out)" in *"$goodbye") ;; *) fail "LCDd's GoodBye screen is not the last 
 n=$(tail -n +$((M + 1)) "$W/out.log" | grep -c '^OUT')
 [ $((n % 6)) = 0 ] || fail "LCDd's writes gave $n packets, not whole screens"
 echo "   $((n / 6)) screens from LCDd, the last its GoodBye (at $(cut -d" " -f1 /proc/uptime) s)"
+}
+if waitdev /dev/lcd0; then lcd_part5; else fail "no /dev/lcd0: $(cat "$W/daemon.err")"; fi
 irjackd_down
+cleanup
+
+echo "== 6. irjack display --lcddev on an LCD: one 8-byte packet per write (at $(cut -d" " -f1 /proc/uptime) s)"
+gadget 0x0038
+mark
+"$IRJACK" display -d usb:imon --lcddev lcd1 2>"$W/lcddev.err" &
+served=$!
+lcd_part6() {
+# imonlcd's "display on" packet, sent as written: no start-up sequence
+printf '\100\000\000\000\000\000\000\210' | dd of=/dev/lcd1 bs=8 count=1 2>"$W/dd.err" ||
+	fail "8-byte write refused: $(cat "$W/dd.err")"
+[ "$(out)" = "4000000000000088 " ] || fail "LCD write: packets differ"
+mark
+printf '\100\000\000\000\000\000\000' | dd of=/dev/lcd1 bs=8 count=1 2>"$W/dd.err" &&
+	fail "a 7-byte LCD write was taken"
+grep -q "Invalid argument" "$W/dd.err" || fail "7 bytes: not EINVAL: $(cat "$W/dd.err")"
+[ "$(out)" = "" ] || fail "7 bytes: packets sent"
+}
+if waitdev /dev/lcd1; then lcd_part6; else fail "no /dev/lcd1: $(cat "$W/lcddev.err")"; fi
+kill -INT "$served"
+wait "$served" || fail "irjack display --lcddev exited with $? on SIGINT"
+[ -e /dev/lcd1 ] && fail "/dev/lcd1 still there after irjack display ended"
 cleanup
 t1=$(cut -d' ' -f1 /proc/uptime)
 echo "guest-display: $failures failure(s); $(echo "$t0 $t1" | awk '{printf "%.1f", $2 - $1}') s"
