@@ -6,7 +6,7 @@
  * one encoder that mirrors it.  A 1 is a pulse half then a space half (all
  * of IRMP's "first pulse is 1" protocols); a row may give pulse and
  * space halves different lengths and margins (IRMP's A1 TV Box: 250 and
- * 150 µs; not in the table yet, see README).
+ * 150 µs).
  *
  *   frame: [header pulse, header space], prefix bits, data bits, MSB first
  *
@@ -90,6 +90,14 @@ static const struct bp_proto bp_protos[] = {
 	 * this row does not) */
 	{ IR_PROTO_MERLIN, 0, 0, 0, 210, 210, 100, 100, 2, 2, 25,
 	  0, 9, 9, 16, 0, 50000, NULL, NULL },
+	/* A1 TV Box: no header; a 250 µs pulse half, a 150 µs space half;
+	 * start bits 1 0, then 8 address and 8 command bits (IRMP reads the
+	 * 300/340 µs its two start bits make as a pseudo header; irsnd sends
+	 * 10AAAAAAAACCCCCCCC).  Margins: a pulse is 250 or 500 µs, a space
+	 * 150 or 300, so a space margin under 75 µs keeps them apart (its
+	 * info row gives that 70 µs, the tighter of the two). */
+	{ IR_PROTO_A1TVBOX, 0, 0, 0, 250, 150, 100, 70, 2, 2, 16,
+	  0, 8, 8, 8, 0, 50000, NULL, NULL },
 };
 
 #define BP_INFO(ID, NAME, MASK, CARRIER, UNIT, MARGIN, NOT_DEFAULT, SUMMARY)             \
@@ -112,6 +120,8 @@ static const struct ir_protocol_info bp_infos[] = {
 		"RC II (FM8), 10-bit command, Manchester"),
 	BP_INFO(IR_PROTO_MERLIN, "merlin", 0x1ffffff, 38000, 210, 100, false,
 		"Merlin (Pollin), 9-bit address, 16-bit command, Manchester"),
+	BP_INFO(IR_PROTO_A1TVBOX, "a1tvbox", 0xff00ff, 38000, 250, 70, false,
+		"A1 TV Box, 8-bit address << 16 | 8-bit command, Manchester (250/150 us halves)"),
 };
 
 #define BP_COUNT (sizeof(bp_protos) / sizeof(bp_protos[0]))

@@ -31,6 +31,15 @@ expect_exit 2 "$IRJACK"
 expect_exit 2 "$IRJACK" frobnicate; expect_err "unknown command 'frobnicate'"
 expect_exit 2 "$IRJACK" decode --bogus-option x
 
+# display --lcddev: a device server, so no screen of its own; no receiver
+# here (no USB on the build host): refused before any device is made
+expect_exit 0 "$IRJACK" display --help; expect_out "--lcddev NAME"
+expect_exit 2 "$IRJACK" display --lcddev lcd0 Hello
+expect_err "--lcddev takes no text"
+expect_exit 2 "$IRJACK" display --lcddev lcd0 --off
+expect_exit 2 "$IRJACK" display -d usb:imon --lcddev lcd0
+expect_err "no iMON receiver found"
+
 # the README's main job: a real NEC capture (IRMP's), labelled 0x0007 + 2
 # repeats and 0x0006 + 1 repeat
 expect_exit 0 "$IRJACK" decode "$SRC/samples/nec-remote-irmp.mode2"
