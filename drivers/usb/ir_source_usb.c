@@ -39,6 +39,7 @@
 #include "ir_imon_display.h"
 #include "ir_mceusb.h"
 #include "ir_mceusb_devices.h"
+#include "ir_reopen.h"
 #include "ir_usb_queue.h"
 #include "ir_time.h"
 #include "ir_util.h"
@@ -86,7 +87,8 @@ struct usb_source {
 	uint8_t in_buf[IN_BUF_SIZE];
 	bool xfer_busy, lost, retry_pending, stalled;
 	unsigned io_errors;
-	uint64_t retry_at_ms, next_scan_ms;
+	uint64_t retry_at_ms;
+	struct ir_reopen reopen;  /* scans for the device while it is gone (the thread's) */
 	struct ir_mceusb_rx *rx;
 	struct ir_edge_buf parsed;
 	struct ir_imon_parser imon;
@@ -691,10 +693,20 @@ static uint64_t rescan_ms(const struct usb_source *us)
 	return us->udev_live ? RESCAN_UDEV_MS : RESCAN_MS;
 }
 
+/* One attempt of the thread's reopen loop. */
+static int reopen_device(void *ctx)
+{
+	struct usb_source *us = ctx;
+	char err[160] = "";
+
+	if (!us->udev_live)
+		renew_context(us);
+	return try_open(us, err, sizeof(err));
+}
+
 static void *event_thread(void *arg)
 {
 	struct usb_source *us = arg;
-	char err[160];
 
 	while (!atomic_load(&us->stop)) {
 		if (us->handle) {
@@ -710,7 +722,7 @@ static void *event_thread(void *arg)
 			}
 			if (us->lost) {
 				teardown(us);
-				us->next_scan_ms = ir_monotonic_ms() + rescan_ms(us);
+				ir_reopen_gone(&us->reopen, ir_monotonic_ms());
 				push_state(us, IR_USB_ITEM_GONE);
 			}
 			continue;
@@ -724,13 +736,8 @@ static void *event_thread(void *arg)
 
 			nanosleep(&ts, NULL);
 		}
-		if (!atomic_exchange(&us->arrived, false) && ir_monotonic_ms() < us->next_scan_ms)
-			continue;
-		us->next_scan_ms = ir_monotonic_ms() + rescan_ms(us);
-		if (!us->udev_live)
-			renew_context(us);
-		err[0] = '\0';
-		if (try_open(us, err, sizeof(err)) == 0) {
+		if (ir_reopen_attempt(&us->reopen, ir_monotonic_ms(), atomic_exchange(&us->arrived, false),
+				      reopen_device, us)) {
 			atomic_fetch_add(&us->reopens, 1);
 			push_state(us, IR_USB_ITEM_BACK);
 		}
@@ -844,6 +851,8 @@ static int usb_open(const char *device, const struct ir_source_options *opt,
 	us->udev_live = libusb_has_capability(LIBUSB_CAP_HAS_HOTPLUG) &&
 			access(UDEV_CONTROL, F_OK) == 0;
 	register_hotplug(us);
+	/* a fixed interval: hotplug (or nothing) says when it is back */
+	ir_reopen_init(&us->reopen, (unsigned)rescan_ms(us), (unsigned)rescan_ms(us));
 	ret = try_open(us, err, err_size);
 	if (ret < 0)
 		goto fail;
