@@ -87,9 +87,11 @@ waitdev() {
 		sleep 0.1
 	done
 }
+# irjackd_down: SIGTERM; irjackd must end cleanly (exit 0: no sanitizer
+# report in an IRJACK_SANITIZE build either)
 irjackd_down() {
 	kill "$daemon"
-	wait "$daemon"
+	wait "$daemon" || fail "irjackd exited with $? on SIGTERM: $(tail -5 "$W/daemon.err")"
 }
 # mark: remember how far the OUT log is (the gadget keeps writing at its
 # own offset: truncating the file would leave NULs before the new lines)
