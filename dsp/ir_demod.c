@@ -88,6 +88,12 @@
 #define BAND_MID_US 40.0
 #define BAND_SLOW_US 100.0
 #define BAND_SNR_MIN (NOISE_FACTOR / STEP_FRACTION)
+/* The slow band halves a 167 µs RC-MM pulse: it is taken only when the
+ * mid band cannot hold a step at all, i.e. when its noise threshold
+ * (NOISE_FACTOR σ) would pass the step's middle; between that and
+ * BAND_SNR_MIN the mid band's edges cross up to half way, still on the
+ * right side of the middle. */
+#define BAND_MID_SNR_MIN (2 * NOISE_FACTOR)
 
 /* Edges are fast, droop is slow: an edge must move the signal by at least
  * FAST_FRACTION of the threshold relative to where it was RECENT_BANDS band
@@ -287,6 +293,7 @@ struct ir_demod {
 	unsigned rise_n, rise_near, rise_block_n; /* samples, those near the threshold */
 	uint32_t deadline_us;
 	uint64_t state_start_n;
+	bool ref_settled; /* the state before the last edge lasted past its settling */
 
 	/* the stream's first edges, held until the dark state is known (see
 	 * START_PROOF_US) */
@@ -675,6 +682,8 @@ static void confirm_edge(struct ir_demod *d)
 	d->slope = 0;
 	fold_decay(d);
 	d->settle_until = d->n + d->settle_n;
+	/* the level this edge left had settled (see settled()) */
+	d->ref_settled = d->n - d->state_start_n >= d->settle_n;
 	d->state_start_n = d->n;
 }
 
@@ -716,7 +725,12 @@ static void settled(struct ir_demod *d)
 		}
 	}
 
-	d->step = d->step_known ? d->step + 0.25 * (measured - d->step) : measured;
+	/* A state shorter than the band's settling (RC-MM's 167 µs pulses on
+	 * the 40 µs band) never reached its level: an edge out of it is
+	 * short of the step, and a step learnt from those shrinks until
+	 * choose_band() picks a band that blurs such pulses away. */
+	if (!d->step_known || d->ref_settled)
+		d->step = d->step_known ? d->step + 0.25 * (measured - d->step) : measured;
 	d->step_known = true;
 	d->slope = 0;
 	/* The first edge was found on the band the noise floor alone allowed;
@@ -909,7 +923,7 @@ static void choose_band(struct ir_demod *d)
 	limit = BAND_SNR_MIN * BAND_SNR_MIN * d->raw_noise2;
 	if (d->step * d->step >= limit * d->fast_gain)
 		band = 0;
-	else if (d->step * d->step >= limit * d->mid_gain)
+	else if (d->step * d->step >= BAND_MID_SNR_MIN * BAND_MID_SNR_MIN * d->raw_noise2 * d->mid_gain)
 		band = 1;
 	else
 		band = 2;

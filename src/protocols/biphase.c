@@ -245,6 +245,39 @@ static bool bp_start(const struct bp_proto *p, struct bp_one *o, struct ir_decod
 	return false;
 }
 
+/* Why the edge (pulse?, dur) broke row p's frame in o's state
+ * (`irjack decode -v`). */
+static void bp_why(const struct bp_proto *p, const struct bp_one *o, struct ir_decode_ctx *ctx,
+		   bool pulse, uint32_t dur)
+{
+	const char *name = bp_infos[p - bp_protos].name, *what = pulse ? "pulse" : "space";
+	uint32_t half = pulse ? p->pulse_half : p->space_half;
+	uint32_t m = pulse ? p->margin : p->space_margin;
+	/* edges accepted, at least: an edge holds one or two halves */
+	unsigned progress = (p->header_pulse ? 2 : 0) + (o->halves + 1) / 2;
+
+	if (o->state == STATE_INACTIVE && pulse && p->header_pulse)
+		ir_decode_why(ctx, 0, "%s: header pulse %u us outside %u-%u", name, dur,
+			      p->header_pulse - (p->header_margin < p->header_pulse ? p->header_margin : 0),
+			      p->header_pulse + p->header_margin);
+	else if (o->state == STATE_INACTIVE)
+		return;
+	else if (!pulse && dur == IR_DURATION_MAX)
+		ir_decode_why(ctx, progress, "%s: silence after %u of %u half-bits", name,
+			      o->halves, 2 * bp_total(p));
+	else if (o->state == STATE_HEADER_SPACE)
+		ir_decode_why(ctx, progress, "%s: header %s %u us: not %u (+-%u)", name, what, dur,
+			      p->header_space, p->header_margin);
+	else if (o->state == STATE_TRAILER)
+		ir_decode_why(ctx, progress,
+			      "%s: all bits, then a pulse after %u us: not the silence (>= %u) that ends a frame",
+			      name, dur, p->end_space);
+	else
+		ir_decode_why(ctx, progress,
+			      "%s: half-bit %u: %s %u us does not fit (one half %u, two %u, +-%u)",
+			      name, o->halves, what, dur, half, 2 * half, m);
+}
+
 static void bp_decode_one(const struct bp_proto *p, struct bp_one *o, struct ir_decode_ctx *ctx,
 			  bool pulse, uint32_t dur)
 {
@@ -274,6 +307,8 @@ static void bp_decode_one(const struct bp_proto *p, struct bp_one *o, struct ir_
 		bp_emit(p, o, ctx);
 		return;
 	}
+	if (ir_decode_wants_why(ctx))
+		bp_why(p, o, ctx, pulse, dur);
 	o->state = STATE_INACTIVE;
 	/* the pulse that broke a frame may start the next one */
 	if (pulse && p->header_pulse)
@@ -284,11 +319,14 @@ static void bp_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_ed
 {
 	struct bp_dec *d = state;
 	bool pulse = e->kind == IR_PULSE;
-	uint32_t dur = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	uint32_t dur = e->duration;
 
-	for (size_t i = 0; i < BP_COUNT; i++)
-		if (ir_decode_enabled(ctx, bp_protos[i].id))
-			bp_decode_one(&bp_protos[i], &d->one[i], ctx, pulse, dur);
+	for (size_t i = 0; i < BP_COUNT; i++) {
+		if (!ir_decode_enabled(ctx, bp_protos[i].id))
+			continue;
+		ir_decode_set_row(ctx, (unsigned)i);
+		bp_decode_one(&bp_protos[i], &d->one[i], ctx, pulse, dur);
+	}
 }
 
 /* The most silence any row waiting in STATE_TRAILER needs: handed that
