@@ -251,29 +251,42 @@ static void frame_ending_in_a_pulse_arrives_after_the_silence(void **state)
 }
 
 /* The next edge cancels the wait: a 32-bit NEC prefix whose 33rd bit comes
- * 1 ms after the stop pulse (a 42-bit frame) is not reported as nec. */
+ * 1 ms after the stop pulse (a 42-bit frame) is not reported as nec.  A try
+ * counts only when the host let the test write that bit within 2250 us of
+ * the frame (the deadline is 2250 + 3000 us after the frame arrived): a
+ * loaded host that stalls the test longer makes the silence real. */
 static void an_edge_before_the_deadline_cancels_it(void **state)
 {
-	struct ir_edge e[100];
-	size_t n = nec_train(NEC_0408_BITS, 32, e);
-	struct ir_edge more[24];
-	size_t m = 0;
-	struct rig r;
+	unsigned counted = 0;
 
 	(void)state;
-	rig_open(&r);
-	send_edges(&r, e, n);
-	run_for(&r, 1);
-	more[m++] = ir_space(NEC_UNIT);
-	for (unsigned i = 1; i < 10; i++) {
-		more[m++] = ir_pulse(NEC_UNIT);
+	for (int i = 0; i < 5 && !counted; i++) {
+		struct ir_edge e[100];
+		size_t n = nec_train(NEC_0408_BITS, 32, e);
+		struct ir_edge more[24];
+		size_t m = 0;
+		struct rig r;
+		uint64_t sent;
+
+		rig_open(&r);
 		more[m++] = ir_space(NEC_UNIT);
+		for (unsigned b = 1; b < 10; b++) {
+			more[m++] = ir_pulse(NEC_UNIT);
+			more[m++] = ir_space(NEC_UNIT);
+		}
+		more[m++] = ir_pulse(NEC_UNIT);
+		sent = now_us();
+		send_edges(&r, e, n);
+		run_for(&r, 1);
+		send_edges(&r, more, m);
+		if (now_us() - sent <= NEC_SILENCE_US) {
+			counted++;
+			run_for(&r, 50);
+			assert_int_equal(r.seen.nec, 0);
+		}
+		rig_close(&r);
 	}
-	more[m++] = ir_pulse(NEC_UNIT);
-	send_edges(&r, more, m);
-	run_for(&r, 50);
-	assert_int_equal(r.seen.nec, 0);
-	rig_close(&r);
+	assert_int_equal(counted, 1);
 }
 
 /* A timeout word ends the frame at once; the timer must not report it
