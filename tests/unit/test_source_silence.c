@@ -15,6 +15,7 @@
 #include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -191,71 +192,101 @@ static size_t nec_train(uint64_t bits, unsigned nbits, struct ir_edge *e)
 
 /* ---- tests ---- */
 
-static void frame_ending_in_a_carrier_word_arrives_after_the_silence(void **state)
+/*
+ * Sends one NEC frame (with a carrier word after it, as rc-loopback does,
+ * or ending in its stop pulse), runs the source for 100 ms and returns how
+ * long after the write the frame came.  Never before the silence was
+ * certain; how much after is the host's scheduling as well as ours.
+ */
+static uint64_t nec_frame_latency(bool carrier_word)
 {
 	struct ir_edge e[80];
 	size_t n = nec_train(NEC_0408_BITS, 32, e);
 	struct rig r;
-	uint64_t sent;
+	uint64_t sent, late;
 
-	(void)state;
 	rig_open(&r);
-	e[n++] = (struct ir_edge){ .duration = 38000, .kind = IR_CARRIER };
+	if (carrier_word)
+		e[n++] = (struct ir_edge){ .duration = 38000, .kind = IR_CARRIER };
 	sent = now_us();
 	send_edges(&r, e, n);
 	run_for(&r, 100);
 	assert_int_equal(r.seen.frames, 1);
 	assert_int_equal(r.seen.last.protocol, IR_PROTO_NEC);
 	assert_int_equal(r.seen.last.scancode, 0x0408);
-	/* Not before the silence was certain, and not much after. */
-	assert_true(r.seen.at_us - sent >= NEC_SILENCE_US);
-	assert_true(r.seen.at_us - sent <= NEC_SILENCE_US + LATE_MAX_US);
+	late = r.seen.at_us - sent;
+	assert_true(late >= NEC_SILENCE_US);
 	rig_close(&r);
+	return late;
+}
+
+/* The best of a few tries: a loaded 2-core host (a test suite at -j2
+ * under valgrind beside it) once delayed a wake-up past the bound; a
+ * timer that never fires, or fires late, fails every try. */
+static void assert_prompt(bool carrier_word)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 5 && best > NEC_SILENCE_US + LATE_MAX_US; i++) {
+		uint64_t late = nec_frame_latency(carrier_word);
+
+		if (late < best)
+			best = late;
+	}
+	printf("%s: frame %.2f ms after the write (deadline %.2f ms)\n",
+	       carrier_word ? "carrier word" : "stop pulse", best / 1e3, NEC_SILENCE_US / 1e3);
+	assert_true(best <= NEC_SILENCE_US + LATE_MAX_US);
+}
+
+static void frame_ending_in_a_carrier_word_arrives_after_the_silence(void **state)
+{
+	(void)state;
+	assert_prompt(true);
 }
 
 static void frame_ending_in_a_pulse_arrives_after_the_silence(void **state)
 {
-	struct ir_edge e[80];
-	size_t n = nec_train(NEC_0408_BITS, 32, e);
-	struct rig r;
-	uint64_t sent;
-
 	(void)state;
-	rig_open(&r);
-	sent = now_us();
-	send_edges(&r, e, n);
-	run_for(&r, 100);
-	assert_int_equal(r.seen.frames, 1);
-	assert_int_equal(r.seen.last.scancode, 0x0408);
-	assert_true(r.seen.at_us - sent >= NEC_SILENCE_US);
-	assert_true(r.seen.at_us - sent <= NEC_SILENCE_US + LATE_MAX_US);
-	rig_close(&r);
+	assert_prompt(false);
 }
 
 /* The next edge cancels the wait: a 32-bit NEC prefix whose 33rd bit comes
- * 1 ms after the stop pulse (a 42-bit frame) is not reported as nec. */
+ * 1 ms after the stop pulse (a 42-bit frame) is not reported as nec.  A try
+ * counts only when the host let the test write that bit within 2250 us of
+ * the frame (the deadline is 2250 + 3000 us after the frame arrived): a
+ * loaded host that stalls the test longer makes the silence real. */
 static void an_edge_before_the_deadline_cancels_it(void **state)
 {
-	struct ir_edge e[100];
-	size_t n = nec_train(NEC_0408_BITS, 32, e);
-	struct ir_edge more[24];
-	size_t m = 0;
-	struct rig r;
+	unsigned counted = 0;
 
 	(void)state;
-	rig_open(&r);
-	send_edges(&r, e, n);
-	run_for(&r, 1);
-	more[m++] = ir_space(NEC_UNIT);
-	for (unsigned i = 1; i < 10; i++) {
-		more[m++] = ir_pulse(NEC_UNIT);
+	for (int i = 0; i < 5 && !counted; i++) {
+		struct ir_edge e[100];
+		size_t n = nec_train(NEC_0408_BITS, 32, e);
+		struct ir_edge more[24];
+		size_t m = 0;
+		struct rig r;
+		uint64_t sent;
+
+		rig_open(&r);
 		more[m++] = ir_space(NEC_UNIT);
+		for (unsigned b = 1; b < 10; b++) {
+			more[m++] = ir_pulse(NEC_UNIT);
+			more[m++] = ir_space(NEC_UNIT);
+		}
+		more[m++] = ir_pulse(NEC_UNIT);
+		sent = now_us();
+		send_edges(&r, e, n);
+		run_for(&r, 1);
+		send_edges(&r, more, m);
+		if (now_us() - sent <= NEC_SILENCE_US) {
+			counted++;
+			run_for(&r, 50);
+			assert_int_equal(r.seen.nec, 0);
+		}
+		rig_close(&r);
 	}
-	more[m++] = ir_pulse(NEC_UNIT);
-	send_edges(&r, more, m);
-	run_for(&r, 50);
-	assert_int_equal(r.seen.nec, 0);
-	rig_close(&r);
+	assert_int_equal(counted, 1);
 }
 
 /* A timeout word ends the frame at once; the timer must not report it
