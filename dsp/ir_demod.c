@@ -2,8 +2,12 @@
 #include "ir_demod.h"
 
 #include "ir_carrier.h"
+#include "ir_seqdet.h"
 
 #include <errno.h>
+#ifdef SEQDBG
+#include <stdio.h>
+#endif
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -315,6 +319,11 @@ struct ir_demod {
 	double weak_e1, weak_e2, weak_dir;
 	unsigned weak_n1, weak_n2;
 	double weak_mu_b, weak_mu_a, weak_mu_c, weak_k_min, weak_k_max;
+	/* seqdet hook: a weak frame's decisions, after its first pulse is
+	 * measured, are the sequence detector's (ir_seqdet.h); NULL where the
+	 * weak detector is off */
+	struct ir_seqdet *seqdet;
+	bool weak_seq;         /* it is deciding now */
 
 	/* report */
 	double peak, clipped_samples, report_samples;
@@ -339,6 +348,8 @@ static void set_settle(struct ir_demod *d);
 static void enter_idle_fast(struct ir_demod *d);
 static void idle_housekeeping(struct ir_demod *d, float x);
 static void fold_decay(struct ir_demod *d);
+static void seq_edge(void *userdata, double t_us, bool lit);
+static void seq_horizon(void *userdata, double t_us);
 
 int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 		 ir_demod_space_fn space_fn, void *userdata, struct ir_demod **out)
@@ -423,6 +434,14 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 			return ret;
 		}
 	}
+	if (d->weak_on) {
+		int ret = ir_seqdet_new(cfg->sample_rate, seq_edge, seq_horizon, d, &d->seqdet);
+
+		if (ret < 0) {
+			ir_demod_free(d);
+			return ret;
+		}
+	}
 	*out = d;
 	return 0;
 }
@@ -432,6 +451,7 @@ void ir_demod_free(struct ir_demod *d)
 	if (!d)
 		return;
 	ir_carrier_free(d->carrier);
+	ir_seqdet_free(d->seqdet);
 	free(d->prime);
 	free(d);
 }
@@ -1000,6 +1020,8 @@ static void weak_start(struct ir_demod *d, double dev, double dev_prev)
 	d->weak_dir = dir;
 	/* the trigger's crossing time, in weak_cross_t until the step is known */
 	d->weak_cross_t = weak_cross_time(d, dir * dev_prev - thr, dir * dev - thr);
+	if (d->seqdet)
+		ir_seqdet_arm(d->seqdet, d->n); /* seqdet hook */
 }
 
 static inline double threshold(const struct ir_demod *d);
@@ -1007,6 +1029,10 @@ static double band_rise(double fraction);
 
 static void weak_stop(struct ir_demod *d)
 {
+	if (d->weak_seq) {
+		ir_seqdet_stop(d->seqdet); /* seqdet hook */
+		d->weak_seq = false;
+	}
 	d->weak = false;
 	d->weak_acq = false;
 	d->level = d->use_slow ? d->s2 : d->f2;
@@ -1057,6 +1083,9 @@ static void weak_acquired(struct ir_demod *d)
 	double a = d->weak_acq_sum / d->weak_acq_n, t0, mid_n, sd = sqrt(d->weak_noise2);
 
 	d->weak_acq = false;
+#ifdef SEQDBG
+	fprintf(stderr, "acq n=%llu a=%g sd=%g wide=%g thr=%g\n", (unsigned long long)d->n, a, sd, WEAK_MAX_STEP * sqrt(d->raw_noise2 * d->fast_gain), threshold(d));
+#endif
 	if (a < WEAK_MIN_STEP * sd) {
 		weak_reject(d); /* noise, or a wander: nothing was told */
 		return;
@@ -1090,6 +1119,14 @@ static void weak_acquired(struct ir_demod *d)
 	d->weak_cross = false;
 	d->weak_edge_n = d->n;
 	d->weak_m_prev = d->weak_a / 2;
+	if (d->seqdet) {
+		/* seqdet hook: the sequence detector decides from here on */
+		ir_seqdet_start(d->seqdet, &(struct ir_seqdet_start){ .n = d->n, .t0_us = t0,
+								     .step = a, .baseline = d->weak_b,
+								     .pol = d->pol,
+								     .noise2 = d->raw_noise2 });
+		d->weak_seq = true;
+	}
 }
 
 /* The restored signal crossed to the other state at `t_edge`. */
@@ -1121,6 +1158,8 @@ static void weak_sample(struct ir_demod *d, float x, double y)
 	double target, v, m, going, prev_going, h, sd;
 
 	if (d->weak_acq) {
+		if (d->seqdet)
+			ir_seqdet_acquire(d->seqdet, x); /* seqdet hook */
 		d->weak_acq_sum += d->weak_dir * ((double)x - d->weak_b);
 		if (++d->weak_acq_n >= d->weak_acq_len)
 			weak_acquired(d);
@@ -1206,6 +1245,11 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 
 	d->w1 += d->weak_g * (x - d->w1);
 	d->w2 += d->weak_g * (d->w1 - d->w2);
+	if (d->weak_seq) {
+		/* seqdet hook: the line's timers run at its decision horizon */
+		ir_seqdet_push(d->seqdet, x);
+		return;
+	}
 	if (d->weak) {
 		weak_sample(d, x, d->w2);
 		line_timers(d);
@@ -1385,9 +1429,38 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 /* Per sample, after the edges: the deadlines and timeouts that the time
  * since the last edge triggers (a space's deadline, the timeout, the
  * stream's start proof, a pulse too long to be one). */
+static void line_timers_at(struct ir_demod *d, double now_us);
 static void line_timers(struct ir_demod *d)
 {
-	double now_us = (double)d->n * d->us_per_sample;
+	line_timers_at(d, (double)d->n * d->us_per_sample);
+}
+
+/* seqdet hook: a decided edge (see weak_edge). */
+static void seq_edge(void *userdata, double t_us, bool lit)
+{
+	struct ir_demod *d = userdata;
+
+	if ((d->state == LINE_PULSE) == lit)
+		return;
+	if (t_us < d->last_edge_us)
+		t_us = d->last_edge_us;
+	d->deadline_us = 0;
+	close_state(d, t_us);
+	d->state = lit ? LINE_PULSE : LINE_SPACE;
+	d->idle = false;
+	d->timed_out = false;
+	d->state_start_n = (uint64_t)llround(t_us / d->us_per_sample);
+}
+
+/* seqdet hook: the line is decided up to t_us. */
+static void seq_horizon(void *userdata, double t_us)
+{
+	line_timers_at(userdata, t_us);
+}
+
+/* Timeouts, space deadlines and overlong pulses, at time now_us. */
+static void line_timers_at(struct ir_demod *d, double now_us)
+{
 	double dark_us = now_us - d->last_edge_us;
 
 	if (d->state == LINE_SPACE) {
@@ -1774,6 +1847,8 @@ void ir_demod_flush(struct ir_demod *d)
 	double now_us;
 
 	prime_end(d);
+	if (d->weak_seq)
+		ir_seqdet_finish(d->seqdet); /* seqdet hook */
 	now_us = (double)d->n * d->us_per_sample;
 
 	d->cand = false;
