@@ -5,9 +5,6 @@
 #include "ir_seqdet.h"
 
 #include <errno.h>
-#ifdef SEQDBG
-#include <stdio.h>
-#endif
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -1083,9 +1080,6 @@ static void weak_acquired(struct ir_demod *d)
 	double a = d->weak_acq_sum / d->weak_acq_n, t0, mid_n, sd = sqrt(d->weak_noise2);
 
 	d->weak_acq = false;
-#ifdef SEQDBG
-	fprintf(stderr, "acq n=%llu a=%g sd=%g wide=%g thr=%g\n", (unsigned long long)d->n, a, sd, WEAK_MAX_STEP * sqrt(d->raw_noise2 * d->fast_gain), threshold(d));
-#endif
 	if (a < WEAK_MIN_STEP * sd) {
 		weak_reject(d); /* noise, or a wander: nothing was told */
 		return;
@@ -1408,12 +1402,12 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 			}
 			if (fabs(dx) < 2 * rlim)
 				d->raw_noise2 += d->alpha_noise * (0.5 * dx * dx - d->raw_noise2);
-			{
-				double dw = d->w2 - d->level;
-
-				if (fabs(dw) < 3 * sqrt(d->weak_noise2) + THRESHOLD_FLOOR)
-					weak_set_noise(d, d->weak_noise2 + d->alpha_noise * (dw * dw - d->weak_noise2));
-			}
+			/* (the weak band's noise is the idle path's to measure:
+			 * against this path's level, which follows the signal
+			 * within 150 µs, the weak band's deviation reads far
+			 * below its noise, the estimate fell below WEAK_WHITE
+			 * of the input's and turned the weak trigger off for
+			 * good after a retracted first pulse) */
 		}
 		if (d->idle)
 			d->baseline += d->alpha_baseline * (d->level - d->baseline);
@@ -1429,6 +1423,13 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 /* Per sample, after the edges: the deadlines and timeouts that the time
  * since the last edge triggers (a space's deadline, the timeout, the
  * stream's start proof, a pulse too long to be one). */
+/* A weak pulse is being measured, and so far it is under WEAK_MAX_STEP σ of
+ * the wide band. */
+static bool weak_acq_below_wide(const struct ir_demod *d)
+{
+	return d->weak_acq && d->weak_acq_sum < d->weak_acq_n * WEAK_MAX_STEP * sqrt(d->raw_noise2 * d->fast_gain);
+}
+
 static void line_timers_at(struct ir_demod *d, double now_us);
 static void line_timers(struct ir_demod *d)
 {
@@ -1473,7 +1474,11 @@ static void line_timers_at(struct ir_demod *d, double now_us)
 			if (d->space_fn)
 				d->space_fn(d->userdata, elapsed);
 		}
-		if (!d->timed_out && dark_us >= d->cfg.timeout_us) {
+		/* (not while a pulse too weak for the wide band is being
+		 * measured: before a stream's first edge nothing sets timed_out,
+		 * and this stopped every weak frame there; a stronger one is
+		 * left to the wide band's cold start, as before) */
+		if (!d->timed_out && !weak_acq_below_wide(d) && dark_us >= d->cfg.timeout_us) {
 			d->idle = true;
 			d->deadline_us = 0;
 			if (d->weak)
@@ -1491,6 +1496,14 @@ static void line_timers_at(struct ir_demod *d, double now_us)
 				emit_carrier(d);
 				emit(d, IR_TIMEOUT, d->cfg.timeout_us);
 			}
+		} else if (d->timed_out && d->idle && !d->idle_fast && !d->weak && !d->held && !d->cand &&
+			   !d->use_slow && d->n >= d->settle_until && d->noise_count >= d->warmup_n &&
+			   dark_us >= d->cfg.timeout_us) {
+			/* A retracted first pulse leaves the line idle and timed
+			 * out (as it was before it): back to the idle path, whose
+			 * level the weak trigger needs (this path's level follows
+			 * the signal within 150 µs: no weak frame started here) */
+			enter_idle_fast(d);
 		}
 	} else if (d->start_open && dark_us >= START_PROOF_US && d->start_edges >= START_MIN_EDGES) {
 		start_flip(d);

@@ -2,9 +2,6 @@
 #include "ir_seqdet.h"
 
 #include <errno.h>
-#ifdef SEQDBG
-#include <stdio.h>
-#endif
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,23 +12,37 @@
  * well inside the decoders' tolerances (a quarter of a unit and more). */
 #define BLOCK_US 55.0
 #define MAX_BLOCK 64
-/* No pulse or space of those families is shorter than RC-6's 444 µs unit,
- * less a few % of a remote's clock drift, and for a space what a receiver
- * module's pulse lengthening (up to ~100 µs) takes from it: a run shorter
- * than this is noise. */
-#define MIN_SPACE_US 300.0
-#define MIN_PULSE_US 400.0
+/* The shortest run of each unit family (space, pulse): no pulse of RC-6,
+ * JVC, NEC, Sanyo, Sony or RC-5 is shorter than RC-6's 444 µs unit, less a
+ * few % of a remote's clock drift, nor a space, less what a receiver
+ * module's pulse lengthening (up to ~100 µs) takes from it too; RC-MM's
+ * pulses are 167 µs, its spaces 278 µs and more.  A run shorter than its
+ * family's is noise.  Each family has its own trellises; the one that
+ * explains the frame's start best is kept (a family with shorter runs can
+ * only win by more than the edges it adds cost, see EDGE_NATS). */
+static const double min_run_us[][2] = {
+	{ 300, 400 }, /* RC-6, JVC, NEC, Sanyo, Sony, RC-5 */
+	{ 170, 120 }, /* RC-MM */
+};
+#define N_FAMILY (sizeof(min_run_us) / sizeof(min_run_us[0]))
 /* Every edge costs this much log-likelihood (nats): a lone false pulse in
  * the dark must beat the noise by twice that (at 0 dB and 48 kHz a 400 µs
  * pulse of noise gets there with probability ~1e-7), a real 444 µs unit
  * pays it out of ~40 nats. */
 #define EDGE_NATS 4.0
 #define MAX_RUN_BLOCKS 16
-/* The τ hypotheses of the AC coupling (0: DC), one trellis each, and how
- * long they run side by side before the best is kept: long enough to see a
- * 9 ms leader droop (or not) and an RC-5 frame's first pulses. */
-static const double tau_us[] = { 0, 20000, 8000, 4000, 2000, 1200, 700 };
-#define N_TAU (sizeof(tau_us) / sizeof(tau_us[0]))
+/* The τ hypotheses of the AC coupling (0: DC), and how long they run side
+ * by side before the best is kept: long enough to see a 9 ms leader droop
+ * (or not) and an RC-5 frame's first pulses. */
+static const double tau_us[] = { 0, 30000, 10000, 5000, 3000, 2000, 1400, 1000, 700 };
+#define N_TAU_H (sizeof(tau_us) / sizeof(tau_us[0]))
+/* The first pulse's step is known only as well as its start is: the level
+ * it has drooped to is what its samples show, the step (and with it how
+ * far the coupling's low-pass has come) one of these multiples of what the
+ * caller's start time makes of it. */
+static const double step_scale[] = { 0.8, 1.0, 1.25 };
+#define N_SCALE (sizeof(step_scale) / sizeof(step_scale[0]))
+#define N_TAU (N_FAMILY * N_TAU_H * N_SCALE) /* trellises */
 #define COMMIT_US 6000.0
 /* Decisions are final this long after the block they decide: at 0 dB
  * the survivors of a two-level run-length trellis merge within a few
@@ -50,6 +61,7 @@ static const double tau_us[] = { 0, 20000, 8000, 4000, 2000, 1200, 700 };
 
 struct trellis {
 	bool alive;
+	unsigned D[2];              /* blocks of the family's shortest space, pulse */
 	double a;                   /* step under this hypothesis */
 	double c_start;             /* the low-pass at the start */
 	double wl, q, sw;           /* w^L, Σ w^(2(i+1)), Σ w^(i+1) over a block */
@@ -65,7 +77,8 @@ struct ir_seqdet {
 	ir_seqdet_horizon_fn horizon_fn;
 	void *userdata;
 	double us;              /* per sample */
-	unsigned L, D[2];       /* samples per block, blocks of the shortest space, pulse */
+	unsigned L;             /* samples per block */
+	double block_us;
 	double penalty;         /* EDGE_NATS as a squared error */
 	unsigned lag, every, commit; /* in blocks */
 	double mu;              /* tracking gain per block */
@@ -114,11 +127,7 @@ int ir_seqdet_new(unsigned sample_rate, ir_seqdet_edge_fn edge_fn,
 	if (sd->L > MAX_BLOCK)
 		sd->L = MAX_BLOCK;
 	block_us = sd->L * sd->us;
-	for (unsigned s = 0; s < 2; s++) {
-		unsigned D = (unsigned)ceil((s ? MIN_PULSE_US : MIN_SPACE_US) / block_us);
-
-		sd->D[s] = D < 2 ? 2 : D > MAX_RUN_BLOCKS ? MAX_RUN_BLOCKS : D;
-	}
+	sd->block_us = block_us;
 	sd->lag = (unsigned)ceil(LAG_US / block_us);
 	sd->every = (unsigned)ceil(EMIT_EVERY_US / block_us);
 	sd->commit = (unsigned)ceil(COMMIT_US / block_us);
@@ -163,56 +172,61 @@ double ir_seqdet_baseline(const struct ir_seqdet *sd)
 	return sd->b;
 }
 
-/* The first pulse's step under coupling rate w: the acquisition samples
- * are A·w^m, m samples after its start (least squares); the caller's
- * estimate when they say nothing. */
-static double fit_step(const struct ir_seqdet *sd, double w, double t0n, double fallback)
+/* The first pulse's drooped level at sample n under coupling rate w: the
+ * acquisition samples are G·w^(j - n) (least squares); 0 when they say
+ * nothing. */
+static double fit_level(const struct ir_seqdet *sd, double w, uint64_t n)
 {
 	double num = 0, den = 0;
 
 	for (unsigned j = 0; j < sd->acq_n; j++) {
-		double m = (double)(sd->acq_n0 + j) - t0n + 1;
-		double g, u = sd->pol * ((double)sd->acq[j] - sd->b);
+		double g = pow(w, (double)(sd->acq_n0 + j) - (double)n);
+		double u = sd->pol * ((double)sd->acq[j] - sd->b);
 
-		if (m < 1)
-			continue;
-		g = pow(w, m);
 		num += u * g;
 		den += g * g;
 	}
-	if (den <= 0 || num <= 0)
-		return fallback;
-	return num / den;
+	return den > 0 && num > 0 ? num / den : 0;
 }
 
-static void trellis_init(struct ir_seqdet *sd, struct trellis *t, double tau, double t0n,
+/* Trellis i: its family, τ and step scale follow from i. */
+static void trellis_init(struct ir_seqdet *sd, struct trellis *t, unsigned i, double t0n,
 			 double step, uint64_t n)
 {
-	double w = tau > 0 ? exp(-sd->us / tau) : 1, m = (double)n - t0n;
+	unsigned fam = i / (N_TAU_H * N_SCALE), h = (i / N_SCALE) % N_TAU_H;
+	double tau = tau_us[h], scale = step_scale[i % N_SCALE];
+	double w = tau > 0 ? exp(-sd->us / tau) : 1, m = (double)n - t0n, g;
 	unsigned age;
+
+	for (unsigned s = 0; s < 2; s++) {
+		unsigned D = (unsigned)ceil(min_run_us[fam][s] / sd->block_us);
+
+		t->D[s] = D < 2 ? 2 : D > MAX_RUN_BLOCKS ? MAX_RUN_BLOCKS : D;
+	}
 
 	t->alive = true;
 	t->q = 0;
 	t->sw = 0;
-	for (unsigned i = 0; i < sd->L; i++) {
-		t->wp[i] = pow(w, i + 1);
-		t->q += t->wp[i] * t->wp[i];
-		t->sw += t->wp[i];
+	for (unsigned j = 0; j < sd->L; j++) {
+		t->wp[j] = pow(w, j + 1);
+		t->q += t->wp[j] * t->wp[j];
+		t->sw += t->wp[j];
 	}
 	t->wl = pow(w, sd->L);
-	t->a = fit_step(sd, w, t0n, step);
+	if (m < 0)
+		m = 0;
+	g = fit_level(sd, w, n);
+	t->a = scale * (g > 0 ? g * pow(w, -m) : step);
 	for (unsigned s = 0; s < 2; s++)
 		for (unsigned k = 0; k <= MAX_RUN_BLOCKS; k++) {
 			t->cost[s][k] = COST_INF;
 			t->c[s][k] = 0;
 		}
-	/* lit since t0: m samples of the low-pass moving towards A */
-	if (m < 0)
-		m = 0;
+	/* lit since t0: the low-pass has come as far as the level drooped */
 	age = (unsigned)(m / sd->L);
-	age = age < 1 ? 1 : age > sd->D[1] ? sd->D[1] : age;
+	age = age < 1 ? 1 : age > t->D[1] ? t->D[1] : age;
 	t->cost[1][age] = 0;
-	t->c_start = t->a * (1 - pow(w, m));
+	t->c_start = g > 0 ? t->a - g : t->a * (1 - pow(w, m));
 	t->c[1][age] = t->c_start;
 }
 
@@ -224,7 +238,7 @@ void ir_seqdet_start(struct ir_seqdet *sd, const struct ir_seqdet_start *st)
 	sd->pol = st->pol >= 0 ? 1 : -1;
 	sd->penalty = 2 * st->noise2 * EDGE_NATS;
 	for (unsigned i = 0; i < N_TAU; i++)
-		trellis_init(sd, &sd->tr[i], tau_us[i], t0n, st->step, st->n);
+		trellis_init(sd, &sd->tr[i], i, t0n, st->step, st->n);
 	sd->best = -1;
 	sd->n0 = st->n;
 	sd->nb = 0;
@@ -248,12 +262,12 @@ static void trellis_block(const struct ir_seqdet *sd, struct trellis *t, double 
 
 	for (unsigned s = 0; s < 2; s++) {
 		double T = s ? t->a : 0;
-		unsigned o = 1 - s, D = sd->D[s];
+		unsigned o = 1 - s, D = t->D[s];
 
 		/* a new run: the other level's run lasted long enough */
 		for (unsigned k = 1; k <= D; k++) {
 			unsigned from_s = k == 1 ? o : s;
-			unsigned from_k = k == 1 ? sd->D[o] : k - 1;
+			unsigned from_k = k == 1 ? t->D[o] : k - 1;
 			double c = t->c[from_s][from_k], dd = c - T;
 			double cost = t->cost[from_s][from_k];
 
@@ -278,13 +292,12 @@ static void trellis_block(const struct ir_seqdet *sd, struct trellis *t, double 
 	t->bits[slot] = bits;
 }
 
-static double trellis_min(const struct ir_seqdet *sd, const struct trellis *t, unsigned *s_out,
-			  unsigned *k_out)
+static double trellis_min(const struct trellis *t, unsigned *s_out, unsigned *k_out)
 {
 	double best = COST_INF;
 
 	for (unsigned s = 0; s < 2; s++)
-		for (unsigned k = 1; k <= sd->D[s]; k++)
+		for (unsigned k = 1; k <= t->D[s]; k++)
 			if (t->cost[s][k] < best) {
 				best = t->cost[s][k];
 				if (s_out) {
@@ -302,7 +315,7 @@ static void renormalise(struct ir_seqdet *sd)
 
 	for (unsigned i = 0; i < N_TAU; i++)
 		if (sd->tr[i].alive) {
-			double v = trellis_min(sd, &sd->tr[i], NULL, NULL);
+			double v = trellis_min(&sd->tr[i], NULL, NULL);
 
 			if (v < m)
 				m = v;
@@ -313,7 +326,7 @@ static void renormalise(struct ir_seqdet *sd)
 		if (!t->alive)
 			continue;
 		for (unsigned s = 0; s < 2; s++)
-			for (unsigned k = 1; k <= sd->D[s]; k++)
+			for (unsigned k = 1; k <= t->D[s]; k++)
 				if (t->cost[s][k] < COST_INF)
 					t->cost[s][k] -= m;
 	}
@@ -326,7 +339,7 @@ static void commit(struct ir_seqdet *sd)
 
 	sd->best = 0;
 	for (unsigned i = 0; i < N_TAU; i++) {
-		double v = trellis_min(sd, &sd->tr[i], NULL, NULL);
+		double v = trellis_min(&sd->tr[i], NULL, NULL);
 
 		if (v < best) {
 			best = v;
@@ -335,10 +348,6 @@ static void commit(struct ir_seqdet *sd)
 	}
 	for (unsigned i = 0; i < N_TAU; i++)
 		sd->tr[i].alive = (int)i == sd->best;
-#ifdef SEQDBG
-	fprintf(stderr, "commit n0=%llu tau=%g a=%g b=%g\n", (unsigned long long)sd->n0, tau_us[sd->best], sd->tr[sd->best].a, sd->b);
-	for (unsigned i = 0; i < N_TAU; i++) fprintf(stderr, "  %g: %g a=%g\n", tau_us[i], trellis_min(sd, &sd->tr[i], NULL, NULL), sd->tr[i].a);
-#endif
 	/* the decided path starts lit, its c as the survivor's start */
 	sd->dec_c = sd->tr[sd->best].c_start;
 }
@@ -370,7 +379,7 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 
 	if (upto <= sd->dec || sd->nb == 0)
 		return;
-	trellis_min(sd, t, &s, &k);
+	trellis_min(t, &s, &k);
 	for (j = sd->nb - 1;; j--) {
 		uint8_t bits = t->bits[j % RING];
 
@@ -380,8 +389,8 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 			break;
 		if (k == 1) {
 			s = 1 - s;
-			k = sd->D[s];
-		} else if (k < sd->D[s] || !(bits & (1u << s))) {
+			k = t->D[s];
+		} else if (k < t->D[s] || !(bits & (1u << s))) {
 			k--;
 		}
 	}
@@ -399,9 +408,6 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 		track(sd, t, j, l);
 	}
 	sd->dec = upto;
-#ifdef SEQDBG
-	fprintf(stderr, "emit upto %llu ms: a=%g b=%g c=%g lev=%d\n", (unsigned long long)((sd->n0 + upto * sd->L) * sd->us / 1000), t->a, sd->b, sd->dec_c, sd->dec_level);
-#endif
 	if (sd->horizon_fn)
 		sd->horizon_fn(sd->userdata, ((double)(sd->n0 + upto * sd->L) - 0.5) * sd->us);
 }
