@@ -1026,13 +1026,18 @@ static double band_rise(double fraction);
 
 static void weak_stop(struct ir_demod *d)
 {
-	if (d->weak_seq) {
-		ir_seqdet_stop(d->seqdet); /* seqdet hook */
+	bool seq = d->weak_seq;
+
+	if (seq) {
+		/* seqdet hook: its baseline, not the band's noisy sample, is
+		 * the idle level (that started false weak frames at once) */
+		ir_seqdet_stop(d->seqdet);
 		d->weak_seq = false;
+		d->weak_b = ir_seqdet_baseline(d->seqdet);
 	}
 	d->weak = false;
 	d->weak_acq = false;
-	d->level = d->use_slow ? d->s2 : d->f2;
+	d->level = seq ? d->weak_b : d->use_slow ? d->s2 : d->f2;
 	d->recent = d->level;
 	d->slope = 0;
 	d->baseline = d->weak_b;
