@@ -1245,8 +1245,11 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 	d->w1 += d->weak_g * (x - d->w1);
 	d->w2 += d->weak_g * (d->w1 - d->w2);
 	if (d->weak_seq) {
-		/* seqdet hook: the line's timers run at its decision horizon */
+		/* seqdet hook: the line's timers run at its decision horizon;
+		 * a start it took back (noise) returns to the idle path */
 		ir_seqdet_push(d->seqdet, x);
+		if (!ir_seqdet_running(d->seqdet) && d->weak_seq)
+			weak_reject(d);
 		return;
 	}
 	if (d->weak) {

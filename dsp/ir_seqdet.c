@@ -30,6 +30,15 @@ static const double min_run_us[][2] = {
  * pulse of noise gets there with probability ~1e-7), a real 444 µs unit
  * pays it out of ~40 nats. */
 #define EDGE_NATS 4.0
+/* No pulse is longer (NEC's 9 ms leader, plus a receiver's lengthening).
+ * With AC coupling a long pulse droops to where darkness is, and leaving
+ * such a state costs the step's undershoot: without the limit, a false
+ * start on noise stayed "lit" for hundreds of ms.  (Kept per survivor of
+ * the saturated pulse state, not in the state: an approximation.) */
+#define MAX_PULSE_US 10000.0
+/* What a frame's first COMMIT_US must gain over darkness all along (nats). */
+#define START_NATS 20.0
+#define FAMILY_NATS 10.0
 #define MAX_RUN_BLOCKS 16
 /* The τ hypotheses of the AC coupling (0: DC), and how long they run side
  * by side before the best is kept: long enough to see a 9 ms leader droop
@@ -63,11 +72,14 @@ struct trellis {
 	bool alive;
 	unsigned D[2];              /* blocks of the family's shortest space, pulse */
 	double a;                   /* step under this hypothesis */
+	double a0;                  /* ...at the start */
+	double acq_gain;            /* the first pulse's samples' cost under darkness less under this */
 	double c_start;             /* the low-pass at the start */
 	double wl, q, sw;           /* w^L, Σ w^(2(i+1)), Σ w^(i+1) over a block */
 	double wp[MAX_BLOCK];       /* w^(i+1) */
 	double cost[2][MAX_RUN_BLOCKS + 1]; /* [level][blocks into the run, 1..D] */
 	double c[2][MAX_RUN_BLOCKS + 1];    /* the survivor's coupling low-pass */
+	unsigned run[2];            /* blocks into the run of the saturated states' survivors */
 	uint8_t bits[RING];         /* per block: bit s set when level s's
 				     * saturated state came from itself */
 };
@@ -79,7 +91,10 @@ struct ir_seqdet {
 	double us;              /* per sample */
 	unsigned L;             /* samples per block */
 	double block_us;
+	unsigned max_pulse;     /* blocks of MAX_PULSE_US */
 	double penalty;         /* EDGE_NATS as a squared error */
+	double offset;          /* what renormalise() took off the costs */
+	double t0_us;
 	unsigned lag, every, commit; /* in blocks */
 	double mu;              /* tracking gain per block */
 
@@ -128,6 +143,7 @@ int ir_seqdet_new(unsigned sample_rate, ir_seqdet_edge_fn edge_fn,
 		sd->L = MAX_BLOCK;
 	block_us = sd->L * sd->us;
 	sd->block_us = block_us;
+	sd->max_pulse = (unsigned)ceil(MAX_PULSE_US / block_us);
 	sd->lag = (unsigned)ceil(LAG_US / block_us);
 	sd->every = (unsigned)ceil(EMIT_EVERY_US / block_us);
 	sd->commit = (unsigned)ceil(COMMIT_US / block_us);
@@ -189,6 +205,21 @@ static double fit_level(const struct ir_seqdet *sd, double w, uint64_t n)
 	return den > 0 && num > 0 ? num / den : 0;
 }
 
+/* What the acquisition samples' squared error under darkness exceeds the
+ * one under "lit, drooped to g at sample n". */
+static double acq_gain(const struct ir_seqdet *sd, double w, double g, uint64_t n)
+{
+	double sum = 0;
+
+	for (unsigned j = 0; j < sd->acq_n; j++) {
+		double p = g * pow(w, (double)(sd->acq_n0 + j) - (double)n);
+		double u = sd->pol * ((double)sd->acq[j] - sd->b);
+
+		sum += 2 * u * p - p * p;
+	}
+	return sum;
+}
+
 /* Trellis i: its family, τ and step scale follow from i. */
 static void trellis_init(struct ir_seqdet *sd, struct trellis *t, unsigned i, double t0n,
 			 double step, uint64_t n)
@@ -217,6 +248,8 @@ static void trellis_init(struct ir_seqdet *sd, struct trellis *t, unsigned i, do
 		m = 0;
 	g = fit_level(sd, w, n);
 	t->a = scale * (g > 0 ? g * pow(w, -m) : step);
+	t->a0 = t->a;
+	t->acq_gain = g > 0 ? acq_gain(sd, w, g, n) : 0;
 	for (unsigned s = 0; s < 2; s++)
 		for (unsigned k = 0; k <= MAX_RUN_BLOCKS; k++) {
 			t->cost[s][k] = COST_INF;
@@ -226,6 +259,8 @@ static void trellis_init(struct ir_seqdet *sd, struct trellis *t, unsigned i, do
 	age = (unsigned)(m / sd->L);
 	age = age < 1 ? 1 : age > t->D[1] ? t->D[1] : age;
 	t->cost[1][age] = 0;
+	t->run[0] = t->D[0];
+	t->run[1] = (unsigned)(m / sd->L);
 	t->c_start = g > 0 ? t->a - g : t->a * (1 - pow(w, m));
 	t->c[1][age] = t->c_start;
 }
@@ -237,6 +272,8 @@ void ir_seqdet_start(struct ir_seqdet *sd, const struct ir_seqdet_start *st)
 	sd->b = st->baseline;
 	sd->pol = st->pol >= 0 ? 1 : -1;
 	sd->penalty = 2 * st->noise2 * EDGE_NATS;
+	sd->offset = 0;
+	sd->t0_us = st->t0_us;
 	for (unsigned i = 0; i < N_TAU; i++)
 		trellis_init(sd, &sd->tr[i], i, t0n, st->step, st->n);
 	sd->best = -1;
@@ -258,6 +295,7 @@ void ir_seqdet_stop(struct ir_seqdet *sd)
 static void trellis_block(const struct ir_seqdet *sd, struct trellis *t, double s1, unsigned slot)
 {
 	double nc[2][MAX_RUN_BLOCKS + 1], ncost[2][MAX_RUN_BLOCKS + 1];
+	unsigned run[2];
 	uint8_t bits = 0;
 
 	for (unsigned s = 0; s < 2; s++) {
@@ -275,7 +313,9 @@ static void trellis_block(const struct ir_seqdet *sd, struct trellis *t, double 
 				cost += 2 * dd * s1 + dd * dd * t->q + (k == 1 ? sd->penalty : 0);
 			ncost[s][k] = cost;
 			nc[s][k] = T + dd * t->wl;
-			if (k == D && t->cost[s][D] < COST_INF) {
+			if (k == D)
+				run[s] = D;
+			if (k == D && t->cost[s][D] < COST_INF && (!s || t->run[s] < sd->max_pulse)) {
 				double c2 = t->c[s][D], d2 = c2 - T;
 				double cost2 = t->cost[s][D] + 2 * d2 * s1 + d2 * d2 * t->q;
 
@@ -283,12 +323,14 @@ static void trellis_block(const struct ir_seqdet *sd, struct trellis *t, double 
 					ncost[s][k] = cost2;
 					nc[s][k] = T + d2 * t->wl;
 					bits |= (uint8_t)(1u << s);
+					run[s] = t->run[s] + 1;
 				}
 			}
 		}
 	}
 	memcpy(t->cost, ncost, sizeof(ncost));
 	memcpy(t->c, nc, sizeof(nc));
+	memcpy(t->run, run, sizeof(run));
 	t->bits[slot] = bits;
 }
 
@@ -330,6 +372,7 @@ static void renormalise(struct ir_seqdet *sd)
 				if (t->cost[s][k] < COST_INF)
 					t->cost[s][k] -= m;
 	}
+	sd->offset += m;
 }
 
 /* The hypothesis with the smallest cost so far is kept. */
@@ -339,7 +382,10 @@ static void commit(struct ir_seqdet *sd)
 
 	sd->best = 0;
 	for (unsigned i = 0; i < N_TAU; i++) {
-		double v = trellis_min(&sd->tr[i], NULL, NULL);
+		/* (a family with shorter runs fits noise better: it must win
+		 * by FAMILY_NATS) */
+		double v = trellis_min(&sd->tr[i], NULL, NULL) +
+			   (i >= N_TAU_H * N_SCALE ? sd->penalty / EDGE_NATS * FAMILY_NATS : 0);
 
 		if (v < best) {
 			best = v;
@@ -362,8 +408,11 @@ static void track(struct ir_seqdet *sd, struct trellis *t, uint64_t j, int s)
 	double s0 = sd->pol * (sd->sx[slot] - sd->L * sd->b);
 	double e = (s0 + dd * t->sw) / sd->L;
 
+	/* (within a factor of 2 of the start's: on noise after a false
+	 * start the "lit" blocks' mean is 0, and a step tracked down there
+	 * made lit and dark alike and runs cheap) */
 	if (s)
-		t->a += sd->mu * e;
+		t->a = fmin(fmax(t->a + sd->mu * e, 0.5 * t->a0), 2 * t->a0);
 	else
 		sd->b += sd->mu * sd->pol * e;
 	sd->dec_c = T + dd * t->wl;
@@ -430,8 +479,19 @@ static void block_done(struct ir_seqdet *sd)
 	sd->xsum = 0;
 	sd->nb++;
 	renormalise(sd);
-	if (sd->best < 0 && sd->nb >= sd->commit)
+	if (sd->best < 0 && sd->nb >= sd->commit) {
 		commit(sd);
+		/* Darkness all along costs 0 (u predicted 0, nothing to
+		 * restore); a frame must beat it clearly, or the start was
+		 * noise: the first pulse is taken back (an edge at its start
+		 * ends it with nothing told) and nothing more is decided. */
+		if (trellis_min(&sd->tr[sd->best], NULL, NULL) + sd->offset - sd->tr[sd->best].acq_gain >
+		    -sd->penalty / EDGE_NATS * START_NATS) {
+			sd->running = false;
+			sd->edge_fn(sd->userdata, sd->t0_us, false);
+			return;
+		}
+	}
 	if (sd->best >= 0 && sd->nb >= sd->lag && (sd->nb - sd->lag) >= sd->dec + sd->every)
 		emit_upto(sd, sd->nb - sd->lag);
 }
