@@ -89,6 +89,12 @@
 #define BAND_MID_US 40.0
 #define BAND_SLOW_US 100.0
 #define BAND_SNR_MIN (NOISE_FACTOR / STEP_FRACTION)
+/* The slow band halves a 167 µs RC-MM pulse: it is taken only when the
+ * mid band cannot hold a step at all, i.e. when its noise threshold
+ * (NOISE_FACTOR σ) would pass the step's middle; between that and
+ * BAND_SNR_MIN the mid band's edges cross up to half way, still on the
+ * right side of the middle. */
+#define BAND_MID_SNR_MIN (2 * NOISE_FACTOR)
 
 /* Edges are fast, droop is slow: an edge must move the signal by at least
  * FAST_FRACTION of the threshold relative to where it was RECENT_BANDS band
@@ -283,10 +289,12 @@ struct ir_demod {
 	/* noise rise check (see RISE_BLOCK_US) */
 	double rise_r2;     /* sum of squared detrended residuals in this block */
 	double rise_mean;   /* the residuals' recent mean */
+	bool rise_seeded;   /* rise_mean holds this activity's mean (false from idle on) */
 	double rise_mean_g;
 	unsigned rise_n, rise_near, rise_block_n; /* samples, those near the threshold */
 	uint32_t deadline_us;
 	uint64_t state_start_n;
+	bool ref_settled; /* the state before the last edge lasted past its settling */
 
 	/* the stream's first edges, held until the dark state is known (see
 	 * START_PROOF_US) */
@@ -691,6 +699,8 @@ static void confirm_edge(struct ir_demod *d)
 	d->slope = 0;
 	fold_decay(d);
 	d->settle_until = d->n + d->settle_n;
+	/* the level this edge left had settled (see settled()) */
+	d->ref_settled = d->n - d->state_start_n >= d->settle_n;
 	d->state_start_n = d->n;
 }
 
@@ -732,7 +742,12 @@ static void settled(struct ir_demod *d)
 		}
 	}
 
-	d->step = d->step_known ? d->step + 0.25 * (measured - d->step) : measured;
+	/* A state shorter than the band's settling (RC-MM's 167 µs pulses on
+	 * the 40 µs band) never reached its level: an edge out of it is
+	 * short of the step, and a step learnt from those shrinks until
+	 * choose_band() picks a band that blurs such pulses away. */
+	if (!d->step_known || d->ref_settled)
+		d->step = d->step_known ? d->step + 0.25 * (measured - d->step) : measured;
 	d->step_known = true;
 	d->slope = 0;
 	/* The first edge was found on the band the noise floor alone allowed;
@@ -753,8 +768,16 @@ static inline bool noise_rose(struct ir_demod *d, double r)
 
 	if (d->raw_noise2 >= SILENT_NOISE_SD * SILENT_NOISE_SD)
 		return false;
-	if (d->rise_n == 0)
+	/* Seeded once per activity, then followed.  Seeded again at every
+	 * block, the mean took the block's first residual, and when that was
+	 * the approach of an edge (3/4 of the threshold) the flat residuals
+	 * of the state after it counted as near for a whole detrend time: A1
+	 * TV Box's 150 µs spaces at 96 kHz made that half of a block, and a
+	 * noise-free frame was taken back as noise after its 5th edge. */
+	if (!d->rise_seeded) {
 		d->rise_mean = r;
+		d->rise_seeded = true;
+	}
 	d->rise_mean += d->rise_mean_g * (r - d->rise_mean);
 	dev = r - d->rise_mean;
 	d->rise_r2 += dev * dev;
@@ -791,6 +814,7 @@ static void relearn_noise(struct ir_demod *d)
 		set_band(d, 0);
 	}
 	d->noise_count = 0;
+	d->rise_seeded = false;
 	d->rise_n = 0;
 	d->rise_near = 0;
 	d->rise_r2 = 0;
@@ -916,7 +940,7 @@ static void choose_band(struct ir_demod *d)
 	limit = BAND_SNR_MIN * BAND_SNR_MIN * d->raw_noise2;
 	if (d->step * d->step >= limit * d->fast_gain)
 		band = 0;
-	else if (d->step * d->step >= limit * d->mid_gain)
+	else if (d->step * d->step >= BAND_MID_SNR_MIN * BAND_MID_SNR_MIN * d->raw_noise2 * d->mid_gain)
 		band = 1;
 	else
 		band = 2;
@@ -1419,7 +1443,9 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 		}
 		if (d->idle)
 			d->baseline += d->alpha_baseline * (d->level - d->baseline);
-		if (!d->idle && noise_rose(d, r)) {
+		if (d->idle) {
+			d->rise_seeded = false;
+		} else if (noise_rose(d, r)) {
 			relearn_noise(d);
 			return;
 		}

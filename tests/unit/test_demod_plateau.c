@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The high-SNR plateaus (issue #18): at README SNR 10 dB, where the
+ * genie-aided bound decodes every frame, RC-MM's 167 µs pulses were lost at
+ * 44.1/48 kHz (bench_audio limit: 7-30 % at every coupling) and at 6 dB at
+ * 96 kHz (3-7 %).  Cause: a state shorter than the band's settling never
+ * reaches its level, the steps learnt from edges out of such states came
+ * out short, and at the timeout choose_band() took them for a weak signal
+ * and picked the 100 µs band, which halves a 167 µs pulse (and the
+ * steps learnt there shrank further).  Now only edges out of settled
+ * states teach the step, and the slow band is left for steps the mid band
+ * cannot hold at all.  The bars are set far above the old figures and
+ * under the new ones (these trials: 100 % each); the figures are the
+ * bench's.  Frames are separated by more than the 125 ms timeout, as in
+ * the bench, so that the band is chosen again before most of them.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "audio_harness.h"
+
+/* One trial of `frames` random frames, receiver module, hum 2 % as in
+ * bench_audio limit; returns the success in percent. */
+static double plateau_trial(const char *name, unsigned rate, double tau_ms, double snr,
+			    unsigned frames, uint64_t seed, unsigned *false_frames)
+{
+	struct audio_trial t = { .frames = frames, .seed = seed };
+	struct audio_result r;
+
+	assert_int_equal(ir_protocol_from_name(name, &t.protocol), 0);
+	ir_channel_config_default(&t.channel);
+	t.channel.sample_rate = rate;
+	t.channel.ac_tau_ms = tau_ms;
+	t.channel.snr_db = snr;
+	t.channel.hum_hz = 50;
+	t.channel.hum_level = 0.02;
+	t.channel.invert = seed & 1;
+	t.channel.seed = seed * 7919;
+	t.gap_min_ms = 130;
+	t.gap_max_ms = 300;
+	assert_int_equal(audio_trial_run(&t, &r), 0);
+	assert_true(r.sent > 0);
+	*false_frames += r.false_frames;
+	return 100.0 * r.matched / r.sent;
+}
+
+static void test_rcmm_at_10_db(void **state)
+{
+	static const unsigned rates[] = { 44100, 48000 };
+	static const double taus[] = { 1, 5, 0 };
+	unsigned false_frames = 0;
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		for (size_t k = 0; k < 3; k++) {
+			double p = plateau_trial("rcmm32", rates[i], taus[k], 10, 20,
+						 40 + 3 * i + k, &false_frames);
+
+			printf("rcmm32 %u Hz tau %g ms 10 dB: %.0f %%\n", rates[i], taus[k], p);
+			assert_true(p >= 85);
+		}
+	}
+	assert_int_equal(false_frames, 0);
+}
+
+static void test_rcmm_at_6_db_96k(void **state)
+{
+	unsigned false_frames = 0;
+
+	(void)state;
+	for (uint64_t seed = 50; seed < 52; seed++) {
+		double p = plateau_trial("rcmm32", 96000, 5, 6, 20, seed, &false_frames);
+
+		printf("rcmm32 96000 Hz tau 5 ms 6 dB: %.0f %%\n", p);
+		assert_true(p >= 75);
+	}
+	assert_int_equal(false_frames, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rcmm_at_10_db),
+		cmocka_unit_test(test_rcmm_at_6_db_96k),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
