@@ -2,6 +2,7 @@
 #include "ir_demod.h"
 
 #include "ir_carrier.h"
+#include "ir_seqdet.h"
 
 #include <errno.h>
 #include <math.h>
@@ -323,6 +324,11 @@ struct ir_demod {
 	double weak_e1, weak_e2, weak_dir;
 	unsigned weak_n1, weak_n2;
 	double weak_mu_b, weak_mu_a, weak_mu_c, weak_k_min, weak_k_max;
+	/* seqdet hook: a weak frame's decisions, after its first pulse is
+	 * measured, are the sequence detector's (ir_seqdet.h); NULL where the
+	 * weak detector is off */
+	struct ir_seqdet *seqdet;
+	bool weak_seq;         /* it is deciding now */
 
 	/* report */
 	double peak, clipped_samples, report_samples;
@@ -347,6 +353,8 @@ static void set_settle(struct ir_demod *d);
 static void enter_idle_fast(struct ir_demod *d);
 static void idle_housekeeping(struct ir_demod *d, float x);
 static void fold_decay(struct ir_demod *d);
+static void seq_edge(void *userdata, double t_us, bool lit);
+static void seq_horizon(void *userdata, double t_us);
 
 int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 		 ir_demod_space_fn space_fn, void *userdata, struct ir_demod **out)
@@ -431,6 +439,14 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 			return ret;
 		}
 	}
+	if (d->weak_on) {
+		int ret = ir_seqdet_new(cfg->sample_rate, seq_edge, seq_horizon, d, &d->seqdet);
+
+		if (ret < 0) {
+			ir_demod_free(d);
+			return ret;
+		}
+	}
 	*out = d;
 	return 0;
 }
@@ -440,6 +456,7 @@ void ir_demod_free(struct ir_demod *d)
 	if (!d)
 		return;
 	ir_carrier_free(d->carrier);
+	ir_seqdet_free(d->seqdet);
 	free(d->prime);
 	free(d);
 }
@@ -1024,6 +1041,8 @@ static void weak_start(struct ir_demod *d, double dev, double dev_prev)
 	d->weak_dir = dir;
 	/* the trigger's crossing time, in weak_cross_t until the step is known */
 	d->weak_cross_t = weak_cross_time(d, dir * dev_prev - thr, dir * dev - thr);
+	if (d->seqdet)
+		ir_seqdet_arm(d->seqdet, d->n); /* seqdet hook */
 }
 
 static inline double threshold(const struct ir_demod *d);
@@ -1031,9 +1050,18 @@ static double band_rise(double fraction);
 
 static void weak_stop(struct ir_demod *d)
 {
+	bool seq = d->weak_seq;
+
+	if (seq) {
+		/* seqdet hook: its baseline, not the band's noisy sample, is
+		 * the idle level (that started false weak frames at once) */
+		ir_seqdet_stop(d->seqdet);
+		d->weak_seq = false;
+		d->weak_b = ir_seqdet_baseline(d->seqdet);
+	}
 	d->weak = false;
 	d->weak_acq = false;
-	d->level = d->use_slow ? d->s2 : d->f2;
+	d->level = seq ? d->weak_b : d->use_slow ? d->s2 : d->f2;
 	d->recent = d->level;
 	d->slope = 0;
 	d->baseline = d->weak_b;
@@ -1114,6 +1142,14 @@ static void weak_acquired(struct ir_demod *d)
 	d->weak_cross = false;
 	d->weak_edge_n = d->n;
 	d->weak_m_prev = d->weak_a / 2;
+	if (d->seqdet) {
+		/* seqdet hook: the sequence detector decides from here on */
+		ir_seqdet_start(d->seqdet, &(struct ir_seqdet_start){ .n = d->n, .t0_us = t0,
+								     .step = a, .baseline = d->weak_b,
+								     .pol = d->pol,
+								     .noise2 = d->raw_noise2 });
+		d->weak_seq = true;
+	}
 }
 
 /* The restored signal crossed to the other state at `t_edge`. */
@@ -1145,6 +1181,8 @@ static void weak_sample(struct ir_demod *d, float x, double y)
 	double target, v, m, going, prev_going, h, sd;
 
 	if (d->weak_acq) {
+		if (d->seqdet)
+			ir_seqdet_acquire(d->seqdet, x); /* seqdet hook */
 		d->weak_acq_sum += d->weak_dir * ((double)x - d->weak_b);
 		if (++d->weak_acq_n >= d->weak_acq_len)
 			weak_acquired(d);
@@ -1230,6 +1268,14 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 
 	d->w1 += d->weak_g * (x - d->w1);
 	d->w2 += d->weak_g * (d->w1 - d->w2);
+	if (d->weak_seq) {
+		/* seqdet hook: the line's timers run at its decision horizon;
+		 * a start it took back (noise) returns to the idle path */
+		ir_seqdet_push(d->seqdet, x);
+		if (!ir_seqdet_running(d->seqdet) && d->weak_seq)
+			weak_reject(d);
+		return;
+	}
 	if (d->weak) {
 		weak_sample(d, x, d->w2);
 		line_timers(d);
@@ -1388,12 +1434,12 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 			}
 			if (fabs(dx) < 2 * rlim)
 				d->raw_noise2 += d->alpha_noise * (0.5 * dx * dx - d->raw_noise2);
-			{
-				double dw = d->w2 - d->level;
-
-				if (fabs(dw) < 3 * sqrt(d->weak_noise2) + THRESHOLD_FLOOR)
-					weak_set_noise(d, d->weak_noise2 + d->alpha_noise * (dw * dw - d->weak_noise2));
-			}
+			/* (the weak band's noise is the idle path's to measure:
+			 * against this path's level, which follows the signal
+			 * within 150 µs, the weak band's deviation reads far
+			 * below its noise, the estimate fell below WEAK_WHITE
+			 * of the input's and turned the weak trigger off for
+			 * good after a retracted first pulse) */
 		}
 		if (d->idle)
 			d->baseline += d->alpha_baseline * (d->level - d->baseline);
@@ -1411,9 +1457,45 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 /* Per sample, after the edges: the deadlines and timeouts that the time
  * since the last edge triggers (a space's deadline, the timeout, the
  * stream's start proof, a pulse too long to be one). */
+/* A weak pulse is being measured, and so far it is under WEAK_MAX_STEP σ of
+ * the wide band. */
+static bool weak_acq_below_wide(const struct ir_demod *d)
+{
+	return d->weak_acq && d->weak_acq_sum < d->weak_acq_n * WEAK_MAX_STEP * sqrt(d->raw_noise2 * d->fast_gain);
+}
+
+static void line_timers_at(struct ir_demod *d, double now_us);
 static void line_timers(struct ir_demod *d)
 {
-	double now_us = (double)d->n * d->us_per_sample;
+	line_timers_at(d, (double)d->n * d->us_per_sample);
+}
+
+/* seqdet hook: a decided edge (see weak_edge). */
+static void seq_edge(void *userdata, double t_us, bool lit)
+{
+	struct ir_demod *d = userdata;
+
+	if ((d->state == LINE_PULSE) == lit)
+		return;
+	if (t_us < d->last_edge_us)
+		t_us = d->last_edge_us;
+	d->deadline_us = 0;
+	close_state(d, t_us);
+	d->state = lit ? LINE_PULSE : LINE_SPACE;
+	d->idle = false;
+	d->timed_out = false;
+	d->state_start_n = (uint64_t)llround(t_us / d->us_per_sample);
+}
+
+/* seqdet hook: the line is decided up to t_us. */
+static void seq_horizon(void *userdata, double t_us)
+{
+	line_timers_at(userdata, t_us);
+}
+
+/* Timeouts, space deadlines and overlong pulses, at time now_us. */
+static void line_timers_at(struct ir_demod *d, double now_us)
+{
 	double dark_us = now_us - d->last_edge_us;
 
 	if (d->state == LINE_SPACE) {
@@ -1426,7 +1508,11 @@ static void line_timers(struct ir_demod *d)
 			if (d->space_fn)
 				d->space_fn(d->userdata, elapsed);
 		}
-		if (!d->timed_out && dark_us >= d->cfg.timeout_us) {
+		/* (not while a pulse too weak for the wide band is being
+		 * measured: before a stream's first edge nothing sets timed_out,
+		 * and this stopped every weak frame there; a stronger one is
+		 * left to the wide band's cold start, as before) */
+		if (!d->timed_out && !weak_acq_below_wide(d) && dark_us >= d->cfg.timeout_us) {
 			d->idle = true;
 			d->deadline_us = 0;
 			if (d->weak)
@@ -1444,6 +1530,14 @@ static void line_timers(struct ir_demod *d)
 				emit_carrier(d);
 				emit(d, IR_TIMEOUT, d->cfg.timeout_us);
 			}
+		} else if (d->timed_out && d->idle && !d->idle_fast && !d->weak && !d->held && !d->cand &&
+			   !d->use_slow && d->n >= d->settle_until && d->noise_count >= d->warmup_n &&
+			   dark_us >= d->cfg.timeout_us) {
+			/* A retracted first pulse leaves the line idle and timed
+			 * out (as it was before it): back to the idle path, whose
+			 * level the weak trigger needs (this path's level follows
+			 * the signal within 150 µs: no weak frame started here) */
+			enter_idle_fast(d);
 		}
 	} else if (d->start_open && dark_us >= START_PROOF_US && d->start_edges >= START_MIN_EDGES) {
 		start_flip(d);
@@ -1800,6 +1894,8 @@ void ir_demod_flush(struct ir_demod *d)
 	double now_us;
 
 	prime_end(d);
+	if (d->weak_seq)
+		ir_seqdet_finish(d->seqdet); /* seqdet hook */
 	now_us = (double)d->n * d->us_per_sample;
 
 	d->cand = false;

@@ -1,0 +1,518 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "ir_seqdet.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Decisions are made on blocks of about an eighth of RC-6's 444 µs unit
+ * (the shortest unit of the families this detector serves, RC-MM's 167 µs
+ * aside): an edge lands within half a block of where the blocks put it,
+ * well inside the decoders' tolerances (a quarter of a unit and more). */
+#define BLOCK_US 55.0
+#define MAX_BLOCK 64
+/* The shortest run of each unit family (space, pulse): no pulse of RC-6,
+ * JVC, NEC, Sanyo, Sony or RC-5 is shorter than RC-6's 444 µs unit, less a
+ * few % of a remote's clock drift, nor a space, less what a receiver
+ * module's pulse lengthening (up to ~100 µs) takes from it too; RC-MM's
+ * pulses are 167 µs, its spaces 278 µs and more.  A run shorter than its
+ * family's is noise.  Each family has its own trellises; the one that
+ * explains the frame's start best is kept (a family with shorter runs can
+ * only win by more than the edges it adds cost, see EDGE_NATS). */
+static const double min_run_us[][2] = {
+	{ 300, 400 }, /* RC-6, JVC, NEC, Sanyo, Sony, RC-5 */
+	{ 170, 120 }, /* RC-MM */
+};
+#define N_FAMILY (sizeof(min_run_us) / sizeof(min_run_us[0]))
+/* Every edge costs this much log-likelihood (nats): a lone false pulse in
+ * the dark must beat the noise by twice that (at 0 dB and 48 kHz a 400 µs
+ * pulse of noise gets there with probability ~1e-7), a real 444 µs unit
+ * pays it out of ~40 nats. */
+#define EDGE_NATS 4.0
+/* No pulse is longer (NEC's 9 ms leader, plus a receiver's lengthening).
+ * With AC coupling a long pulse droops to where darkness is, and leaving
+ * such a state costs the step's undershoot: without the limit, a false
+ * start on noise stayed "lit" for hundreds of ms.  (Kept per survivor of
+ * the saturated pulse state, not in the state: an approximation.) */
+#define MAX_PULSE_US 10000.0
+/* What a frame's first COMMIT_US must gain over darkness all along (nats). */
+#define START_NATS 20.0
+#define FAMILY_NATS 10.0
+#define MAX_RUN_BLOCKS 16
+/* The τ hypotheses of the AC coupling (0: DC), and how long they run side
+ * by side before the best is kept: long enough to see a 9 ms leader droop
+ * (or not) and an RC-5 frame's first pulses. */
+static const double tau_us[] = { 0, 30000, 10000, 5000, 3000, 2000, 1400, 1000, 700 };
+#define N_TAU_H (sizeof(tau_us) / sizeof(tau_us[0]))
+/* The first pulse's step is known only as well as its start is: the level
+ * it has drooped to is what its samples show, the step (and with it how
+ * far the coupling's low-pass has come) one of these multiples of what the
+ * caller's start time makes of it. */
+static const double step_scale[] = { 0.8, 1.0, 1.25 };
+#define N_SCALE (sizeof(step_scale) / sizeof(step_scale[0]))
+#define N_TAU (N_FAMILY * N_TAU_H * N_SCALE) /* trellises */
+#define COMMIT_US 6000.0
+/* Decisions are final this long after the block they decide: at 0 dB
+ * the survivors of a two-level run-length trellis merge within a few
+ * units (RC-5's 889 µs is the longest). */
+#define LAG_US 4000.0
+#define EMIT_EVERY_US 1000.0
+/* The step and baseline follow the decided blocks with this time constant. */
+#define TRACK_US 3000.0
+/* The first pulse's samples kept to fit its step under each hypothesis. */
+#define ACQ_MAX 4096
+/* (a ring of per-block decisions, longer than LAG_US + EMIT_EVERY_US at
+ * the shortest block, one sample at 1 MHz... 55 samples) */
+#define RING 512
+
+#define COST_INF 1e300
+
+struct trellis {
+	bool alive;
+	unsigned D[2];              /* blocks of the family's shortest space, pulse */
+	double a;                   /* step under this hypothesis */
+	double a0;                  /* ...at the start */
+	double acq_gain;            /* the first pulse's samples' cost under darkness less under this */
+	double c_start;             /* the low-pass at the start */
+	double wl, q, sw;           /* w^L, Σ w^(2(i+1)), Σ w^(i+1) over a block */
+	double wp[MAX_BLOCK];       /* w^(i+1) */
+	double cost[2][MAX_RUN_BLOCKS + 1]; /* [level][blocks into the run, 1..D] */
+	double c[2][MAX_RUN_BLOCKS + 1];    /* the survivor's coupling low-pass */
+	unsigned run[2];            /* blocks into the run of the saturated states' survivors */
+	uint8_t bits[RING];         /* per block: bit s set when level s's
+				     * saturated state came from itself */
+};
+
+struct ir_seqdet {
+	ir_seqdet_edge_fn edge_fn;
+	ir_seqdet_horizon_fn horizon_fn;
+	void *userdata;
+	double us;              /* per sample */
+	unsigned L;             /* samples per block */
+	double block_us;
+	unsigned max_pulse;     /* blocks of MAX_PULSE_US */
+	double penalty;         /* EDGE_NATS as a squared error */
+	double offset;          /* what renormalise() took off the costs */
+	double t0_us;
+	unsigned lag, every, commit; /* in blocks */
+	double mu;              /* tracking gain per block */
+
+	bool running;
+	int best;               /* the trellis kept, -1 before COMMIT_US */
+	struct trellis tr[N_TAU];
+	uint64_t n0;            /* sample of block 0's start */
+	uint64_t nb;            /* blocks done */
+	unsigned fill;          /* samples in the block being filled */
+	float ub[MAX_BLOCK];    /* its restored-baseline samples u */
+	double b;               /* baseline */
+	int pol;
+
+	float acq[ACQ_MAX];
+	unsigned acq_n;
+	uint64_t acq_n0;
+
+	/* the decided path: blocks decided, last decided level, its c */
+	uint64_t dec;
+	int dec_level;
+	double dec_c;
+	double sx[RING];        /* Σx per block (raw samples) */
+	double xsum;            /* of the block being filled */
+	int lev[RING];          /* traceback scratch */
+};
+
+int ir_seqdet_new(unsigned sample_rate, ir_seqdet_edge_fn edge_fn,
+		  ir_seqdet_horizon_fn horizon_fn, void *userdata, struct ir_seqdet **out)
+{
+	struct ir_seqdet *sd;
+	double block_us;
+
+	if (!out || !edge_fn || sample_rate < 4000 || sample_rate > 1000000)
+		return -EINVAL;
+	sd = calloc(1, sizeof(*sd));
+	if (!sd)
+		return -ENOMEM;
+	sd->edge_fn = edge_fn;
+	sd->horizon_fn = horizon_fn;
+	sd->userdata = userdata;
+	sd->us = 1e6 / sample_rate;
+	sd->L = (unsigned)lround(BLOCK_US / sd->us);
+	if (sd->L < 1)
+		sd->L = 1;
+	if (sd->L > MAX_BLOCK)
+		sd->L = MAX_BLOCK;
+	block_us = sd->L * sd->us;
+	sd->block_us = block_us;
+	sd->max_pulse = (unsigned)ceil(MAX_PULSE_US / block_us);
+	sd->lag = (unsigned)ceil(LAG_US / block_us);
+	sd->every = (unsigned)ceil(EMIT_EVERY_US / block_us);
+	sd->commit = (unsigned)ceil(COMMIT_US / block_us);
+	sd->mu = 1 - exp(-block_us / TRACK_US);
+	if (sd->lag + sd->every + 2 > RING) {
+		free(sd);
+		return -EINVAL;
+	}
+	*out = sd;
+	return 0;
+}
+
+void ir_seqdet_free(struct ir_seqdet *sd)
+{
+	free(sd);
+}
+
+void ir_seqdet_arm(struct ir_seqdet *sd, uint64_t n)
+{
+	sd->acq_n = 0;
+	sd->acq_n0 = n;
+}
+
+void ir_seqdet_acquire(struct ir_seqdet *sd, float x)
+{
+	if (sd->acq_n < ACQ_MAX)
+		sd->acq[sd->acq_n++] = x;
+}
+
+bool ir_seqdet_running(const struct ir_seqdet *sd)
+{
+	return sd->running;
+}
+
+double ir_seqdet_step(const struct ir_seqdet *sd)
+{
+	return sd->best >= 0 ? sd->tr[sd->best].a : sd->tr[0].a;
+}
+
+double ir_seqdet_baseline(const struct ir_seqdet *sd)
+{
+	return sd->b;
+}
+
+/* The first pulse's drooped level at sample n under coupling rate w: the
+ * acquisition samples are G·w^(j - n) (least squares); 0 when they say
+ * nothing. */
+static double fit_level(const struct ir_seqdet *sd, double w, uint64_t n)
+{
+	double num = 0, den = 0;
+
+	for (unsigned j = 0; j < sd->acq_n; j++) {
+		double g = pow(w, (double)(sd->acq_n0 + j) - (double)n);
+		double u = sd->pol * ((double)sd->acq[j] - sd->b);
+
+		num += u * g;
+		den += g * g;
+	}
+	return den > 0 && num > 0 ? num / den : 0;
+}
+
+/* What the acquisition samples' squared error under darkness exceeds the
+ * one under "lit, drooped to g at sample n". */
+static double acq_gain(const struct ir_seqdet *sd, double w, double g, uint64_t n)
+{
+	double sum = 0;
+
+	for (unsigned j = 0; j < sd->acq_n; j++) {
+		double p = g * pow(w, (double)(sd->acq_n0 + j) - (double)n);
+		double u = sd->pol * ((double)sd->acq[j] - sd->b);
+
+		sum += 2 * u * p - p * p;
+	}
+	return sum;
+}
+
+/* Trellis i: its family, τ and step scale follow from i. */
+static void trellis_init(struct ir_seqdet *sd, struct trellis *t, unsigned i, double t0n,
+			 double step, uint64_t n)
+{
+	unsigned fam = i / (N_TAU_H * N_SCALE), h = (i / N_SCALE) % N_TAU_H;
+	double tau = tau_us[h], scale = step_scale[i % N_SCALE];
+	double w = tau > 0 ? exp(-sd->us / tau) : 1, m = (double)n - t0n, g;
+	unsigned age;
+
+	for (unsigned s = 0; s < 2; s++) {
+		unsigned D = (unsigned)ceil(min_run_us[fam][s] / sd->block_us);
+
+		t->D[s] = D < 2 ? 2 : D > MAX_RUN_BLOCKS ? MAX_RUN_BLOCKS : D;
+	}
+
+	t->alive = true;
+	t->q = 0;
+	t->sw = 0;
+	for (unsigned j = 0; j < sd->L; j++) {
+		t->wp[j] = pow(w, j + 1);
+		t->q += t->wp[j] * t->wp[j];
+		t->sw += t->wp[j];
+	}
+	t->wl = pow(w, sd->L);
+	if (m < 0)
+		m = 0;
+	g = fit_level(sd, w, n);
+	t->a = scale * (g > 0 ? g * pow(w, -m) : step);
+	t->a0 = t->a;
+	t->acq_gain = g > 0 ? acq_gain(sd, w, g, n) : 0;
+	for (unsigned s = 0; s < 2; s++)
+		for (unsigned k = 0; k <= MAX_RUN_BLOCKS; k++) {
+			t->cost[s][k] = COST_INF;
+			t->c[s][k] = 0;
+		}
+	/* lit since t0: the low-pass has come as far as the level drooped */
+	age = (unsigned)(m / sd->L);
+	age = age < 1 ? 1 : age > t->D[1] ? t->D[1] : age;
+	t->cost[1][age] = 0;
+	t->run[0] = t->D[0];
+	t->run[1] = (unsigned)(m / sd->L);
+	t->c_start = g > 0 ? t->a - g : t->a * (1 - pow(w, m));
+	t->c[1][age] = t->c_start;
+}
+
+void ir_seqdet_start(struct ir_seqdet *sd, const struct ir_seqdet_start *st)
+{
+	double t0n = st->t0_us / sd->us;
+
+	sd->b = st->baseline;
+	sd->pol = st->pol >= 0 ? 1 : -1;
+	sd->penalty = 2 * st->noise2 * EDGE_NATS;
+	sd->offset = 0;
+	sd->t0_us = st->t0_us;
+	for (unsigned i = 0; i < N_TAU; i++)
+		trellis_init(sd, &sd->tr[i], i, t0n, st->step, st->n);
+	sd->best = -1;
+	sd->n0 = st->n;
+	sd->nb = 0;
+	sd->fill = 0;
+	sd->xsum = 0;
+	sd->dec = 0;
+	sd->dec_level = 1;
+	sd->running = true;
+}
+
+void ir_seqdet_stop(struct ir_seqdet *sd)
+{
+	sd->running = false;
+}
+
+/* One block through one trellis: S1 = Σ u_i w^(i+1). */
+static void trellis_block(const struct ir_seqdet *sd, struct trellis *t, double s1, unsigned slot)
+{
+	double nc[2][MAX_RUN_BLOCKS + 1], ncost[2][MAX_RUN_BLOCKS + 1];
+	unsigned run[2];
+	uint8_t bits = 0;
+
+	for (unsigned s = 0; s < 2; s++) {
+		double T = s ? t->a : 0;
+		unsigned o = 1 - s, D = t->D[s];
+
+		/* a new run: the other level's run lasted long enough */
+		for (unsigned k = 1; k <= D; k++) {
+			unsigned from_s = k == 1 ? o : s;
+			unsigned from_k = k == 1 ? t->D[o] : k - 1;
+			double c = t->c[from_s][from_k], dd = c - T;
+			double cost = t->cost[from_s][from_k];
+
+			if (cost < COST_INF)
+				cost += 2 * dd * s1 + dd * dd * t->q + (k == 1 ? sd->penalty : 0);
+			ncost[s][k] = cost;
+			nc[s][k] = T + dd * t->wl;
+			if (k == D)
+				run[s] = D;
+			if (k == D && t->cost[s][D] < COST_INF && (!s || t->run[s] < sd->max_pulse)) {
+				double c2 = t->c[s][D], d2 = c2 - T;
+				double cost2 = t->cost[s][D] + 2 * d2 * s1 + d2 * d2 * t->q;
+
+				if (cost2 <= cost) {
+					ncost[s][k] = cost2;
+					nc[s][k] = T + d2 * t->wl;
+					bits |= (uint8_t)(1u << s);
+					run[s] = t->run[s] + 1;
+				}
+			}
+		}
+	}
+	memcpy(t->cost, ncost, sizeof(ncost));
+	memcpy(t->c, nc, sizeof(nc));
+	memcpy(t->run, run, sizeof(run));
+	t->bits[slot] = bits;
+}
+
+static double trellis_min(const struct trellis *t, unsigned *s_out, unsigned *k_out)
+{
+	double best = COST_INF;
+
+	for (unsigned s = 0; s < 2; s++)
+		for (unsigned k = 1; k <= t->D[s]; k++)
+			if (t->cost[s][k] < best) {
+				best = t->cost[s][k];
+				if (s_out) {
+					*s_out = s;
+					*k_out = k;
+				}
+			}
+	return best;
+}
+
+/* Costs only matter relative to each other: keep them near 0. */
+static void renormalise(struct ir_seqdet *sd)
+{
+	double m = COST_INF;
+
+	for (unsigned i = 0; i < N_TAU; i++)
+		if (sd->tr[i].alive) {
+			double v = trellis_min(&sd->tr[i], NULL, NULL);
+
+			if (v < m)
+				m = v;
+		}
+	for (unsigned i = 0; i < N_TAU; i++) {
+		struct trellis *t = &sd->tr[i];
+
+		if (!t->alive)
+			continue;
+		for (unsigned s = 0; s < 2; s++)
+			for (unsigned k = 1; k <= t->D[s]; k++)
+				if (t->cost[s][k] < COST_INF)
+					t->cost[s][k] -= m;
+	}
+	sd->offset += m;
+}
+
+/* The hypothesis with the smallest cost so far is kept. */
+static void commit(struct ir_seqdet *sd)
+{
+	double best = COST_INF;
+
+	sd->best = 0;
+	for (unsigned i = 0; i < N_TAU; i++) {
+		/* (a family with shorter runs fits noise better: it must win
+		 * by FAMILY_NATS) */
+		double v = trellis_min(&sd->tr[i], NULL, NULL) +
+			   (i >= N_TAU_H * N_SCALE ? sd->penalty / EDGE_NATS * FAMILY_NATS : 0);
+
+		if (v < best) {
+			best = v;
+			sd->best = (int)i;
+		}
+	}
+	for (unsigned i = 0; i < N_TAU; i++)
+		sd->tr[i].alive = (int)i == sd->best;
+	/* the decided path starts lit, its c as the survivor's start */
+	sd->dec_c = sd->tr[sd->best].c_start;
+}
+
+/* The decided block j (level s): the step or baseline follows it. */
+static void track(struct ir_seqdet *sd, struct trellis *t, uint64_t j, int s)
+{
+	unsigned slot = (unsigned)(j % RING);
+	double T = s ? t->a : 0, dd = sd->dec_c - T;
+	/* (u with today's b: a residual taken with the b of LAG_US ago would
+	 * close the loop through that delay, and it oscillated) */
+	double s0 = sd->pol * (sd->sx[slot] - sd->L * sd->b);
+	double e = (s0 + dd * t->sw) / sd->L;
+
+	/* (within a factor of 2 of the start's: on noise after a false
+	 * start the "lit" blocks' mean is 0, and a step tracked down there
+	 * made lit and dark alike and runs cheap) */
+	if (s)
+		t->a = fmin(fmax(t->a + sd->mu * e, 0.5 * t->a0), 2 * t->a0);
+	else
+		sd->b += sd->mu * sd->pol * e;
+	sd->dec_c = T + dd * t->wl;
+}
+
+/* Traces the best survivor back and tells the decisions of blocks up to
+ * `upto` (exclusive). */
+static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
+{
+	struct trellis *t = &sd->tr[sd->best];
+	unsigned s = 0, k = 1;
+	uint64_t j;
+
+	if (upto <= sd->dec || sd->nb == 0)
+		return;
+	trellis_min(t, &s, &k);
+	for (j = sd->nb - 1;; j--) {
+		uint8_t bits = t->bits[j % RING];
+
+		if (j < upto)
+			sd->lev[j % RING] = (int)s;
+		if (j == sd->dec)
+			break;
+		if (k == 1) {
+			s = 1 - s;
+			k = t->D[s];
+		} else if (k < t->D[s] || !(bits & (1u << s))) {
+			k--;
+		}
+	}
+	for (j = sd->dec; j < upto; j++) {
+		int l = sd->lev[j % RING];
+
+		if (l != sd->dec_level) {
+			double t_us = ((double)(sd->n0 + j * sd->L) - 0.5) * sd->us;
+
+			sd->dec_level = l;
+			sd->edge_fn(sd->userdata, t_us, l != 0);
+			if (!sd->running)
+				return;
+		}
+		track(sd, t, j, l);
+	}
+	sd->dec = upto;
+	if (sd->horizon_fn)
+		sd->horizon_fn(sd->userdata, ((double)(sd->n0 + upto * sd->L) - 0.5) * sd->us);
+}
+
+static void block_done(struct ir_seqdet *sd)
+{
+	unsigned slot = (unsigned)(sd->nb % RING);
+
+	for (unsigned i = 0; i < N_TAU; i++) {
+		struct trellis *t = &sd->tr[i];
+		double s1 = 0;
+
+		if (!t->alive)
+			continue;
+		for (unsigned m = 0; m < sd->L; m++)
+			s1 += sd->ub[m] * t->wp[m];
+		trellis_block(sd, t, s1, slot);
+	}
+	sd->sx[slot] = sd->xsum;
+	sd->xsum = 0;
+	sd->nb++;
+	renormalise(sd);
+	if (sd->best < 0 && sd->nb >= sd->commit) {
+		commit(sd);
+		/* Darkness all along costs 0 (u predicted 0, nothing to
+		 * restore); a frame must beat it clearly, or the start was
+		 * noise: the first pulse is taken back (an edge at its start
+		 * ends it with nothing told) and nothing more is decided. */
+		if (trellis_min(&sd->tr[sd->best], NULL, NULL) + sd->offset - sd->tr[sd->best].acq_gain >
+		    -sd->penalty / EDGE_NATS * START_NATS) {
+			sd->running = false;
+			sd->edge_fn(sd->userdata, sd->t0_us, false);
+			return;
+		}
+	}
+	if (sd->best >= 0 && sd->nb >= sd->lag && (sd->nb - sd->lag) >= sd->dec + sd->every)
+		emit_upto(sd, sd->nb - sd->lag);
+}
+
+void ir_seqdet_push(struct ir_seqdet *sd, float x)
+{
+	if (!sd->running)
+		return;
+	sd->xsum += x;
+	sd->ub[sd->fill++] = (float)(sd->pol * ((double)x - sd->b));
+	if (sd->fill == sd->L) {
+		sd->fill = 0;
+		block_done(sd);
+	}
+}
+
+void ir_seqdet_finish(struct ir_seqdet *sd)
+{
+	if (!sd->running)
+		return;
+	if (sd->best < 0)
+		commit(sd);
+	emit_upto(sd, sd->nb);
+}
