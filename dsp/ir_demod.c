@@ -297,6 +297,7 @@ struct ir_demod {
 	/* noise rise check (see RISE_BLOCK_US) */
 	double rise_r2;     /* sum of squared detrended residuals in this block */
 	double rise_mean;   /* the residuals' recent mean */
+	bool rise_seeded;   /* rise_mean holds this activity's mean (false from idle on) */
 	double rise_mean_g;
 	unsigned rise_n, rise_near, rise_block_n; /* samples, those near the threshold */
 	uint32_t deadline_us;
@@ -761,8 +762,16 @@ static inline bool noise_rose(struct ir_demod *d, double r)
 
 	if (d->raw_noise2 >= SILENT_NOISE_SD * SILENT_NOISE_SD)
 		return false;
-	if (d->rise_n == 0)
+	/* Seeded once per activity, then followed.  Seeded again at every
+	 * block, the mean took the block's first residual, and when that was
+	 * the approach of an edge (3/4 of the threshold) the flat residuals
+	 * of the state after it counted as near for a whole detrend time: A1
+	 * TV Box's 150 µs spaces at 96 kHz made that half of a block, and a
+	 * noise-free frame was taken back as noise after its 5th edge. */
+	if (!d->rise_seeded) {
 		d->rise_mean = r;
+		d->rise_seeded = true;
+	}
 	d->rise_mean += d->rise_mean_g * (r - d->rise_mean);
 	dev = r - d->rise_mean;
 	d->rise_r2 += dev * dev;
@@ -799,6 +808,7 @@ static void relearn_noise(struct ir_demod *d)
 		set_band(d, 0);
 	}
 	d->noise_count = 0;
+	d->rise_seeded = false;
 	d->rise_n = 0;
 	d->rise_near = 0;
 	d->rise_r2 = 0;
@@ -1471,7 +1481,9 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 		}
 		if (d->idle)
 			d->baseline += d->alpha_baseline * (d->level - d->baseline);
-		if (!d->idle && noise_rose(d, r)) {
+		if (d->idle) {
+			d->rise_seeded = false;
+		} else if (noise_rose(d, r)) {
 			relearn_noise(d);
 			return;
 		}

@@ -27,7 +27,7 @@
  * held button never flips between two "keys".
  *
  * As in ir_source_lirc.c, the fd the caller polls is an epoll set; while
- * the devices are gone a timerfd drives the reopen attempts (100 ms,
+ * the devices are gone the reopen timer (ir_reopen.h) drives the attempts (100 ms,
  * doubling up to 2 s).
  */
 #include "ir_source.h"
@@ -40,13 +40,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <libevdev/libevdev.h>
 
 #include "ir_devinput.h"
+#include "ir_reopen.h"
 #include "ir_time.h"
 
 #define MAX_INPUTS 8
@@ -69,8 +69,8 @@ struct devinput_source {
 	bool grab;
 	struct devinput_in in[MAX_INPUTS];
 	unsigned n_in;
-	int timer_fd, epoll_fd;
-	unsigned retry_ms;
+	int epoll_fd;
+	struct ir_reopen reopen; /* its timer is in the epoll set */
 	uint64_t open_us;
 	uint64_t reopens, frames, drops;
 };
@@ -242,16 +242,6 @@ static int open_devices(struct devinput_source *ds, char *err, size_t err_size)
 	return 0;
 }
 
-static void arm_retry(struct devinput_source *ds)
-{
-	struct itimerspec its = {
-		.it_value = { .tv_sec = ds->retry_ms / 1000,
-			      .tv_nsec = (long)(ds->retry_ms % 1000) * 1000000 },
-	};
-
-	timerfd_settime(ds->timer_fd, 0, &its, NULL);
-}
-
 /* One device went away: all are closed and looked for again (a receiver
  * unplugged takes its input devices with it). */
 static void devices_gone(struct devinput_source *ds, const char *path, int why)
@@ -260,8 +250,7 @@ static void devices_gone(struct devinput_source *ds, const char *path, int why)
 
 	snprintf(msg, sizeof(msg), "%s: %s; trying to reopen it", path, strerror(why));
 	close_inputs(ds);
-	ds->retry_ms = RETRY_FIRST_MS;
-	arm_retry(ds);
+	ir_reopen_gone(&ds->reopen, ir_monotonic_ms());
 	ir_source_sink_event(ds->sink, IR_SOURCE_GONE, msg);
 }
 
@@ -272,8 +261,7 @@ static void devinput_close(void *impl)
 	if (!ds)
 		return;
 	close_inputs(ds);
-	if (ds->timer_fd >= 0)
-		close(ds->timer_fd);
+	ir_reopen_free(&ds->reopen);
 	if (ds->epoll_fd >= 0)
 		close(ds->epoll_fd);
 	free(ds);
@@ -321,15 +309,14 @@ static int devinput_open(const char *device, const struct ir_source_options *opt
 	}
 	ds->sink = sink;
 	ds->keymap = opt->keymap;
-	ds->timer_fd = -1;
+	ir_reopen_init(&ds->reopen, RETRY_FIRST_MS, RETRY_MAX_MS);
 	ds->epoll_fd = -1;
 	ret = parse_device(ds, device, err, err_size);
 	if (ret < 0)
 		goto fail;
 	ds->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
-	ds->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (ds->epoll_fd < 0 || ds->timer_fd < 0 ||
-	    epoll_ctl(ds->epoll_fd, EPOLL_CTL_ADD, ds->timer_fd,
+	if (ds->epoll_fd < 0 || ir_reopen_timer_new(&ds->reopen) < 0 ||
+	    epoll_ctl(ds->epoll_fd, EPOLL_CTL_ADD, ds->reopen.timer_fd,
 		      &(struct epoll_event){ .events = EPOLLIN, .data.u32 = MAX_INPUTS }) < 0) {
 		ret = -errno;
 		snprintf(err, err_size, "%s", strerror(errno));
@@ -389,18 +376,19 @@ static int read_input(struct devinput_source *ds, struct devinput_in *in)
 	return rc;
 }
 
+static int reopen_devices(void *ctx)
+{
+	char err[200];
+
+	return open_devices(ctx, err, sizeof(err));
+}
+
 static void try_reopen(struct devinput_source *ds)
 {
-	uint64_t expirations;
-	char err[200], msg[240];
+	char msg[240];
 
-	if (read(ds->timer_fd, &expirations, sizeof(expirations)) < 0)
-		return; /* not due yet */
-	if (open_devices(ds, err, sizeof(err)) < 0) {
-		ds->retry_ms = ds->retry_ms * 2 > RETRY_MAX_MS ? RETRY_MAX_MS : ds->retry_ms * 2;
-		arm_retry(ds);
+	if (!ir_reopen_attempt(&ds->reopen, ir_monotonic_ms(), false, reopen_devices, ds))
 		return;
-	}
 	ds->reopens++;
 	snprintf(msg, sizeof(msg), "%.200s: open again", ds->in[0].path);
 	ir_source_sink_event(ds->sink, IR_SOURCE_BACK, msg);

@@ -24,13 +24,13 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
-#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <linux/lirc.h>
 
 #include "ir_lirc_dev.h"
+#include "ir_reopen.h"
 #include "ir_time.h"
 
 #define READ_WORDS 512
@@ -50,9 +50,8 @@ struct lirc_source {
 	uint32_t timeout_us;
 	uint32_t mode;           /* LIRC_MODE_MODE2 or LIRC_MODE_SCANCODE in use */
 	int dev_fd;              /* -1 while the device is gone */
-	int timer_fd;            /* reopen attempts */
+	struct ir_reopen reopen; /* reopen attempts; its timer is in the epoll set */
 	int epoll_fd;            /* what the caller polls */
-	unsigned retry_ms;
 	uint64_t open_us;        /* CLOCK_MONOTONIC at open: frames' time zero */
 	uint64_t reopens;
 	uint64_t overflows;
@@ -188,15 +187,6 @@ fail:
 	return ret;
 }
 
-static void arm_retry(struct lirc_source *ls)
-{
-	struct itimerspec its = {
-		.it_value = { .tv_sec = ls->retry_ms / 1000, .tv_nsec = (long)(ls->retry_ms % 1000) * 1000000 },
-	};
-
-	timerfd_settime(ls->timer_fd, 0, &its, NULL);
-}
-
 static void device_gone(struct lirc_source *ls, int why)
 {
 	char msg[200];
@@ -204,8 +194,7 @@ static void device_gone(struct lirc_source *ls, int why)
 	epoll_ctl(ls->epoll_fd, EPOLL_CTL_DEL, ls->dev_fd, NULL);
 	close(ls->dev_fd);
 	ls->dev_fd = -1;
-	ls->retry_ms = RETRY_FIRST_MS;
-	arm_retry(ls);
+	ir_reopen_gone(&ls->reopen, ir_monotonic_ms());
 	snprintf(msg, sizeof(msg), "%s: %s; trying to reopen it", ls->path, strerror(why));
 	ir_source_sink_event(ls->sink, IR_SOURCE_GONE, msg);
 }
@@ -218,8 +207,7 @@ static void lirc_close(void *impl)
 		return;
 	if (ls->dev_fd >= 0)
 		close(ls->dev_fd);
-	if (ls->timer_fd >= 0)
-		close(ls->timer_fd);
+	ir_reopen_free(&ls->reopen);
 	if (ls->epoll_fd >= 0)
 		close(ls->epoll_fd);
 	free(ls);
@@ -274,16 +262,16 @@ static int lirc_open(const char *device, const struct ir_source_options *opt,
 	}
 	ls->sink = sink;
 	ls->dev_fd = -1;
-	ls->timer_fd = -1;
+	ls->epoll_fd = -1; /* a spec error must not close fd 0 */
+	ir_reopen_init(&ls->reopen, RETRY_FIRST_MS, RETRY_MAX_MS);
 	ls->timeout_us = opt->timeout_us;
 	ret = parse_device(ls, device, err, err_size);
 	if (ret < 0)
 		goto fail;
 	ls->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
-	ls->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (ls->epoll_fd < 0 || ls->timer_fd < 0 ||
-	    epoll_ctl(ls->epoll_fd, EPOLL_CTL_ADD, ls->timer_fd,
-		      &(struct epoll_event){ .events = EPOLLIN, .data.fd = ls->timer_fd }) < 0) {
+	if (ls->epoll_fd < 0 || ir_reopen_timer_new(&ls->reopen) < 0 ||
+	    epoll_ctl(ls->epoll_fd, EPOLL_CTL_ADD, ls->reopen.timer_fd,
+		      &(struct epoll_event){ .events = EPOLLIN, .data.fd = ls->reopen.timer_fd }) < 0) {
 		ret = -errno;
 		snprintf(err, err_size, "%s", strerror(errno));
 		goto fail;
@@ -304,18 +292,19 @@ static int lirc_fd(void *impl)
 	return ((struct lirc_source *)impl)->epoll_fd;
 }
 
+static int reopen_device(void *ctx)
+{
+	char err[200];
+
+	return open_device(ctx, false, err, sizeof(err));
+}
+
 static int try_reopen(struct lirc_source *ls)
 {
-	uint64_t expirations;
-	char err[200], msg[240];
+	char msg[240];
 
-	if (read(ls->timer_fd, &expirations, sizeof(expirations)) < 0)
-		return 0; /* not due yet */
-	if (open_device(ls, false, err, sizeof(err)) < 0) {
-		ls->retry_ms = ls->retry_ms * 2 > RETRY_MAX_MS ? RETRY_MAX_MS : ls->retry_ms * 2;
-		arm_retry(ls);
+	if (!ir_reopen_attempt(&ls->reopen, ir_monotonic_ms(), false, reopen_device, ls))
 		return 0;
-	}
 	ls->reopens++;
 	snprintf(msg, sizeof(msg), "%s: open again", ls->path);
 	ir_source_sink_event(ls->sink, IR_SOURCE_BACK, msg);

@@ -40,6 +40,21 @@ enum ir_imon_display ir_imon_display_for(uint16_t product)
 	}
 }
 
+enum ir_imon_display ir_imon_ffdc_display(uint8_t config_byte)
+{
+	switch (config_byte) {
+	case 0x98: /* UltraBay */
+	case 0x9f:
+		return IR_IMON_DISPLAY_LCD;
+	case 0x21: /* Knob */
+	case 0x26: /* Inside */
+	case 0x4e: /* 2.4G LT, an RF stick */
+		return IR_IMON_DISPLAY_NONE;
+	default:   /* 0x24 0x30 0x35 0x46 0x7e 0x85 0x9e, and the unknown ones */
+		return IR_IMON_DISPLAY_VFD;
+	}
+}
+
 const char *ir_imon_display_name(enum ir_imon_display d)
 {
 	return d == IR_IMON_DISPLAY_VFD ? "vfd" : d == IR_IMON_DISPLAY_LCD ? "lcd" : "none";
@@ -164,6 +179,36 @@ static bool keyword(const char **p, const char *word)
 	return true;
 }
 
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)tolower((unsigned char)c);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* "WRITE HEX": 1..32 bytes as pairs of hex digits, nothing after them. */
+static int parse_write(const char *p, struct ir_imon_screen *s, char *err, size_t err_size)
+{
+	size_t len = strcspn(p, " \t\r\n");
+
+	s->kind = IR_IMON_SCREEN_WRITE;
+	if (len == 0 || len % 2 || len > 2 * IMON_WRITE_MAX || p[len + strspn(p + len, " \t\r\n")]) {
+		snprintf(err, err_size, "WRITE takes 1 to %d bytes as hex digits", IMON_WRITE_MAX);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < len; i += 2) {
+		int hi = hex_digit(p[i]), lo = hex_digit(p[i + 1]);
+
+		if (hi < 0 || lo < 0) {
+			snprintf(err, err_size, "WRITE: '%c%c' is not a hex byte", p[i], p[i + 1]);
+			return -EINVAL;
+		}
+		s->raw[s->raw_len++] = (uint8_t)(hi << 4 | lo);
+	}
+	return 0;
+}
+
 int ir_imon_screen_parse(const char *request, struct ir_imon_screen *s, char *err,
 			 size_t err_size)
 {
@@ -172,6 +217,8 @@ int ir_imon_screen_parse(const char *request, struct ir_imon_screen *s, char *er
 	memset(s, 0, sizeof(*s));
 	while (isspace((unsigned char)*p))
 		p++;
+	if (keyword(&p, "WRITE"))
+		return parse_write(p, s, err, err_size);
 	if (keyword(&p, "CLOCK"))
 		s->kind = IR_IMON_SCREEN_CLOCK;
 	else if (keyword(&p, "OFF"))
@@ -204,7 +251,7 @@ int ir_imon_screen_parse(const char *request, struct ir_imon_screen *s, char *er
 			return 0; /* icons alone: the text stays */
 	}
 	if (!keyword(&p, "TEXT")) {
-		snprintf(err, err_size, "expected TEXT line1|line2, ICONS list, CLOCK or OFF");
+		snprintf(err, err_size, "expected TEXT line1|line2, ICONS list, CLOCK, OFF or WRITE HEX");
 		return -EINVAL;
 	}
 	ir_imon_screen_set_text(s, p);
@@ -219,18 +266,18 @@ static uint8_t *next_packet(struct ir_imon_packets *out)
 	return pkt;
 }
 
-void ir_imon_vfd_text(const char line[IMON_DISPLAY_ROWS][IMON_DISPLAY_COLS + 1],
-		      struct ir_imon_packets *out)
+int ir_imon_vfd_bytes(const uint8_t *bytes, size_t n, struct ir_imon_packets *out)
 {
 	static const uint8_t last[IMON_PACKET_LEN - 1] = { 0x01, 0, 0, 0, 0, 0xff, 0xff };
 	uint8_t screen[VFD_SCREEN_BYTES];
 	unsigned seq = 0;
 
-	memset(screen, ' ', IMON_DISPLAY_ROWS * IMON_DISPLAY_COLS);
-	memset(screen + IMON_DISPLAY_ROWS * IMON_DISPLAY_COLS, 0xff, 3);
-	for (unsigned r = 0; r < IMON_DISPLAY_ROWS; r++)
-		memcpy(screen + r * IMON_DISPLAY_COLS, line[r], strnlen(line[r], IMON_DISPLAY_COLS));
 	out->n = 0;
+	if (n == 0 || n > IMON_WRITE_MAX)
+		return -EINVAL;
+	memset(screen, ' ', IMON_WRITE_MAX);
+	memset(screen + IMON_WRITE_MAX, 0xff, VFD_SCREEN_BYTES - IMON_WRITE_MAX);
+	memcpy(screen, bytes, n);
 	for (unsigned off = 0; off < VFD_SCREEN_BYTES; off += 7, seq += 2) {
 		uint8_t *pkt = next_packet(out);
 
@@ -239,6 +286,18 @@ void ir_imon_vfd_text(const char line[IMON_DISPLAY_ROWS][IMON_DISPLAY_COLS + 1],
 	}
 	memcpy(next_packet(out), last, sizeof(last));
 	out->pkt[out->n - 1][7] = (uint8_t)seq;
+	return 0;
+}
+
+void ir_imon_vfd_text(const char line[IMON_DISPLAY_ROWS][IMON_DISPLAY_COLS + 1],
+		      struct ir_imon_packets *out)
+{
+	uint8_t screen[IMON_WRITE_MAX];
+
+	memset(screen, ' ', sizeof(screen));
+	for (unsigned r = 0; r < IMON_DISPLAY_ROWS; r++)
+		memcpy(screen + r * IMON_DISPLAY_COLS, line[r], strnlen(line[r], IMON_DISPLAY_COLS));
+	(void)ir_imon_vfd_bytes(screen, sizeof(screen), out);
 }
 
 int ir_imon_clock(enum ir_imon_display d, uint16_t product, const struct tm *tm,
@@ -459,6 +518,14 @@ int ir_imon_screen_packets(enum ir_imon_display d, uint16_t product,
 		return -ENODEV;
 	if (s->kind == IR_IMON_SCREEN_CLOCK)
 		return ir_imon_clock(d, product, now, out);
+	if (s->kind == IR_IMON_SCREEN_WRITE) {
+		if (d == IR_IMON_DISPLAY_VFD)
+			return ir_imon_vfd_bytes(s->raw, s->raw_len, out);
+		if (s->raw_len != IMON_PACKET_LEN)
+			return -EINVAL; /* lirc_imon's LCD takes one whole packet per write */
+		memcpy(next_packet(out), s->raw, IMON_PACKET_LEN);
+		return 0;
+	}
 	if (d == IR_IMON_DISPLAY_VFD) {
 		/* the VFD has no icons and no off command: OFF is a blank screen */
 		if (s->kind == IR_IMON_SCREEN_OFF || s->text_set)

@@ -58,6 +58,20 @@ enum ir_imon_display {
  * better: the display can be named by hand). */
 enum ir_imon_display ir_imon_display_for(uint16_t product);
 
+/*
+ * The display of a 15c2:ffdc receiver from its configuration byte: byte 6
+ * of the 8-byte reports it sends on its IN endpoint (these receivers send
+ * reports all the time, keys or not; the kernel's imon driver reads the
+ * byte from the report that came in while it set the receiver up).  The
+ * kernel's table: 0x24, 0x30, 0x35, 0x46, 0x7e, 0x85, 0x9e VFD; 0x98
+ * (UltraBay) and 0x9f LCD; 0x21 (Knob), 0x26 (Inside), 0x4e (2.4G RF
+ * stick) none; any other byte: VFD, the kernel's default.
+ */
+enum ir_imon_display ir_imon_ffdc_display(uint8_t config_byte);
+
+/* The 0xffdc configuration byte's place in an IN report. */
+#define IMON_FFDC_CONFIG_BYTE 6
+
 /* "vfd", "lcd", "none". */
 const char *ir_imon_display_name(enum ir_imon_display d);
 
@@ -74,7 +88,15 @@ enum ir_imon_screen_kind {
 	IR_IMON_SCREEN_TEXT,  /* lines (and icons, LCD) */
 	IR_IMON_SCREEN_CLOCK, /* the display's own clock, set to `now` */
 	IR_IMON_SCREEN_OFF,   /* LCD: backlight off; VFD: a blank screen */
+	/* What a write() to lirc_imon's /dev/lcd0 sends (`raw`): VFD, 1..32
+	 * character bytes, padded with spaces to a 32-byte screen, sent as
+	 * is (no '?' for bytes outside ASCII: the VFD's own character ROM
+	 * draws them); LCD, exactly one 8-byte packet, sent as is. */
+	IR_IMON_SCREEN_WRITE,
 };
+
+/* The largest WRITE: a whole VFD screen (an LCD write is one packet). */
+#define IMON_WRITE_MAX (IMON_DISPLAY_ROWS * IMON_DISPLAY_COLS)
 
 struct ir_imon_screen {
 	enum ir_imon_screen_kind kind;
@@ -82,6 +104,8 @@ struct ir_imon_screen {
 	char line[IMON_DISPLAY_ROWS][IMON_DISPLAY_COLS + 1]; /* ASCII, NUL-terminated */
 	bool icons_set;       /* LCD: send `icons` (else leave them) */
 	uint64_t icons;       /* LCD icon bits (IMON_ICON_*), 56 used */
+	uint8_t raw[IMON_WRITE_MAX]; /* IR_IMON_SCREEN_WRITE's bytes */
+	size_t raw_len;
 };
 
 /*
@@ -105,8 +129,9 @@ const char *ir_imon_icon_names(void);
 /*
  * Parses a display request as the lircd socket's DISPLAY command and the
  * MQTT display topic carry it: "TEXT line1|line2", "ICONS list", "ICONS
- * list TEXT line1|line2" (the text last: it may hold spaces), "CLOCK" or
- * "OFF"; keywords in any case.  Fills `s` (reset first).  Returns 0 or
+ * list TEXT line1|line2" (the text last: it may hold spaces), "CLOCK",
+ * "OFF" or "WRITE HEX" (1..32 bytes in hex digits: a /dev/lcd0 write,
+ * what [output lcddev] passes on); keywords in any case.  Fills `s` (reset first).  Returns 0 or
  * -EINVAL with a message.
  */
 int ir_imon_screen_parse(const char *request, struct ir_imon_screen *s, char *err,
@@ -117,6 +142,11 @@ struct ir_imon_packets {
 	uint8_t pkt[IMON_DISPLAY_MAX_PACKETS][IMON_PACKET_LEN];
 	size_t n;
 };
+
+/* VFD: the six packets of a screen of `n` (1..32) character bytes, padded
+ * with spaces to 32, as lirc_imon's write() sends them.  Returns 0, or
+ * -EINVAL for another size (lirc_imon's answer), `out` then empty. */
+int ir_imon_vfd_bytes(const uint8_t *bytes, size_t n, struct ir_imon_packets *out);
 
 /* VFD: the six packets of a 32-character screen (the two lines padded). */
 void ir_imon_vfd_text(const char line[IMON_DISPLAY_ROWS][IMON_DISPLAY_COLS + 1],
@@ -147,8 +177,10 @@ void ir_imon_lcd_off(uint16_t product, struct ir_imon_packets *out);
  * All the packets of `s` for display `d` of receiver `product`, into
  * `out` (reset first).  `init`: the LCD start-up sequence goes first (the
  * first screen after opening, or after a CLOCK or OFF screen: the caller
- * keeps track).  `now`: the time for a CLOCK screen.
- * Returns 0, or -ENODEV for IR_IMON_DISPLAY_NONE.
+ * keeps track; a WRITE never gets it: its writer drives the LCD).  `now`:
+ * the time for a CLOCK screen.  Returns 0, -ENODEV for
+ * IR_IMON_DISPLAY_NONE, or -EINVAL for a WRITE of a size the display
+ * does not take (VFD 1..32 bytes, LCD 8), as lirc_imon's write().
  */
 int ir_imon_screen_packets(enum ir_imon_display d, uint16_t product,
 			   const struct ir_imon_screen *s, bool init, const struct tm *now,

@@ -18,6 +18,7 @@
 
 #include "ir_imon.h"
 
+#define FFDC_REPORT_MS 500  /* an 0xffdc reports every few ms, keys or not */
 #define OUT_TIMEOUT_MS 1000 /* the kernel driver waits up to 10 s; 1 s is plenty for 8 bytes */
 
 struct ir_imon_panel {
@@ -87,28 +88,47 @@ static libusb_device *find_imon(libusb_context *ctx, int bus, int addr)
 	return found;
 }
 
-/* Interface 0's first interrupt OUT endpoint, 0 if none. */
-static uint8_t find_out_endpoint(libusb_device *dev)
+/* Interface 0's first interrupt endpoint of direction `dir_in`, 0 if none. */
+static uint8_t find_endpoint(libusb_device *dev, bool dir_in)
 {
 	struct libusb_config_descriptor *cfg;
-	uint8_t ep_out = 0;
+	uint8_t found = 0;
 
 	if (libusb_get_active_config_descriptor(dev, &cfg) < 0)
 		return 0;
 	if (cfg->bNumInterfaces > 0 && cfg->interface[0].num_altsetting > 0) {
 		const struct libusb_interface_descriptor *alt = &cfg->interface[0].altsetting[0];
 
-		for (int e = 0; e < alt->bNumEndpoints && !ep_out; e++) {
+		for (int e = 0; e < alt->bNumEndpoints && !found; e++) {
 			const struct libusb_endpoint_descriptor *ep = &alt->endpoint[e];
 
-			if (!(ep->bEndpointAddress & LIBUSB_ENDPOINT_IN) &&
+			if (!!(ep->bEndpointAddress & LIBUSB_ENDPOINT_IN) == dir_in &&
 			    (ep->bmAttributes & LIBUSB_TRANSFER_TYPE_MASK) ==
 				    LIBUSB_TRANSFER_TYPE_INTERRUPT)
-				ep_out = ep->bEndpointAddress;
+				found = ep->bEndpointAddress;
 		}
 	}
 	libusb_free_config_descriptor(cfg);
-	return ep_out;
+	return found;
+}
+
+/* A 15c2:ffdc's display, from the configuration byte of the first report
+ * it sends (it sends them all the time); the kernel's default, VFD, when
+ * none comes within FFDC_REPORT_MS. */
+static enum ir_imon_display ffdc_display(struct ir_imon_panel *p, libusb_device *dev)
+{
+	uint8_t ep_in = find_endpoint(dev, true), report[IMON_PACKET_LEN];
+	int got = 0;
+
+	for (int tries = 0; ep_in && tries < 4; tries++) {
+		/* a short report (a 5-byte pad move on newer models) has no such byte */
+		if (libusb_interrupt_transfer(p->h, ep_in, report, sizeof(report), &got,
+					      FFDC_REPORT_MS) < 0)
+			break;
+		if (got == IMON_PACKET_LEN)
+			return ir_imon_ffdc_display(report[IMON_FFDC_CONFIG_BYTE]);
+	}
+	return IR_IMON_DISPLAY_VFD;
 }
 
 static int claim(struct ir_imon_panel *p, libusb_device *dev, bool detach_kernel, char *err,
@@ -137,7 +157,7 @@ static int claim(struct ir_imon_panel *p, libusb_device *dev, bool detach_kernel
 						  "--socket, or stop it)" : "");
 		return from_libusb(r);
 	}
-	p->ep_out = find_out_endpoint(dev);
+	p->ep_out = find_endpoint(dev, false);
 	return 0;
 }
 
@@ -172,12 +192,14 @@ int ir_imon_panel_open(const char *device, enum ir_imon_display display, bool de
 	libusb_get_device_descriptor(dev, &d);
 	p->product = d.idProduct;
 	p->display = display != IR_IMON_DISPLAY_NONE ? display : ir_imon_display_for(d.idProduct);
+	r = p->display == IR_IMON_DISPLAY_NONE ? -ENODEV : claim(p, dev, detach_kernel, err, err_size);
+	/* one id, many models: the receiver's own report says which */
+	if (r == 0 && display == IR_IMON_DISPLAY_NONE && d.idProduct == 0xffdc)
+		p->display = ffdc_display(p, dev);
 	if (p->display == IR_IMON_DISPLAY_NONE) {
 		snprintf(err, err_size, "15c2:%04x has no VFD or LCD (name one with --type if it does)",
 			 d.idProduct);
 		r = -ENODEV;
-	} else {
-		r = claim(p, dev, detach_kernel, err, err_size);
 	}
 	libusb_unref_device(dev);
 	if (r < 0) {
@@ -227,7 +249,9 @@ int ir_imon_panel_show(struct ir_imon_panel *p, const struct ir_imon_screen *s, 
 	localtime_r(&now, &tm);
 	r = ir_imon_screen_packets(p->display, p->product, s, !p->shown_text, &tm, &pk);
 	if (r < 0) {
-		snprintf(err, err_size, "no display");
+		snprintf(err, err_size, "%s", r == -EINVAL ? "a VFD takes 1 to 32 bytes per write, an "
+							     "LCD one 8-byte packet"
+							   : "no display");
 		return r;
 	}
 	for (size_t i = 0; i < pk.n; i++) {

@@ -21,8 +21,9 @@ struct ir_imon_panel;
  * "usb:imon:BUS:ADDR", "imon..." or NULL: the first iMON found) and claims
  * its interface 0 (taking it from the kernel's imon driver only with
  * `detach_kernel`).  `display`: IR_IMON_DISPLAY_NONE to take the kind
- * from the product id, else the kind to drive.  Returns 0 and *out (close
- * with ir_imon_panel_close()), or a negative errno with `err` filled:
+ * from the product id (a 15c2:ffdc: from the configuration byte of the
+ * first report it sends, ir_imon_ffdc_display()), else the kind to drive.
+ * Returns 0 and *out (close with ir_imon_panel_close()), or a negative errno with `err` filled:
  * -ENOENT (no such receiver), -ENODEV (it has no display), -EBUSY,
  * -EACCES, -EINVAL (bad device name).
  */

@@ -39,6 +39,7 @@
 #include "ir_imon_display.h"
 #include "ir_mceusb.h"
 #include "ir_mceusb_devices.h"
+#include "ir_reopen.h"
 #include "ir_usb_queue.h"
 #include "ir_time.h"
 #include "ir_util.h"
@@ -86,13 +87,19 @@ struct usb_source {
 	uint8_t in_buf[IN_BUF_SIZE];
 	bool xfer_busy, lost, retry_pending, stalled;
 	unsigned io_errors;
-	uint64_t retry_at_ms, next_scan_ms;
+	uint64_t retry_at_ms;
+	struct ir_reopen reopen;  /* scans for the device while it is gone (the thread's) */
 	struct ir_mceusb_rx *rx;
 	struct ir_edge_buf parsed;
 	struct ir_imon_parser imon;
 	bool imon_raw;            /* 04e8:ff30: samples, not keys */
 	struct ir_imon_raw imon_samples;
 	bool display_text;        /* the LCD was started up and shows text (under `lock`) */
+	/* 15c2:ffdc: the display its reports' configuration byte names (the
+	 * first 8-byte report; under `lock`); IR_IMON_DISPLAY_VFD, the
+	 * kernel's default, until one came */
+	bool ffdc_known;
+	enum ir_imon_display ffdc_display;
 	bool hotplug_registered, udev_live;
 	libusb_hotplug_callback_handle hotplug;
 	atomic_bool arrived;
@@ -331,6 +338,12 @@ static void parse_in(struct usb_source *us, const uint8_t *data, size_t len)
 	} else {
 		struct ir_imon_key key;
 
+		if (us->product == 0xffdc && !us->ffdc_known && len == IMON_PACKET_LEN) {
+			pthread_mutex_lock(&us->lock);
+			us->ffdc_display = ir_imon_ffdc_display(data[IMON_FFDC_CONFIG_BYTE]);
+			us->ffdc_known = true;
+			pthread_mutex_unlock(&us->lock);
+		}
 		if (ir_imon_parse(&us->imon, data, len, &key) < 0 ||
 		    (key.kind != IR_IMON_PRESS && key.kind != IR_IMON_PANEL))
 			return;
@@ -492,6 +505,9 @@ static int init_receiver(struct usb_source *us, const struct libusb_device_descr
 		return r;
 	}
 	us->imon_raw = ir_imon_raw_device_known(d->idVendor, d->idProduct);
+	pthread_mutex_lock(&us->lock);
+	us->ffdc_known = false; /* a replugged 0xffdc may be another model */
+	pthread_mutex_unlock(&us->lock);
 	ir_imon_raw_init(&us->imon_samples);
 	ir_imon_parser_init(&us->imon, d->idProduct, us->imon_protocol);
 	/* the raw receivers take no commands */
@@ -677,10 +693,20 @@ static uint64_t rescan_ms(const struct usb_source *us)
 	return us->udev_live ? RESCAN_UDEV_MS : RESCAN_MS;
 }
 
+/* One attempt of the thread's reopen loop. */
+static int reopen_device(void *ctx)
+{
+	struct usb_source *us = ctx;
+	char err[160] = "";
+
+	if (!us->udev_live)
+		renew_context(us);
+	return try_open(us, err, sizeof(err));
+}
+
 static void *event_thread(void *arg)
 {
 	struct usb_source *us = arg;
-	char err[160];
 
 	while (!atomic_load(&us->stop)) {
 		if (us->handle) {
@@ -696,7 +722,7 @@ static void *event_thread(void *arg)
 			}
 			if (us->lost) {
 				teardown(us);
-				us->next_scan_ms = ir_monotonic_ms() + rescan_ms(us);
+				ir_reopen_gone(&us->reopen, ir_monotonic_ms());
 				push_state(us, IR_USB_ITEM_GONE);
 			}
 			continue;
@@ -710,13 +736,8 @@ static void *event_thread(void *arg)
 
 			nanosleep(&ts, NULL);
 		}
-		if (!atomic_exchange(&us->arrived, false) && ir_monotonic_ms() < us->next_scan_ms)
-			continue;
-		us->next_scan_ms = ir_monotonic_ms() + rescan_ms(us);
-		if (!us->udev_live)
-			renew_context(us);
-		err[0] = '\0';
-		if (try_open(us, err, sizeof(err)) == 0) {
+		if (ir_reopen_attempt(&us->reopen, ir_monotonic_ms(), atomic_exchange(&us->arrived, false),
+				      reopen_device, us)) {
 			atomic_fetch_add(&us->reopens, 1);
 			push_state(us, IR_USB_ITEM_BACK);
 		}
@@ -830,6 +851,8 @@ static int usb_open(const char *device, const struct ir_source_options *opt,
 	us->udev_live = libusb_has_capability(LIBUSB_CAP_HAS_HOTPLUG) &&
 			access(UDEV_CONTROL, F_OK) == 0;
 	register_hotplug(us);
+	/* a fixed interval: hotplug (or nothing) says when it is back */
+	ir_reopen_init(&us->reopen, (unsigned)rescan_ms(us), (unsigned)rescan_ms(us));
 	ret = try_open(us, err, err_size);
 	if (ret < 0)
 		goto fail;
@@ -971,11 +994,15 @@ static int usb_display(void *impl, const char *request, char *err, size_t err_si
 	struct usb_source *us = impl;
 	struct ir_imon_screen screen;
 	struct ir_imon_packets pk;
-	enum ir_imon_display d = ir_imon_display_for(us->product);
+	enum ir_imon_display d;
 	time_t now = time(NULL);
 	struct tm tm;
 	int ret = 0;
 
+	pthread_mutex_lock(&us->lock);
+	d = us->product == 0xffdc && us->ffdc_known ? us->ffdc_display
+						    : ir_imon_display_for(us->product);
+	pthread_mutex_unlock(&us->lock);
 	if (us->kind != KIND_IMON || us->imon_raw || d == IR_IMON_DISPLAY_NONE) {
 		snprintf(err, err_size, "this receiver has no display");
 		return -ENOTSUP;
@@ -987,8 +1014,11 @@ static int usb_display(void *impl, const char *request, char *err, size_t err_si
 	if (!us->handle) {
 		snprintf(err, err_size, "the device is unplugged");
 		ret = -ENODEV;
+	} else if (ir_imon_screen_packets(d, us->product, &screen, !us->display_text, &tm, &pk) < 0) {
+		snprintf(err, err_size, "%s: a %s takes %s", us->device, ir_imon_display_name(d),
+			 d == IR_IMON_DISPLAY_VFD ? "1 to 32 bytes per write" : "8-byte packets");
+		ret = -EINVAL;
 	} else {
-		ir_imon_screen_packets(d, us->product, &screen, !us->display_text, &tm, &pk);
 		for (size_t i = 0; ret == 0 && i < pk.n; i++) {
 			struct timespec pause = { 0, (long)ir_imon_display_delay_ms(us->product) * 1000000L };
 

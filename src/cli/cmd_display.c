@@ -7,6 +7,8 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,6 +16,7 @@
 #include "cli.h"
 #include "ir_imon_panel.h"
 #include "ir_time.h"
+#include "out_lcddev.h"
 
 #define SOCKET_TIMEOUT_MS 5000 /* an LCD's first screen takes ~0.2 s; slow VMs more */
 
@@ -22,6 +25,7 @@ static void display_usage(FILE *out)
 	fprintf(out,
 		"Usage: irjack display [-d usb:imon[:BUS:ADDR]] [OPTIONS] TEXT [LINE2]\n"
 		"       irjack display [-d ...] --clock | --off\n"
+		"       irjack display [-d ...] [-t KIND] --lcddev NAME\n"
 		"\n"
 		"Put two lines of text on the front-panel display of an iMON receiver\n"
 		"(VFD: 16x2 characters; LCD: 16x2 in a 5x7 font, and icons), or start the\n"
@@ -42,9 +46,14 @@ static void display_usage(FILE *out)
 		"  -s, --socket PATH    ask a running irjackd instead (its lircd socket, e.g.\n"
 		"                       /run/irjack/lircd): it shows the screen on the iMON\n"
 		"                       receiver it reads (DISPLAY command)\n"
+		"      --lcddev NAME    serve /dev/NAME (e.g. lcd0) as lirc_imon did, until\n"
+		"                       Ctrl-C: each write is shown (VFD: 1..32 bytes, the\n"
+		"                       screen; LCD: one 8-byte packet), for lcdproc's imon\n"
+		"                       and imonlcd drivers (CUSE: libfuse3, the cuse module;\n"
+		"                       irjackd's [output lcddev] does it for its source)\n"
 		"  -h, --help           show this help\n"
 		"\n"
-		"Exit status: 0 shown; 2 bad arguments, no receiver or display, or a USB\n"
+		"Exit status: 0 shown (--lcddev: served until stopped); 2 bad arguments, no receiver or display, or a USB\n"
 		"error (irjackd holding the receiver: use --socket); 1 irjackd refused.\n",
 		ir_imon_icon_names());
 }
@@ -119,9 +128,68 @@ static int display_via_socket(const char *path, const struct ir_imon_screen *s, 
 	return ret;
 }
 
+static volatile sig_atomic_t lcddev_stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	lcddev_stop = 1;
+}
+
+/* A write on --lcddev's device: the panel shows it as lirc_imon did. */
+static int panel_write(void *userdata, const uint8_t *buf, size_t n)
+{
+	static bool failing; /* said once per failing spell: lcdproc writes 8 times a second */
+	struct ir_imon_panel *panel = userdata;
+	char req[8 + 2 * IR_LCDDEV_WRITE_MAX], err[256];
+	struct ir_imon_screen s;
+	int ret = ir_lcddev_request(buf, n, req, sizeof(req));
+
+	if (ret < 0 || ir_imon_screen_parse(req, &s, err, sizeof(err)) < 0)
+		return -EINVAL;
+	ret = ir_imon_panel_show(panel, &s, err, sizeof(err));
+	if (ret == -EINVAL)
+		return ret; /* the writer's size: its own error to see */
+	if (ret < 0 && !failing)
+		cli_error("display: %s", err);
+	failing = ret < 0;
+	return ret < 0 ? -ENODEV : 0;
+}
+
+/* --lcddev: serves /dev/NAME until SIGINT or SIGTERM; the exit status. */
+static int serve_lcddev(struct ir_imon_panel *panel, const char *name)
+{
+	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term;
+	struct ir_lcddev_cuse *c;
+	char err[512];
+	int ret = ir_lcddev_cuse_new(name, panel_write, panel, &c, err, sizeof(err));
+
+	if (ret < 0) {
+		cli_error("--lcddev: %s", err);
+		return EXIT_USAGE;
+	}
+	fprintf(stderr, "irjack: %s shows its writes on the %s; Ctrl-C ends\n",
+		ir_lcddev_cuse_path(c), ir_imon_display_name(ir_imon_panel_display(panel)));
+	sigaction(SIGINT, &sa, &old_int); /* no SA_RESTART: poll() returns */
+	sigaction(SIGTERM, &sa, &old_term);
+	while (!lcddev_stop) {
+		struct pollfd p = { .fd = ir_lcddev_cuse_fd(c), .events = POLLIN };
+
+		if (poll(&p, 1, 1000) > 0 && ir_lcddev_cuse_process(c) < 0) {
+			cli_error("--lcddev: the kernel closed %s", ir_lcddev_cuse_path(c));
+			ret = EXIT_USAGE;
+			break;
+		}
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	ir_lcddev_cuse_free(c);
+	return ret;
+}
+
 int cmd_display(int argc, char **argv)
 {
-	enum { OPT_CLOCK = 256, OPT_OFF, OPT_DETACH };
+	enum { OPT_CLOCK = 256, OPT_OFF, OPT_DETACH, OPT_LCDDEV };
 	static const struct option options[] = {
 		{ "device", required_argument, NULL, 'd' },
 		{ "type", required_argument, NULL, 't' },
@@ -130,12 +198,13 @@ int cmd_display(int argc, char **argv)
 		{ "off", no_argument, NULL, OPT_OFF },
 		{ "detach-kernel", no_argument, NULL, OPT_DETACH },
 		{ "socket", required_argument, NULL, 's' },
+		{ "lcddev", required_argument, NULL, OPT_LCDDEV },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ir_imon_screen s = { .kind = IR_IMON_SCREEN_TEXT };
 	enum ir_imon_display type = IR_IMON_DISPLAY_NONE;
-	const char *device = "usb:imon", *socket_path = NULL, *icons = NULL;
+	const char *device = "usb:imon", *socket_path = NULL, *icons = NULL, *lcddev = NULL;
 	bool detach = false;
 	struct ir_imon_panel *panel;
 	char err[512];
@@ -173,6 +242,9 @@ int cmd_display(int argc, char **argv)
 		case OPT_DETACH:
 			detach = true;
 			break;
+		case OPT_LCDDEV:
+			lcddev = optarg;
+			break;
 		case 'h':
 			display_usage(stdout);
 			return 0;
@@ -181,13 +253,17 @@ int cmd_display(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
+	if (lcddev && (optind < argc || s.kind != IR_IMON_SCREEN_TEXT || s.icons_set || socket_path)) {
+		cli_error("display: --lcddev takes no text, icons, --clock, --off or --socket");
+		return EXIT_USAGE;
+	}
 	if (s.kind != IR_IMON_SCREEN_TEXT && optind < argc) {
 		cli_error("display: --clock and --off take no text");
 		return EXIT_USAGE;
 	}
 	if (screen_from_args(argc - optind, argv + optind, &s) < 0)
 		return EXIT_USAGE;
-	if (s.kind == IR_IMON_SCREEN_TEXT && !s.text_set && !s.icons_set) {
+	if (s.kind == IR_IMON_SCREEN_TEXT && !s.text_set && !s.icons_set && !lcddev) {
 		display_usage(stderr);
 		return EXIT_USAGE;
 	}
@@ -197,6 +273,11 @@ int cmd_display(int argc, char **argv)
 	if (ret < 0) {
 		cli_error("%s", err);
 		return EXIT_USAGE;
+	}
+	if (lcddev) {
+		ret = serve_lcddev(panel, lcddev);
+		ir_imon_panel_close(panel);
+		return ret;
 	}
 	ret = ir_imon_panel_show(panel, &s, err, sizeof(err));
 	if (ret < 0)

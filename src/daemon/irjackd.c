@@ -73,7 +73,8 @@ static void usage(FILE *out)
 		"                       commands, irjack's own STATUS and DISPLAY\n"
 		"                       (an iMON source's VFD/LCD: DISPLAY TEXT l1|l2,\n"
 		"                       DISPLAY ICONS list [TEXT ...], DISPLAY CLOCK,\n"
-		"                       DISPLAY OFF; `irjack display --socket`)\n"
+		"                       DISPLAY OFF, DISPLAY WRITE HEX; `irjack display\n"
+		"                       --socket`)\n"
 		"  [output json]        path ('-': standard output)\n"
 		"  [output mqtt]        host, port, client_id, topic_prefix, username,\n"
 		"                       password|password_file, tls, cafile, certfile,\n"
@@ -93,6 +94,13 @@ static void usage(FILE *out)
 		"                       timeouts (for audio the demodulator's), scancode\n"
 		"                       reads of its frames (rc-core protocol numbers),\n"
 		"                       receive-only ioctls; for ir-ctl -r, mode2, lircd\n"
+		"  [output lcddev]      name (default lcd0), source (a type = imon source;\n"
+		"                       default: every source with a display): /dev/NAME,\n"
+		"                       the iMON display as lirc_imon's character device\n"
+		"                       made through CUSE, for lcdproc's imon (VFD: a\n"
+		"                       write of 1..32 bytes is the screen) and imonlcd\n"
+		"                       (LCD: one 8-byte packet per write) drivers; other\n"
+		"                       sizes fail with EINVAL, no display with ENODEV\n"
 		"  [transmitter NAME]   type = alsa|file|lirc|mceusb, device, mode, volume,\n"
 		"                       remotes\n"
 		"See config/irjackd.conf for an example.\n"
@@ -136,6 +144,9 @@ static void print_summary(const struct irjackd_config *cfg, const struct ir_keym
 	if (cfg->lircdev)
 		printf("  output lircdev: /dev/%s, source %s\n", cfg->lircdev_name,
 		       cfg->lircdev_source[0] ? cfg->lircdev_source : cfg->sources[0].name);
+	if (cfg->lcddev)
+		printf("  output lcddev: /dev/%s, source %s\n", cfg->lcddev_name,
+		       cfg->lcddev_source[0] ? cfg->lcddev_source : "(every display)");
 	if (cfg->mqtt)
 		printf("  output mqtt: %s:%u%s, qos %u, queue %u%s\n", cfg->mqtt_cfg.host,
 		       cfg->mqtt_cfg.port, cfg->mqtt_cfg.tls ? " (TLS)" : "", cfg->mqtt_cfg.qos,

@@ -157,6 +157,7 @@ void irjackd_config_defaults(struct irjackd_config *cfg)
 	cfg->uinput_vendor = 0x1209; /* pid.codes' open-source vendor id */
 	cfg->uinput_product = 0x0001;
 	snprintf(cfg->lircdev_name, sizeof(cfg->lircdev_name), "lirc-irjack");
+	snprintf(cfg->lcddev_name, sizeof(cfg->lcddev_name), "lcd0"); /* lirc_imon's, lcdproc's */
 	snprintf(cfg->lircd_path, sizeof(cfg->lircd_path), "/run/irjack/lircd");
 	cfg->lircd_mode = 0660;
 	snprintf(cfg->json_path, sizeof(cfg->json_path), "-");
@@ -289,10 +290,14 @@ static bool enter_section(struct parse *p, const char *section)
 	p->tx = NULL;
 	if (!strcmp(section, "daemon") || !strcmp(section, "output uinput") ||
 	    !strcmp(section, "output lircd") || !strcmp(section, "output json") ||
-	    !strcmp(section, "output mqtt") || !strcmp(section, "output lircdev")) {
+	    !strcmp(section, "output mqtt") || !strcmp(section, "output lircdev") ||
+	    !strcmp(section, "output lcddev")) {
 		if (!strcmp(section, "output lircdev")) {
 			cfg->lircdev = true;
 			cfg->lircdev_line = p->header_line;
+		} else if (!strcmp(section, "output lcddev")) {
+			cfg->lcddev = true;
+			cfg->lcddev_line = p->header_line;
 		} else if (!strcmp(section, "output mqtt")) {
 			cfg->mqtt = true;
 			cfg->mqtt_cfg.line = p->header_line;
@@ -335,7 +340,7 @@ static bool enter_section(struct parse *p, const char *section)
 		p->tx_has_type = false;
 		return true;
 	}
-	fail(p, "unknown section [%s] (daemon, source NAME, output uinput|lircd|json|mqtt|lircdev, "
+	fail(p, "unknown section [%s] (daemon, source NAME, output uinput|lircd|json|mqtt|lircdev|lcddev, "
 		"transmitter NAME)",
 	     section);
 	return false;
@@ -671,6 +676,13 @@ static void output_key(struct parse *p, const char *section, const char *name, c
 			copy_value(p, cfg->lircdev_source, sizeof(cfg->lircdev_source), name, v);
 		else
 			fail(p, "[output lircdev]: unknown key '%s' (name, source)", name);
+	} else if (!strcmp(section, "output lcddev")) {
+		if (!strcmp(name, "name"))
+			copy_value(p, cfg->lcddev_name, sizeof(cfg->lcddev_name), name, v);
+		else if (!strcmp(name, "source"))
+			copy_value(p, cfg->lcddev_source, sizeof(cfg->lcddev_source), name, v);
+		else
+			fail(p, "[output lcddev]: unknown key '%s' (name, source)", name);
 	} else {
 		if (!strcmp(name, "path"))
 			copy_value(p, cfg->json_path, sizeof(cfg->json_path), name, v);
@@ -710,6 +722,17 @@ static int handler(void *user, const char *section, const char *name, const char
 	return !p->failed;
 }
 
+/* A name for a node directly under /dev. */
+static bool name_is_node(const char *name)
+{
+	if (!name[0] || !strcmp(name, ".") || !strcmp(name, ".."))
+		return false;
+	for (const char *c = name; *c; c++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.", *c))
+			return false;
+	return true;
+}
+
 /* [output lircdev]: a device name for a node under /dev, and the source
  * that feeds it (default: the first). */
 static int check_lircdev(struct parse *p)
@@ -718,13 +741,10 @@ static int check_lircdev(struct parse *p)
 	bool found = !cfg->lircdev_source[0] && cfg->source_count > 0;
 
 	p->line = cfg->lircdev_line;
-	for (const char *c = cfg->lircdev_name; *c; c++) {
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.", *c) ||
-		    !strcmp(cfg->lircdev_name, ".") || !strcmp(cfg->lircdev_name, "..")) {
-			fail(p, "[output lircdev]: name '%s': expected letters, digits, '-', '_', '.' "
-				"(a node under /dev)", cfg->lircdev_name);
-			return -EINVAL;
-		}
+	if (!name_is_node(cfg->lircdev_name)) {
+		fail(p, "[output lircdev]: name '%s': expected letters, digits, '-', '_', '.' "
+			"(a node under /dev)", cfg->lircdev_name);
+		return -EINVAL;
 	}
 	for (unsigned i = 0; i < cfg->source_count && !found; i++)
 		found = !strcmp(cfg->sources[i].name, cfg->lircdev_source);
@@ -737,6 +757,34 @@ static int check_lircdev(struct parse *p)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* [output lcddev]: a device name for a node under /dev, and (if named)
+ * an iMON source, the only kind with a display. */
+static int check_lcddev(struct parse *p)
+{
+	struct irjackd_config *cfg = p->cfg;
+
+	p->line = cfg->lcddev_line;
+	if (!name_is_node(cfg->lcddev_name)) {
+		fail(p, "[output lcddev]: name '%s': expected letters, digits, '-', '_', '.' "
+			"(a node under /dev)", cfg->lcddev_name);
+		return -EINVAL;
+	}
+	if (!cfg->lcddev_source[0])
+		return 0;
+	for (unsigned i = 0; i < cfg->source_count; i++) {
+		if (strcmp(cfg->sources[i].name, cfg->lcddev_source))
+			continue;
+		if (cfg->sources[i].type == IRJACKD_SOURCE_IMON)
+			return 0;
+		fail(p, "[output lcddev]: source '%s' is not an iMON receiver (type = imon): "
+			"only those have a display", cfg->lcddev_source);
+		return -EINVAL;
+	}
+	fail(p, "[output lcddev]: source '%s' is not a [source NAME] of this file",
+	     cfg->lcddev_source);
+	return -EINVAL;
 }
 
 /* [source] type = lircd: a socket path, or HOST[:PORT] with a host. */
@@ -814,6 +862,8 @@ static int check_complete(struct parse *p)
 			m->port = m->tls ? 8883 : 1883;
 	}
 	if (cfg->lircdev && check_lircdev(p) < 0)
+		return -EINVAL;
+	if (cfg->lcddev && check_lcddev(p) < 0)
 		return -EINVAL;
 	if (!cfg->source_count && !cfg->transmitter_count) {
 		p->line = 0;

@@ -23,6 +23,9 @@
  *                         queue_max, discovery = yes|no, discovery_prefix
  *   [output lircdev]      name (a node under /dev; default lirc-irjack),
  *                         source (the source that feeds it; default the first)
+ *   [output lcddev]       name (a node under /dev; default lcd0), source (the
+ *                         type = imon source whose display it drives; default
+ *                         every source with a display)
  *   [transmitter NAME]    type = alsa|file|lirc|mceusb, device, mode,
  *                         volume (0..1), remotes = NAME,... (which remotes it
  *                         sends for; empty: all)
@@ -129,6 +132,10 @@ struct irjackd_config {
 	char lircdev_name[IRJACKD_NAME_MAX];
 	char lircdev_source[IRJACKD_NAME_MAX]; /* "": the first source */
 	unsigned lircdev_line;
+	bool lcddev;                           /* [output lcddev] */
+	char lcddev_name[IRJACKD_NAME_MAX];
+	char lcddev_source[IRJACKD_NAME_MAX]; /* "": every source with a display */
+	unsigned lcddev_line;
 };
 
 struct irjackd_config_error {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * irjackd_outputs.c - the outputs a configuration names ([output uinput],
- * [output lircd], [output json], [output mqtt], [output lircdev]) through the output
+ * [output lircd], [output json], [output mqtt], [output lircdev], [output lcddev])
+ * through the output
  * interface (src/outputs/ir_output.h): their settings from the
  * configuration, what the service lends them, and what a reload keeps.
  */
@@ -13,6 +14,7 @@
 #include "irjackd.h"
 #include "irjackd_service.h"
 #include "out_json.h"
+#include "out_lcddev.h"
 #include "out_lircd.h"
 #include "out_lircdev_cuse.h"
 #include "out_mqtt.h"
@@ -24,6 +26,7 @@ static const char *const slot_kind[OUTPUT_SLOTS] = {
 	[OUTPUT_JSON] = "json",
 	[OUTPUT_MQTT] = "mqtt",
 	[OUTPUT_LIRCDEV] = "lircdev",
+	[OUTPUT_LCDDEV] = "lcddev",
 };
 
 /* One output's settings, as its kind takes them. */
@@ -33,6 +36,7 @@ union output_settings {
 	struct ir_json_settings json;
 	struct ir_mqtt_settings mqtt;
 	struct ir_lircdev_settings lircdev;
+	struct ir_lcddev_settings lcddev;
 };
 
 /* The timeout of the source that feeds [output lircdev] (what
@@ -80,6 +84,10 @@ static bool settings_of(const struct service *sv, const struct irjackd_config *c
 		snprintf(s->lircdev.source, sizeof(s->lircdev.source), "%s", cfg->lircdev_source);
 		s->lircdev.timeout_us = lircdev_timeout(cfg);
 		return cfg->lircdev;
+	case OUTPUT_LCDDEV:
+		snprintf(s->lcddev.name, sizeof(s->lcddev.name), "%s", cfg->lcddev_name);
+		snprintf(s->lcddev.source, sizeof(s->lcddev.source), "%s", cfg->lcddev_source);
+		return cfg->lcddev;
 	case OUTPUT_SLOTS:
 		break;
 	}
@@ -98,6 +106,7 @@ static struct ir_output_env env_of(struct service *sv, const struct generation *
 		.status = status_lines,
 		.send_request = transmit_request,
 		.display = display_request,
+		.display_on = display_on_request,
 		.log = irjackd_log_line,
 		.userdata = sv,
 	};

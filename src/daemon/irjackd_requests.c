@@ -159,6 +159,12 @@ int transmit_request(void *userdata, const struct irjackd_send_request *req, cha
  */
 int display_request(void *userdata, const char *request, char *error, size_t error_size)
 {
+	return display_on_request(userdata, "", request, error, error_size);
+}
+
+int display_on_request(void *userdata, const char *source, const char *request, char *error,
+		       size_t error_size)
+{
 	struct service *sv = userdata;
 	unsigned shown = 0;
 	int first_error = 0;
@@ -168,7 +174,7 @@ int display_request(void *userdata, const char *request, char *error, size_t err
 		char err[256];
 		int ret;
 
-		if (!s->src)
+		if (!s->src || (source[0] && strcmp(s->cfg->name, source)))
 			continue;
 		ret = ir_source_display(s->src, request, err, sizeof(err));
 		if (ret == -ENOTSUP)
@@ -178,7 +184,10 @@ int display_request(void *userdata, const char *request, char *error, size_t err
 				snprintf(error, error_size, "%s: %s", s->cfg->name, err);
 				first_error = ret;
 			}
-			irjackd_log(LOG_WARNING, "display on %s: %s", s->cfg->name, err);
+			/* [output lcddev] logs its own, once per failing spell: it
+			 * writes 8 screens a second */
+			if (!source[0])
+				irjackd_log(LOG_WARNING, "display on %s: %s", s->cfg->name, err);
 			continue;
 		}
 		shown++;
@@ -186,7 +195,11 @@ int display_request(void *userdata, const char *request, char *error, size_t err
 	if (first_error == -EINVAL)
 		return first_error; /* a bad request is bad for every display */
 	if (!shown && !first_error) {
-		snprintf(error, error_size, "no source has a display (an iMON VFD or LCD)");
+		if (source[0])
+			snprintf(error, error_size, "source %s has no display now (an iMON VFD or LCD, "
+				 "plugged in)", source);
+		else
+			snprintf(error, error_size, "no source has a display (an iMON VFD or LCD)");
 		return -ENODEV;
 	}
 	return shown ? 0 : first_error;

@@ -187,13 +187,15 @@ static int start(struct service *sv)
 	    (ret = outputs_open(sv, sv->gen, OUTPUT_LIRCD)) < 0 ||
 	    (ret = outputs_open(sv, sv->gen, OUTPUT_UINPUT)) < 0 ||
 	    (ret = outputs_open(sv, sv->gen, OUTPUT_MQTT)) < 0 ||
-	    (ret = outputs_open(sv, sv->gen, OUTPUT_LIRCDEV)) < 0)
+	    (ret = outputs_open(sv, sv->gen, OUTPUT_LIRCDEV)) < 0 ||
+	    (ret = outputs_open(sv, sv->gen, OUTPUT_LCDDEV)) < 0)
 		return ret;
 	return 0;
 }
 
 static void stop(struct service *sv)
 {
+	outputs_close(sv, OUTPUT_LCDDEV); /* its writes go to the sources' displays */
 	outputs_close(sv, OUTPUT_MQTT); /* "offline" while the sources still exist */
 	generation_free(sv, sv->gen);  /* releases held keys first */
 	outputs_close(sv, OUTPUT_LIRCDEV);

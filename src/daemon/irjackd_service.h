@@ -99,6 +99,7 @@ enum output_slot {
 	OUTPUT_JSON,
 	OUTPUT_MQTT,
 	OUTPUT_LIRCDEV,
+	OUTPUT_LCDDEV,
 	OUTPUT_SLOTS
 };
 
@@ -173,6 +174,11 @@ void generation_free(struct service *sv, struct generation *g);
 /* irjackd_requests.c: a DISPLAY request, to every source that has a
  * display (an iMON receiver's VFD or LCD). */
 int display_request(void *userdata, const char *request, char *error, size_t error_size);
+/* The same for the source named `source` only ("": every source), as
+ * [output lcddev] asks: -EINVAL when the request does not fit its display,
+ * -ENODEV when it has none (or is unplugged). */
+int display_on_request(void *userdata, const char *source, const char *request, char *error,
+		       size_t error_size);
 
 /* irjackd_outputs.c */
 /* Opens output `slot` if the generation's configuration has it; errors

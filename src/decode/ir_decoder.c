@@ -22,6 +22,13 @@
  * trailing space or inter-frame gap. */
 #define FLUSH_SILENCE_US 1000000u
 
+/* A family's (or a table row's) best reason in the current train. */
+struct why_note {
+	bool has_why;
+	unsigned progress;
+	char text[160];
+};
+
 struct family_slot {
 	const struct ir_family *family;
 	void *state;
@@ -30,10 +37,9 @@ struct family_slot {
 	/* This family was already handed the current space through
 	 * ir_decoder_space_elapsed(); it must not see the space edge again. */
 	bool got_space_early;
-	/* Its best reason in the current train (ir_decoder_set_why()). */
-	bool has_why;
-	unsigned why_progress;
-	char why[160];
+	/* Its best reasons in the current train (ir_decoder_set_why()): one
+	 * per protocol of the family (a table family's rows say which). */
+	struct why_note *why;
 };
 
 struct last_frame {
@@ -76,20 +82,45 @@ struct ir_decoder {
 };
 
 static void queue_frame(void *owner, const struct ir_frame *frame);
+
+/* How many reasons a slot keeps: one per protocol of its family. */
+static size_t slot_rows(const struct family_slot *slot)
+{
+	return slot->family->protocol_count ? slot->family->protocol_count : 1;
+}
+
+/* Fills in `slot`'s state and reason notes for `family`: 0 or -ENOMEM
+ * (the caller frees what was allocated with the decoder). */
+static int slot_init(struct family_slot *slot, const struct ir_family *family)
+{
+	slot->family = family;
+	slot->state = calloc(1, family->state_size ? family->state_size : 1);
+	slot->why = calloc(slot_rows(slot), sizeof(*slot->why));
+	if (!slot->state || !slot->why)
+		return -ENOMEM;
+	family->reset(slot->state);
+	return 0;
+}
 static void queue_repeat(void *owner, const struct ir_protocol_set *of, uint64_t start_us,
 			 uint64_t end_us);
 
-/* A family's reason: kept if it got further than the one it had. */
-static void note_why(void *owner, void *slot_ptr, unsigned progress, const char *text)
+/* A family's reason: kept if it got further than the one it had for the
+ * same protocol row. */
+static void note_why(void *owner, void *slot_ptr, unsigned row, unsigned progress,
+		     const char *text)
 {
 	struct family_slot *slot = slot_ptr;
+	struct why_note *note;
 
 	(void)owner;
-	if (slot->has_why && progress <= slot->why_progress)
+	if (!slot->why || row >= slot_rows(slot))
 		return;
-	slot->has_why = true;
-	slot->why_progress = progress;
-	snprintf(slot->why, sizeof(slot->why), "%s", text);
+	note = &slot->why[row];
+	if (note->has_why && progress <= note->progress)
+		return;
+	note->has_why = true;
+	note->progress = progress;
+	snprintf(note->text, sizeof(note->text), "%s", text);
 }
 
 /* What family `slot` is handed with an edge that starts at dec->now_us. */
@@ -155,13 +186,10 @@ int ir_decoder_new(const struct ir_protocol_set *enabled, ir_frame_fn fn, void *
 		if (family->parametric || !family_has_enabled_protocol(family, &dec->enabled))
 			continue;
 		slot = &dec->slots[dec->slot_count++];
-		slot->family = family;
-		slot->state = calloc(1, family->state_size ? family->state_size : 1);
-		if (!slot->state) {
+		if (slot_init(slot, family) < 0) {
 			ir_decoder_free(dec);
 			return -ENOMEM;
 		}
-		family->reset(slot->state);
 	}
 	*out = dec;
 	return 0;
@@ -180,13 +208,13 @@ int ir_decoder_add_custom(struct ir_decoder *dec, const struct ir_family *family
 	dec->slots = slots;
 	slot = &slots[dec->slot_count];
 	memset(slot, 0, sizeof(*slot));
-	slot->state = calloc(1, family->state_size ? family->state_size : 1);
-	if (!slot->state)
+	if (slot_init(slot, family) < 0) {
+		free(slot->state);
+		free(slot->why);
 		return -ENOMEM;
-	slot->family = family;
+	}
 	slot->params = params;
 	slot->decoder_id = decoder_id;
-	family->reset(slot->state);
 	dec->slot_count++;
 	return 0;
 }
@@ -195,8 +223,10 @@ void ir_decoder_free(struct ir_decoder *dec)
 {
 	if (!dec)
 		return;
-	for (size_t i = 0; i < dec->slot_count; i++)
+	for (size_t i = 0; i < dec->slot_count; i++) {
 		free(dec->slots[i].state);
+		free(dec->slots[i].why);
+	}
 	free(dec->slots);
 	free(dec);
 }
@@ -242,8 +272,11 @@ static void decode_in_slot(struct ir_decoder *dec, struct family_slot *slot,
 	struct ir_decode_ctx ctx = slot_ctx(
 		dec, slot, !dec->have_pulse || dark > UINT32_MAX ? UINT32_MAX : (uint32_t)dark,
 		e->kind == IR_PULSE ? dec->now_us + e->duration : dec->now_us);
+	/* A timeout is the line gone idle: families see it as the longest
+	 * space there can be, whatever the source's timeout was. */
+	struct ir_edge idle = { .duration = IR_DURATION_MAX, .kind = IR_TIMEOUT };
 
-	slot->family->decode(slot->state, &ctx, e);
+	slot->family->decode(slot->state, &ctx, e->kind == IR_TIMEOUT ? &idle : e);
 }
 
 static int feed_edge(struct ir_decoder *dec, const struct ir_edge *edge);
@@ -252,9 +285,21 @@ static void flush_pending(struct ir_decoder *dec);
 static int cmp_reasons(const void *a, const void *b)
 {
 	const struct ir_decode_reason *x = a, *y = b;
+	int by_family = strcmp(x->family, y->family);
 
-	return x->progress != y->progress ? (x->progress < y->progress ? 1 : -1)
-					  : strcmp(x->family, y->family);
+	/* a table family's rows: by their text, which starts with the protocol */
+	if (x->progress == y->progress)
+		return by_family ? by_family : strcmp(x->text, y->text);
+	return x->progress < y->progress ? 1 : -1;
+}
+
+static size_t count_rows(const struct ir_decoder *dec)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < dec->slot_count; i++)
+		n += slot_rows(&dec->slots[i]);
+	return n;
 }
 
 /* The end of a train: if nothing took it, the families' reasons. */
@@ -264,16 +309,17 @@ static void end_train(struct ir_decoder *dec)
 	size_t n = 0;
 
 	if (dec->why_fn && dec->in_train && !dec->train_took &&
-	    (reasons = calloc(dec->slot_count + 1, sizeof(*reasons)))) {
+	    (reasons = calloc(count_rows(dec) + 1, sizeof(*reasons)))) {
 		for (size_t i = 0; i < dec->slot_count; i++) {
 			const struct family_slot *slot = &dec->slots[i];
 
-			if (slot->has_why)
-				reasons[n++] = (struct ir_decode_reason){
-					.family = slot->family->name,
-					.text = slot->why,
-					.progress = slot->why_progress,
-				};
+			for (size_t r = 0; r < slot_rows(slot); r++)
+				if (slot->why[r].has_why)
+					reasons[n++] = (struct ir_decode_reason){
+						.family = slot->family->name,
+						.text = slot->why[r].text,
+						.progress = slot->why[r].progress,
+					};
 		}
 		qsort(reasons, n, sizeof(*reasons), cmp_reasons);
 		dec->why_fn(dec->why_userdata, dec->train_start_us, dec->pulse_end_us,
@@ -281,7 +327,8 @@ static void end_train(struct ir_decoder *dec)
 		free(reasons);
 	}
 	for (size_t i = 0; i < dec->slot_count; i++)
-		dec->slots[i].has_why = false;
+		for (size_t r = 0; r < slot_rows(&dec->slots[i]); r++)
+			dec->slots[i].why[r].has_why = false;
 	dec->in_train = false;
 	dec->train_took = false;
 	dec->train_edges = 0;

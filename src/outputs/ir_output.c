@@ -27,7 +27,7 @@ const struct ir_output_kind *ir_output_kind_find(const char *name)
 {
 	const struct ir_output_kind *const builtin[] = {
 		&ir_output_uinput, &ir_output_lircd, &ir_output_json, &ir_output_mqtt,
-		&ir_output_lircdev,
+		&ir_output_lircdev, &ir_output_lcddev,
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(builtin); i++)

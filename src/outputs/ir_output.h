@@ -54,6 +54,11 @@ struct ir_output_env {
 	/* A front-panel display request (lircd socket DISPLAY, MQTT display
 	 * topic): see out_lircd.h. */
 	int (*display)(void *userdata, const char *request, char *error, size_t error_size);
+	/* The same for one source's display (`source` "": every source's),
+	 * as [output lcddev] passes a /dev/lcd0 write on; 0 or -errno
+	 * (-EINVAL: the request does not fit the display). */
+	int (*display_on)(void *userdata, const char *source, const char *request, char *error,
+			  size_t error_size);
 	/* One line (no newline) at a syslog level (LOG_ERR ... LOG_DEBUG); may
 	 * be called from an output's own thread.  NULL: silent. */
 	void (*log)(void *userdata, int level, const char *message);

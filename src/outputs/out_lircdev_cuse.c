@@ -5,35 +5,19 @@
  */
 #include "out_lircdev_cuse.h"
 
+#include "cuse_session.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Does the name suit a node directly under /dev? */
-static bool name_ok(const char *name)
-{
-	size_t n = name ? strlen(name) : 0;
-
-	if (n == 0 || n > 63 || !strcmp(name, ".") || !strcmp(name, ".."))
-		return false;
-	for (const char *c = name; *c; c++)
-		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-		      (*c >= '0' && *c <= '9') || *c == '-' || *c == '_' || *c == '.'))
-			return false;
-	return true;
-}
-
 #ifdef IRJACK_HAVE_CUSE
 
-#define FUSE_USE_VERSION 31
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
-
-#include <cuse_lowlevel.h>
-#include <fuse_lowlevel.h>
 
 /* A read larger than this is served in part (mode2 words or scancodes
  * are whole records in either case). */
@@ -51,10 +35,8 @@ struct open_file {
 
 struct ir_lircdev_cuse {
 	struct ir_lircdev *dev;
-	struct fuse_session *se;
-	struct fuse_buf buf;
+	struct ir_cuse_session s;
 	struct open_file *files;
-	bool ready;     /* the kernel made the device */
 	char path[80];
 };
 
@@ -211,7 +193,7 @@ static void on_init_done(void *userdata)
 {
 	struct ir_lircdev_cuse *c = userdata;
 
-	c->ready = true;
+	ir_cuse_session_ready(&c->s);
 }
 
 static const struct cuse_lowlevel_ops cuse_ops = {
@@ -223,72 +205,16 @@ static const struct cuse_lowlevel_ops cuse_ops = {
 	.poll = on_poll,
 };
 
-/* libfuse's own messages (an unknown option, a failed read) are the
- * caller's errors already; keep them off stderr. */
-static void fuse_quiet(enum fuse_log_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-}
-
-/* Opens /dev/cuse and hands it to the session. */
-static int attach_cuse(struct ir_lircdev_cuse *c, char *err, size_t err_size)
-{
-	char fdpath[32];
-	int fd = open("/dev/cuse", O_RDWR | O_CLOEXEC | O_NONBLOCK);
-	int ret;
-
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, err_size, "/dev/cuse: %s (%s)", strerror(-ret),
-			 ret == -ENOENT ? "is the cuse module loaded? modprobe cuse"
-					: "irjack needs read and write access to it");
-		return ret;
-	}
-	/* libfuse takes an open device as "/dev/fd/N" and closes it in
-	 * fuse_session_destroy() */
-	snprintf(fdpath, sizeof(fdpath), "/dev/fd/%d", fd);
-	if (fuse_session_mount(c->se, fdpath) != 0) {
-		close(fd);
-		snprintf(err, err_size, "libfuse3 did not take /dev/cuse");
-		return -EIO;
-	}
-	return 0;
-}
-
-/* Serves the kernel's CUSE_INIT (it asks for the device's name) until the
- * device exists, at most 2 s. */
-static int wait_ready(struct ir_lircdev_cuse *c, char *err, size_t err_size)
-{
-	for (int i = 0; i < 200 && !c->ready; i++) {
-		struct pollfd p = { .fd = fuse_session_fd(c->se), .events = POLLIN };
-
-		if (poll(&p, 1, 10) > 0 && ir_lircdev_cuse_process(c) < 0)
-			break;
-	}
-	if (c->ready)
-		return 0;
-	snprintf(err, err_size, "%s: the kernel did not create the device (is the name taken?)",
-		 c->path);
-	return -ETIMEDOUT;
-}
-
 int ir_lircdev_cuse_new(const struct ir_lircdev_cuse_config *cfg, struct ir_lircdev_cuse **out,
 			char *err, size_t err_size)
 {
 	struct ir_lircdev_config lc = { .timeout_us = cfg->timeout_us,
 					.resolution_us = cfg->resolution_us,
 					.readable = on_readable };
-	char devname[96];
-	const char *dev_info[] = { devname };
-	struct cuse_info ci = { .dev_info_argc = 1, .dev_info_argv = dev_info };
-	char *argv[] = { "irjack", NULL };
-	struct fuse_args args = FUSE_ARGS_INIT(1, argv);
 	struct ir_lircdev_cuse *c;
 	int ret;
 
-	if (!name_ok(cfg->name)) {
+	if (!ir_cuse_name_ok(cfg->name)) {
 		snprintf(err, err_size, "lircdev name '%s': expected letters, digits, '-', '_', '.'",
 			 cfg->name ? cfg->name : "");
 		return -EINVAL;
@@ -300,19 +226,7 @@ int ir_lircdev_cuse_new(const struct ir_lircdev_cuse_config *cfg, struct ir_lirc
 		return -ENOMEM;
 	}
 	snprintf(c->path, sizeof(c->path), "/dev/%s", cfg->name);
-	snprintf(devname, sizeof(devname), "DEVNAME=%s", cfg->name);
-	fuse_set_log_func(fuse_quiet);
-	c->se = cuse_lowlevel_new(&args, &ci, &cuse_ops, c);
-	/* the session has parsed what it adds to args ("-osubtype=cuse"...) */
-	fuse_opt_free_args(&args);
-	if (!c->se) {
-		snprintf(err, err_size, "libfuse3 could not start a CUSE session");
-		ret = -ENOMEM;
-	} else {
-		ret = attach_cuse(c, err, err_size);
-		if (ret == 0)
-			ret = wait_ready(c, err, err_size);
-	}
+	ret = ir_cuse_session_start(&c->s, cfg->name, &cuse_ops, c, err, err_size);
 	if (ret < 0) {
 		ir_lircdev_cuse_free(c);
 		return ret;
@@ -331,33 +245,21 @@ void ir_lircdev_cuse_free(struct ir_lircdev_cuse *c)
 			fuse_reply_err(f->pending, ENODEV);
 		f->pending = NULL;
 	}
-	if (c->se)
-		fuse_session_destroy(c->se); /* closes /dev/cuse: the node goes */
+	ir_cuse_session_stop(&c->s); /* closes /dev/cuse: the node goes */
 	while (c->files)
 		file_free(c->files, false); /* ir_lircdev_free() closes the readers */
 	ir_lircdev_free(c->dev);
-	free(c->buf.mem);
 	free(c);
 }
 
 int ir_lircdev_cuse_fd(const struct ir_lircdev_cuse *c)
 {
-	return fuse_session_fd(c->se);
+	return fuse_session_fd(c->s.se);
 }
 
 int ir_lircdev_cuse_process(struct ir_lircdev_cuse *c)
 {
-	/* a bounded batch: other outputs and sources get their turn */
-	for (int i = 0; i < 64; i++) {
-		int n = fuse_session_receive_buf(c->se, &c->buf);
-
-		if (n == -EAGAIN || n == -EINTR)
-			return 0;
-		if (n <= 0 || fuse_session_exited(c->se))
-			return -ENODEV;
-		fuse_session_process_buf(c->se, &c->buf);
-	}
-	return 0;
+	return ir_cuse_session_process(&c->s);
 }
 
 struct ir_lircdev *ir_lircdev_cuse_device(struct ir_lircdev_cuse *c)
@@ -381,7 +283,7 @@ int ir_lircdev_cuse_new(const struct ir_lircdev_cuse_config *cfg, struct ir_lirc
 			char *err, size_t err_size)
 {
 	(void)out;
-	if (!name_ok(cfg->name)) {
+	if (!ir_cuse_name_ok(cfg->name)) {
 		snprintf(err, err_size, "lircdev name '%s': expected letters, digits, '-', '_', '.'",
 			 cfg->name ? cfg->name : "");
 		return -EINVAL;

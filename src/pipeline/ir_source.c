@@ -12,6 +12,7 @@
 
 #include "ir_keymap.h"
 #include "ir_receiver.h"
+#include "ir_source_silence.h"
 #include "ir_util.h"
 
 struct ir_source_sink {
@@ -26,6 +27,7 @@ struct ir_source {
 	struct ir_source_callbacks cb;
 	struct ir_receiver *rx;     /* audio */
 	struct ir_decoder *dec;     /* timings */
+	struct ir_silence silence;  /* live timing sources: idle time as silence */
 	unsigned rate, channels;
 	uint64_t samples;
 	uint64_t frames;
@@ -189,6 +191,7 @@ void ir_source_sink_edges(struct ir_source_sink *sink, const struct ir_edge *edg
 			src->cb.edge(src->cb.userdata, 0, &edges[i]);
 		ir_decoder_feed(src->dec, &edges[i]);
 	}
+	ir_silence_after_edges(&src->silence, src->dec, edges, n);
 	src->samples += n;
 }
 
@@ -215,6 +218,7 @@ void ir_source_sink_event(struct ir_source_sink *sink, enum ir_source_event even
 		if (src->dec)
 			ir_decoder_reset(src->dec);
 	}
+	ir_silence_cancel(&src->silence);
 	if (src->cb.event)
 		src->cb.event(src->cb.userdata, event, message);
 }
@@ -346,6 +350,7 @@ int ir_source_open(const char *spec, const struct ir_source_options *opt,
 	const struct ir_source_backend *b;
 	struct ir_source *src;
 	const char *device = NULL;
+	bool opened;
 	int ret;
 
 	if (err_size)
@@ -369,13 +374,21 @@ int ir_source_open(const char *spec, const struct ir_source_options *opt,
 	else
 		ir_source_options_init(&src->opt);
 	src->cb = *cb;
+	ir_silence_init_unused(&src->silence);
 	ret = b->open(device, &src->opt, &src->sink, &src->impl, err, err_size);
+	opened = ret == 0;
 	if (ret == 0 && src->error) {
 		snprintf(err, err_size, "%s", src->error_msg);
 		ret = src->error;
-		b->close(src->impl);
+	}
+	if (ret == 0 && b->kind == IR_SOURCE_KIND_TIMING && b->fd(src->impl) >= 0) {
+		ret = ir_silence_start(&src->silence, b->fd(src->impl));
+		if (ret < 0)
+			snprintf(err, err_size, "cannot time the silence: %s", strerror(-ret));
 	}
 	if (ret < 0) {
+		if (opened)
+			b->close(src->impl);
 		if (src->rx)
 			ir_receiver_free(src->rx);
 		ir_decoder_free(src->dec);
@@ -391,6 +404,7 @@ void ir_source_free(struct ir_source *src)
 	if (!src)
 		return;
 	src->backend->close(src->impl);
+	ir_silence_free(&src->silence);
 	if (src->rx)
 		ir_receiver_free(src->rx);
 	ir_decoder_free(src->dec);
@@ -399,6 +413,8 @@ void ir_source_free(struct ir_source *src)
 
 int ir_source_fd(const struct ir_source *src)
 {
+	if (ir_silence_active(&src->silence))
+		return src->silence.poll_fd;
 	return src->backend->fd(src->impl);
 }
 
@@ -411,6 +427,9 @@ int ir_source_dispatch(struct ir_source *src, char *err, size_t err_size)
 	if (src->ended)
 		return -ENODATA;
 	ret = src->backend->dispatch(src->impl);
+	/* after the backend: an edge it just read ends the silence first */
+	if (ret == 0 && !src->error)
+		ir_silence_dispatch(&src->silence, src->dec);
 	if (src->error) {
 		snprintf(err, err_size, "%s", src->error_msg);
 		return src->error;

@@ -49,6 +49,11 @@ enum bo_state {
 	STATE_STOP_PULSE,
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const bo_states[] = {
+	"idle", "start space", "start pulse", "bit space", "bit pulse", "trailer space", "stop pulse",
+};
+
 struct bo_dec {
 	enum bo_state state;
 	unsigned count;       /* start bits, then data bits */
@@ -140,6 +145,8 @@ static void bo_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_ed
 		d->state = STATE_INACTIVE;
 		return;
 	}
+	ir_decode_why_state(ctx, "bang_olufsen", bo_states, d->state,
+			    d->count, e->kind == IR_PULSE, e->duration);
 	d->state = STATE_INACTIVE;
 }
 

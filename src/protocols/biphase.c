@@ -6,7 +6,7 @@
  * one encoder that mirrors it.  A 1 is a pulse half then a space half (all
  * of IRMP's "first pulse is 1" protocols); a row may give pulse and
  * space halves different lengths and margins (IRMP's A1 TV Box: 250 and
- * 150 µs; not in the table yet, see README).
+ * 150 µs).
  *
  *   frame: [header pulse, header space], prefix bits, data bits, MSB first
  *
@@ -90,6 +90,14 @@ static const struct bp_proto bp_protos[] = {
 	 * this row does not) */
 	{ IR_PROTO_MERLIN, 0, 0, 0, 210, 210, 100, 100, 2, 2, 25,
 	  0, 9, 9, 16, 0, 50000, NULL, NULL },
+	/* A1 TV Box: no header; a 250 µs pulse half, a 150 µs space half;
+	 * start bits 1 0, then 8 address and 8 command bits (IRMP reads the
+	 * 300/340 µs its two start bits make as a pseudo header; irsnd sends
+	 * 10AAAAAAAACCCCCCCC).  Margins: a pulse is 250 or 500 µs, a space
+	 * 150 or 300, so a space margin under 75 µs keeps them apart (its
+	 * info row gives that 70 µs, the tighter of the two). */
+	{ IR_PROTO_A1TVBOX, 0, 0, 0, 250, 150, 100, 70, 2, 2, 16,
+	  0, 8, 8, 8, 0, 50000, NULL, NULL },
 };
 
 #define BP_INFO(ID, NAME, MASK, CARRIER, UNIT, MARGIN, NOT_DEFAULT, SUMMARY)             \
@@ -112,6 +120,8 @@ static const struct ir_protocol_info bp_infos[] = {
 		"RC II (FM8), 10-bit command, Manchester"),
 	BP_INFO(IR_PROTO_MERLIN, "merlin", 0x1ffffff, 38000, 210, 100, false,
 		"Merlin (Pollin), 9-bit address, 16-bit command, Manchester"),
+	BP_INFO(IR_PROTO_A1TVBOX, "a1tvbox", 0xff00ff, 38000, 250, 70, false,
+		"A1 TV Box, 8-bit address << 16 | 8-bit command, Manchester (250/150 us halves)"),
 };
 
 #define BP_COUNT (sizeof(bp_protos) / sizeof(bp_protos[0]))
@@ -235,6 +245,39 @@ static bool bp_start(const struct bp_proto *p, struct bp_one *o, struct ir_decod
 	return false;
 }
 
+/* Why the edge (pulse?, dur) broke row p's frame in o's state
+ * (`irjack decode -v`). */
+static void bp_why(const struct bp_proto *p, const struct bp_one *o, struct ir_decode_ctx *ctx,
+		   bool pulse, uint32_t dur)
+{
+	const char *name = bp_infos[p - bp_protos].name, *what = pulse ? "pulse" : "space";
+	uint32_t half = pulse ? p->pulse_half : p->space_half;
+	uint32_t m = pulse ? p->margin : p->space_margin;
+	/* edges accepted, at least: an edge holds one or two halves */
+	unsigned progress = (p->header_pulse ? 2 : 0) + (o->halves + 1) / 2;
+
+	if (o->state == STATE_INACTIVE && pulse && p->header_pulse)
+		ir_decode_why(ctx, 0, "%s: header pulse %u us outside %u-%u", name, dur,
+			      p->header_pulse - (p->header_margin < p->header_pulse ? p->header_margin : 0),
+			      p->header_pulse + p->header_margin);
+	else if (o->state == STATE_INACTIVE)
+		return;
+	else if (!pulse && dur == IR_DURATION_MAX)
+		ir_decode_why(ctx, progress, "%s: silence after %u of %u half-bits", name,
+			      o->halves, 2 * bp_total(p));
+	else if (o->state == STATE_HEADER_SPACE)
+		ir_decode_why(ctx, progress, "%s: header %s %u us: not %u (+-%u)", name, what, dur,
+			      p->header_space, p->header_margin);
+	else if (o->state == STATE_TRAILER)
+		ir_decode_why(ctx, progress,
+			      "%s: all bits, then a pulse after %u us: not the silence (>= %u) that ends a frame",
+			      name, dur, p->end_space);
+	else
+		ir_decode_why(ctx, progress,
+			      "%s: half-bit %u: %s %u us does not fit (one half %u, two %u, +-%u)",
+			      name, o->halves, what, dur, half, 2 * half, m);
+}
+
 static void bp_decode_one(const struct bp_proto *p, struct bp_one *o, struct ir_decode_ctx *ctx,
 			  bool pulse, uint32_t dur)
 {
@@ -264,6 +307,8 @@ static void bp_decode_one(const struct bp_proto *p, struct bp_one *o, struct ir_
 		bp_emit(p, o, ctx);
 		return;
 	}
+	if (ir_decode_wants_why(ctx))
+		bp_why(p, o, ctx, pulse, dur);
 	o->state = STATE_INACTIVE;
 	/* the pulse that broke a frame may start the next one */
 	if (pulse && p->header_pulse)
@@ -274,11 +319,14 @@ static void bp_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_ed
 {
 	struct bp_dec *d = state;
 	bool pulse = e->kind == IR_PULSE;
-	uint32_t dur = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	uint32_t dur = e->duration;
 
-	for (size_t i = 0; i < BP_COUNT; i++)
-		if (ir_decode_enabled(ctx, bp_protos[i].id))
-			bp_decode_one(&bp_protos[i], &d->one[i], ctx, pulse, dur);
+	for (size_t i = 0; i < BP_COUNT; i++) {
+		if (!ir_decode_enabled(ctx, bp_protos[i].id))
+			continue;
+		ir_decode_set_row(ctx, (unsigned)i);
+		bp_decode_one(&bp_protos[i], &d->one[i], ctx, pulse, dur);
+	}
 }
 
 /* The most silence any row waiting in STATE_TRAILER needs: handed that

@@ -42,6 +42,11 @@ enum bose_state {
 	STATE_BIT_SPACE,
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const bose_states[] = {
+	"idle", "header space", "bit pulse", "bit space",
+};
+
 struct bose_dec {
 	enum bose_state state;
 	unsigned count;
@@ -107,6 +112,8 @@ static void bose_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_
 		d->state = STATE_BIT_PULSE;
 		return;
 	}
+	ir_decode_why_state(ctx, "bose", bose_states, d->state,
+			    d->count, e->kind == IR_PULSE, e->duration);
 	d->state = STATE_INACTIVE;
 }
 

@@ -365,7 +365,7 @@ static void generic_decode(void *state, struct ir_decode_ctx *ctx, const struct 
 	struct generic_dec *d = state;
 	const struct ir_generic_params *p = ir_decode_params(ctx);
 	bool pulse = e->kind == IR_PULSE;
-	uint32_t dur = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	uint32_t dur = e->duration;
 
 	if (!p || (e->kind != IR_PULSE && e->kind != IR_SPACE && e->kind != IR_TIMEOUT))
 		return;

@@ -68,6 +68,11 @@ enum grundig_state {
 	STATE_BIT_END,
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const grundig_states[] = {
+	"idle", "pre space", "bit start", "bit end",
+};
+
 struct grundig_dec {
 	enum grundig_state state;
 	unsigned count;
@@ -123,8 +128,12 @@ static void grundig_finish(struct grundig_dec *d, struct ir_decode_ctx *ctx)
 	bool info;
 
 	d->state = STATE_INACTIVE;
-	if (!grundig_complete(d, ctx, &proto))
+	if (!grundig_complete(d, ctx, &proto)) {
+		ir_decode_why(ctx, 1 + 2 * d->count,
+			      "grundig: %u bits then silence: not IR60 (7), Grundig (10) or Nokia (17) with its start bit, or not enabled",
+			      d->count);
 		return;
+	}
 	switch (proto) {
 	case IR_PROTO_IR60:
 		command = d->bits;
@@ -141,6 +150,8 @@ static void grundig_finish(struct grundig_dec *d, struct ir_decode_ctx *ctx)
 		break;
 	}
 	if (info && !d->after_info) {
+		ir_decode_why(ctx, 1 + 2 * d->count,
+			      "grundig: an info (start) frame, no frame after it in time");
 		d->info_pending = true;
 		return;
 	}
@@ -153,9 +164,6 @@ static void grundig_decode(void *state, struct ir_decode_ctx *ctx, const struct 
 	struct ir_edge ev = *e;
 	bool pulse = ev.kind == IR_PULSE;
 
-	/* The source gave up waiting: nothing more of this frame will come. */
-	if (ev.kind == IR_TIMEOUT)
-		ev.duration = IR_DURATION_MAX;
 	if (!ir_geq_margin(ev.duration, GRUNDIG_UNIT, GRUNDIG_MARGIN))
 		goto fail;
 again:
@@ -218,6 +226,8 @@ again:
 		goto again;
 	}
 fail:
+	ir_decode_why_state(ctx, "grundig", grundig_states, d->state,
+			    d->count, e->kind == IR_PULSE, ev.duration);
 	d->state = STATE_INACTIVE;
 }
 

@@ -60,6 +60,11 @@ enum imon_state {
 	STATE_DATA_SLOT,
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const imon_states[] = {
+	"idle", "check slot", "data slot",
+};
+
 struct imon_dec {
 	enum imon_state state;
 	unsigned bit;         /* the bit whose slots come next */
@@ -127,9 +132,6 @@ static void imon_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_
 	bool pulse = ev.kind == IR_PULSE;
 	bool was_idle = d->idle;
 
-	/* A timeout is silence from here on: every slot left is dark. */
-	if (ev.kind == IR_TIMEOUT)
-		ev.duration = IR_DURATION_MAX;
 	d->idle = !pulse && ev.duration >= IMON_IDLE_SPACE;
 	if (!ir_geq_margin(ev.duration, IMON_UNIT,
 			   d->state == STATE_INACTIVE ? IMON_HEADER_MARGIN : IMON_MARGIN))
@@ -177,6 +179,8 @@ again:
 		return;
 	}
 fail:
+	ir_decode_why_state(ctx, "imon", imon_states, d->state,
+			    IMON_TOP_BIT - d->bit, e->kind == IR_PULSE, ev.duration);
 	d->state = STATE_INACTIVE;
 }
 

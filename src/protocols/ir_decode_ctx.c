@@ -25,7 +25,29 @@ void ir_decode_why(struct ir_decode_ctx *ctx, unsigned progress, const char *fmt
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	ctx->why(ctx->owner, ctx->why_slot, progress, text);
+	ctx->why(ctx->owner, ctx->why_slot, ctx->why_row, progress, text);
+}
+
+void ir_decode_why_state(struct ir_decode_ctx *ctx, const char *family,
+			 const char *const states[], unsigned state, unsigned bits, bool pulse,
+			 uint32_t dur)
+{
+	if (!ctx->why || (state == 0 && !pulse))
+		return;
+	if (state == 0)
+		ir_decode_why(ctx, 0, "%s: a %u us pulse starts no frame", family, dur);
+	else if (!pulse && dur == IR_DURATION_MAX)
+		ir_decode_why(ctx, 1 + 2 * bits, "%s: %s, after %u bits: silence", family,
+			      states[state], bits);
+	else
+		ir_decode_why(ctx, 1 + 2 * bits,
+			      "%s: %s, after %u bits: %s %u us fits nothing there", family,
+			      states[state], bits, pulse ? "pulse" : "space", dur);
+}
+
+void ir_decode_set_row(struct ir_decode_ctx *ctx, unsigned row)
+{
+	ctx->why_row = row;
 }
 
 bool ir_decode_enabled(const struct ir_decode_ctx *ctx, enum ir_protocol p)

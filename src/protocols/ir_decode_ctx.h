@@ -33,8 +33,12 @@ struct ir_decode_ctx {
 		       uint64_t end_us);
 	/* Where a family's reason for dropping a frame goes (`irjack decode
 	 * -v`); NULL when nobody asked, so families format nothing. */
-	void (*why)(void *owner, void *slot, unsigned progress, const char *text);
+	void (*why)(void *owner, void *slot, unsigned row, unsigned progress, const char *text);
 	void *why_slot;
+	/* Which of the family's protocols (index into its protocols[]) the
+	 * reasons are about: a table family runs one row per protocol and
+	 * keeps a reason per row (ir_decode_set_row()); 0 for the others. */
+	unsigned why_row;
 	void *owner;
 };
 

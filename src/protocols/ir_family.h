@@ -16,8 +16,9 @@
  *    waits in a state whose space_deadline() says how much silence it needs
  *    and accepts any space at least that long (the core may then hand it
  *    that much silence early: ir_decoder_space_elapsed() in src/decode);
- *  - IR_TIMEOUT arrives as a space (kind IR_TIMEOUT), after which the core
- *    resets the family anyway.
+ *  - IR_TIMEOUT arrives as a space (kind IR_TIMEOUT) whose duration the
+ *    core has already set to IR_DURATION_MAX (the line gone idle: as long a
+ *    space as there can be), after which the core resets the family anyway.
  */
 #ifndef IRJACK_IR_FAMILY_H
 #define IRJACK_IR_FAMILY_H
@@ -130,6 +131,25 @@ bool ir_decode_wants_why(const struct ir_decode_ctx *ctx);
 void ir_decode_why(struct ir_decode_ctx *ctx, unsigned progress, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * The reason of a hand-written state machine at its failure exit, for
+ * families whose states have names: "jvc: bit space, after 5 bits: space
+ * 3000 us fits nothing there" (or "...: silence" for a timeout).  `state`
+ * indexes `states` (0 is idle: a space there says nothing, a pulse is no
+ * start); `bits` is how many the frame had; progress is taken as
+ * 1 + 2 × bits (the header as one edge: no more than the family accepted,
+ * so a family that counts its edges exactly ranks first on a tie).
+ * Formats nothing unless reasons were asked for.
+ */
+void ir_decode_why_state(struct ir_decode_ctx *ctx, const char *family,
+			 const char *const states[], unsigned state, unsigned bits, bool pulse,
+			 uint32_t dur);
+
+/* A table family (one state machine, one row of numbers per protocol)
+ * says which row it runs next: index `row` into the family's protocols[].
+ * Each row then keeps its own reason, as a family of its own would. */
+void ir_decode_set_row(struct ir_decode_ctx *ctx, unsigned row);
+
 /* ---- duration helpers ---- */
 
 /* |d - ref| <= margin */
@@ -211,13 +231,6 @@ extern const struct ir_family ir_family_rcmm;
 extern const struct ir_family ir_family_imon;
 extern const struct ir_family ir_family_mce_kbd;
 extern const struct ir_family ir_family_kaseikyo;
-extern const struct ir_family ir_family_rca;
-extern const struct ir_family ir_family_mitsubishi;
-extern const struct ir_family ir_family_samsung;
-extern const struct ir_family ir_family_lego;
-extern const struct ir_family ir_family_metz;
-extern const struct ir_family ir_family_fdc;
-extern const struct ir_family ir_family_telefunken;
 extern const struct ir_family ir_family_grundig;
 extern const struct ir_family ir_family_thomson;
 extern const struct ir_family ir_family_recs80;

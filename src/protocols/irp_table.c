@@ -624,11 +624,12 @@ static void irp_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 {
 	struct irp_dec *d = state;
 	bool pulse = e->kind == IR_PULSE;
-	uint32_t dur = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	uint32_t dur = e->duration;
 
 	for (size_t i = 0; i < IRP_COUNT; i++) {
 		if (!ir_decode_enabled(ctx, irp_protos[i].id))
 			continue;
+		ir_decode_set_row(ctx, (unsigned)i);
 		irp_decode_one(&irp_protos[i], &d->one[i], ctx, pulse, dur);
 		if (e->kind == IR_TIMEOUT)
 			d->one[i].last_pulse = 0;

@@ -50,6 +50,11 @@ enum jvc_state {
 	STATE_REPEAT_PULSE, /* a header-less repeat's first pulse, or a new header */
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const jvc_states[] = {
+	"idle", "header space", "bit pulse", "bit space", "trailer pulse", "trailer space", "repeat pulse",
+};
+
 struct jvc_dec {
 	enum jvc_state state;
 	unsigned count;
@@ -93,8 +98,7 @@ static void jvc_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 {
 	struct jvc_dec *d = state;
 	bool pulse = e->kind == IR_PULSE;
-	/* A timeout is the line gone idle: as long a space as there can be. */
-	uint32_t dur = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	uint32_t dur = e->duration;
 	uint64_t gap;
 
 	switch (d->state) {
@@ -168,6 +172,7 @@ static void jvc_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 		jvc_start(d, ctx, true);
 		return;
 	}
+	ir_decode_why_state(ctx, "jvc", jvc_states, d->state, d->count, e->kind == IR_PULSE, dur);
 	d->state = STATE_INACTIVE;
 }
 

@@ -88,6 +88,11 @@ enum kaseikyo_state {
 	STATE_END_SPACE, /* after the last pulse: silence, or more bits */
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const kaseikyo_states[] = {
+	"idle", "header space", "bit pulse", "bit space", "trailer pulse", "end space",
+};
+
 struct kaseikyo_dec {
 	enum kaseikyo_state state;
 	unsigned count;
@@ -185,8 +190,7 @@ static void kaseikyo_decode(void *state, struct ir_decode_ctx *ctx, const struct
 {
 	struct kaseikyo_dec *d = state;
 	bool pulse = e->kind == IR_PULSE;
-	/* A timeout is the line gone idle: as long a space as there can be. */
-	uint32_t dur = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	uint32_t dur = e->duration;
 
 	switch (d->state) {
 	case STATE_INACTIVE:
@@ -245,6 +249,8 @@ static void kaseikyo_decode(void *state, struct ir_decode_ctx *ctx, const struct
 		d->state = STATE_BIT_PULSE;
 		return;
 	}
+	ir_decode_why_state(ctx, "kaseikyo", kaseikyo_states, d->state,
+			    d->count, e->kind == IR_PULSE, dur);
 	d->state = STATE_INACTIVE;
 }
 

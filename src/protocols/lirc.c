@@ -724,7 +724,7 @@ static bool frame_ended(struct lirc_dec *d, struct ir_decode_ctx *ctx,
 		d->press_gap_max = gap_max > d->sum ? gap_max - d->sum : 0;
 	else
 		d->press_gap_max = gap_max;
-	d->idle_us = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	d->idle_us = e->duration;
 	lirc_reset(d);
 	return true;
 }
@@ -750,7 +750,7 @@ static void lirc_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_
 		return;
 	if (d->n == 0) {
 		if (!pulse) {
-			d->idle_us += e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+			d->idle_us += e->duration;
 			return;
 		}
 		/* lircd's sync_rec_buffer(): a longer silence than the gap

@@ -50,6 +50,11 @@ enum matsushita_state {
 	STATE_BIT_SPACE,
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const matsushita_states[] = {
+	"idle", "header space", "bit pulse", "bit space",
+};
+
 struct matsushita_dec {
 	enum matsushita_state state;
 	unsigned count;
@@ -84,8 +89,7 @@ static void matsushita_decode(void *state, struct ir_decode_ctx *ctx, const stru
 {
 	struct matsushita_dec *d = state;
 	bool pulse = e->kind == IR_PULSE;
-	/* A timeout is the line gone idle: as long a space as there can be. */
-	uint32_t dur = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	uint32_t dur = e->duration;
 	uint32_t period;
 
 	switch (d->state) {
@@ -136,6 +140,8 @@ static void matsushita_decode(void *state, struct ir_decode_ctx *ctx, const stru
 		d->state = STATE_BIT_PULSE;
 		return;
 	}
+	ir_decode_why_state(ctx, "matsushita", matsushita_states, d->state,
+			    d->count, e->kind == IR_PULSE, dur);
 	d->state = STATE_INACTIVE;
 }
 

@@ -43,6 +43,11 @@ enum mce_kbd_state {
 	STATE_BODY_BIT_END,
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const mce_kbd_states[] = {
+	"idle", "header bit start", "header bit end", "body bit start", "body bit end",
+};
+
 struct mce_kbd_dec {
 	enum mce_kbd_state state;
 	unsigned count;
@@ -164,6 +169,8 @@ again:
 		goto again;
 	}
 fail:
+	ir_decode_why_state(ctx, "mce_kbd", mce_kbd_states, d->state,
+			    d->count, e->kind == IR_PULSE, ev.duration);
 	d->state = STATE_INACTIVE;
 }
 

@@ -368,7 +368,7 @@ static void nec_why(const struct nec_dec *d, struct ir_decode_ctx *ctx, bool pul
 
 	if (!ir_decode_wants_why(ctx) || (d->state == STATE_INACTIVE && !pulse))
 		return;
-	if (dur == UINT32_MAX) {
+	if (dur == IR_DURATION_MAX) { /* a timeout (the core's idle line) */
 		ir_decode_why(ctx, progress, "nec: silence after %u bits", d->count);
 		return;
 	}
@@ -404,8 +404,7 @@ static void nec_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 {
 	struct nec_dec *d = state;
 	bool pulse = e->kind == IR_PULSE;
-	/* A timeout is the line gone idle: as long a space as there can be. */
-	uint32_t dur = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	uint32_t dur = e->duration;
 
 	switch (d->state) {
 	case STATE_INACTIVE:

@@ -36,6 +36,11 @@ enum netbox_state {
 	STATE_SLOTS,
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const netbox_states[] = {
+	"idle", "header space", "slots",
+};
+
 struct netbox_dec {
 	enum netbox_state state;
 	unsigned count; /* slots received */
@@ -98,7 +103,7 @@ static void netbox_decode(void *state, struct ir_decode_ctx *ctx, const struct i
 {
 	struct netbox_dec *d = state;
 	bool pulse = e->kind == IR_PULSE;
-	uint32_t dur = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	uint32_t dur = e->duration;
 
 	switch (d->state) {
 	case STATE_INACTIVE:
@@ -119,6 +124,8 @@ static void netbox_decode(void *state, struct ir_decode_ctx *ctx, const struct i
 			return;
 		break;
 	}
+	ir_decode_why_state(ctx, "netbox", netbox_states, d->state,
+			    d->count, e->kind == IR_PULSE, dur);
 	d->state = STATE_INACTIVE;
 	if (pulse)
 		netbox_header(d, ctx, dur);

@@ -77,6 +77,11 @@ enum nubert_state {
 	STATE_BIT_SPACE,
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const nubert_states[] = {
+	"idle", "header space", "bit pulse", "bit space",
+};
+
 struct nubert_dec {
 	enum nubert_state state;
 	bool speaker;         /* a short header: Speaker, else Nubert or Fan */
@@ -182,6 +187,8 @@ static void nubert_decode(void *state, struct ir_decode_ctx *ctx, const struct i
 		d->state = STATE_BIT_PULSE;
 		return;
 	}
+	ir_decode_why_state(ctx, "nubert", nubert_states, d->state,
+			    d->count, e->kind == IR_PULSE, e->duration);
 	d->state = STATE_INACTIVE;
 }
 

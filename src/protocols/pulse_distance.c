@@ -7,13 +7,16 @@
  *
  *   frame: header pulse, header space, N × (pulse0|1, space0|1), [stop pulse]
  *
- * Pulse-distance rows have one bit pulse and two spaces (nikon, vincent,
+ * Pulse-distance rows have one bit pulse and two spaces (rca, nikon,
  * gree...); pulse-width rows two pulses (roomba); melinera both.  Without
  * a stop pulse the last bit's space is the gap, so its pulse alone must
- * tell it (pulse-width rows only).
+ * tell it (pulse-width rows only).  A row without a header (mitsubishi)
+ * starts at its first bit's pulse; a row may ask for that much darkness
+ * before its first pulse (`gap_before`) where its frame would otherwise
+ * match the middle of another.
  *
  * Timings are IRMP's (irmpprotocols.h, irmp.c and irsnd.c, read for the
- * numbers).  Scancode: IRMP's address << 16 | command, each field read
+ * numbers) unless a row says otherwise.  Scancode: IRMP's address << 16 | command, each field read
  * from the bits as received in the protocol's bit order (first bit most
  * significant when msb_first), unless a row has its own layout (lgair's
  * checksum, mitsu_heavy's fixed preamble, acp24's scattered bits).
@@ -26,23 +29,33 @@
  *
  * Margins: each row's `margin` keeps its two bit codes apart (less than
  * half their difference) and its header's `header_margin` is about 15 %.
+ *
+ * `irjack decode -v`: each row says why it dropped a frame (pd_why()).
  */
 #include "ir_family.h"
 
 struct pd_proto {
 	enum ir_protocol id;
-	uint32_t header_pulse, header_space, header_margin;
+	uint32_t header_pulse, header_space, header_margin; /* header_pulse 0: no header */
 	uint32_t bit_pulse[2], bit_space[2], margin; /* [0] codes a 0, [1] a 1 */
 	uint32_t stop_pulse;                         /* 0: none */
 	unsigned nbits;
 	bool msb_first;
 	unsigned addr_off, addr_len, cmd_off, cmd_len;
 	uint32_t end_space; /* silence after the last pulse that ends a frame; 0: none needed */
-	uint32_t gap;       /* after the frame, before the next */
-	/* Optional own layout: bits as received <-> scancode.  read() returns
-	 * false for a frame that fails the protocol's check. */
-	bool (*read)(const uint64_t bits[2], uint64_t *scancode);
-	void (*write)(uint64_t bits[2], uint64_t scancode);
+	uint32_t gap;       /* sent after the frame; 0: the frame ends at its stop pulse */
+	/* Optional own layout: bits as received <-> scancode and toggle.
+	 * read() returns false for a frame that fails the protocol's check. */
+	bool (*read)(const uint64_t bits[2], uint64_t *scancode, unsigned *toggle);
+	void (*write)(uint64_t bits[2], uint64_t scancode, unsigned toggle);
+	uint32_t header_space_margin; /* 0: header_margin */
+	uint32_t space_margin;        /* the bit spaces'; 0: margin */
+	uint32_t gap_before;          /* darkness before the first pulse; 0: any */
+	/* A sync in the middle: after bit `sync_after`, one more bit pulse and
+	 * a space of sync_space[0] or [1] (either is taken, [0] is sent);
+	 * sync_after 0: none. */
+	unsigned sync_after;
+	uint32_t sync_space[2];
 };
 
 /* ---- bits as received: bit i is the i-th bit of the frame ---- */
@@ -95,18 +108,20 @@ static unsigned lgair_checksum(uint64_t command)
 	return (unsigned)((command >> 12) + (command >> 8) + (command >> 4) + command) & 0xf;
 }
 
-static bool lgair_read(const uint64_t bits[2], uint64_t *scancode)
+static bool lgair_read(const uint64_t bits[2], uint64_t *scancode, unsigned *toggle)
 {
 	uint64_t address = pd_get(bits, 0, 8, true), command = pd_get(bits, 8, 16, true);
 
+	(void)toggle;
 	if (pd_get(bits, 24, 4, true) != lgair_checksum(command))
 		return false;
 	*scancode = address << 16 | command;
 	return true;
 }
 
-static void lgair_write(uint64_t bits[2], uint64_t scancode)
+static void lgair_write(uint64_t bits[2], uint64_t scancode, unsigned toggle)
 {
+	(void)toggle;
 	pd_put(bits, 0, 8, true, scancode >> 16);
 	pd_put(bits, 8, 16, true, scancode & 0xffff);
 	pd_put(bits, 24, 4, true, lgair_checksum(scancode & 0xffff));
@@ -118,16 +133,18 @@ static void lgair_write(uint64_t bits[2], uint64_t scancode)
  * more than IRMP reports; irjack sends them as 0. */
 #define MITSU_HEAVY_PREAMBLE UINT64_C(0x4A75C3649B)
 
-static bool mitsu_heavy_read(const uint64_t bits[2], uint64_t *scancode)
+static bool mitsu_heavy_read(const uint64_t bits[2], uint64_t *scancode, unsigned *toggle)
 {
+	(void)toggle;
 	if (pd_get(bits, 0, 40, true) != MITSU_HEAVY_PREAMBLE)
 		return false;
 	*scancode = pd_get(bits, 40, 16, true) << 16 | pd_get(bits, 56, 16, true);
 	return true;
 }
 
-static void mitsu_heavy_write(uint64_t bits[2], uint64_t scancode)
+static void mitsu_heavy_write(uint64_t bits[2], uint64_t scancode, unsigned toggle)
 {
+	(void)toggle;
 	pd_put(bits, 0, 40, true, MITSU_HEAVY_PREAMBLE);
 	pd_put(bits, 40, 16, true, scancode >> 16);
 	pd_put(bits, 56, 16, true, scancode & 0xffff);
@@ -139,76 +156,261 @@ static void mitsu_heavy_write(uint64_t bits[2], uint64_t scancode)
 static const uint8_t acp24_map[16] = { 0,  24, 2,  3,  22, 4,  5,  6,
 				       23, 20, 26, 44, 66, 67, 68, 69 };
 
-static bool acp24_read(const uint64_t bits[2], uint64_t *scancode)
+static bool acp24_read(const uint64_t bits[2], uint64_t *scancode, unsigned *toggle)
 {
 	uint64_t command = 0;
 
+	(void)toggle;
 	for (unsigned i = 0; i < 16; i++)
 		command = command << 1 | pd_bit(bits, acp24_map[i]);
 	*scancode = command;
 	return true;
 }
 
-static void acp24_write(uint64_t bits[2], uint64_t scancode)
+static void acp24_write(uint64_t bits[2], uint64_t scancode, unsigned toggle)
 {
+	(void)toggle;
 	for (unsigned i = 0; i < 16; i++)
 		pd_set_bit(bits, acp24_map[i], (unsigned)(scancode >> (15 - i)) & 1);
 }
 
+/* RCA (Thomson, TCL and other North American TVs), 24 bits MSB first:
+ * 4 address, 8 command, then both complemented. */
+static bool rca_read(const uint64_t bits[2], uint64_t *scancode, unsigned *toggle)
+{
+	uint64_t address = pd_get(bits, 0, 4, true), command = pd_get(bits, 4, 8, true);
+
+	(void)toggle;
+	if ((address ^ pd_get(bits, 12, 4, true)) != 0xf ||
+	    (command ^ pd_get(bits, 16, 8, true)) != 0xff)
+		return false;
+	*scancode = address << 16 | command;
+	return true;
+}
+
+static void rca_write(uint64_t bits[2], uint64_t scancode, unsigned toggle)
+{
+	uint64_t address = (scancode >> 16) & 0xf, command = scancode & 0xff;
+
+	(void)toggle;
+	pd_put(bits, 0, 4, true, address);
+	pd_put(bits, 4, 8, true, command);
+	pd_put(bits, 12, 4, true, ~address);
+	pd_put(bits, 16, 8, true, ~command);
+}
+
+/* Metz, 19 bits MSB first: toggle, 3-bit address and its complement,
+ * 6-bit command and its complement; the toggle flips per key press. */
+static bool metz_read(const uint64_t bits[2], uint64_t *scancode, unsigned *toggle)
+{
+	uint64_t address = pd_get(bits, 1, 3, true), command = pd_get(bits, 7, 6, true);
+
+	if ((address ^ pd_get(bits, 4, 3, true)) != 0x7 ||
+	    (command ^ pd_get(bits, 13, 6, true)) != 0x3f)
+		return false;
+	*toggle = pd_bit(bits, 0);
+	*scancode = address << 16 | command;
+	return true;
+}
+
+static void metz_write(uint64_t bits[2], uint64_t scancode, unsigned toggle)
+{
+	uint64_t address = (scancode >> 16) & 0x7, command = scancode & 0x3f;
+
+	pd_put(bits, 0, 1, true, toggle & 1);
+	pd_put(bits, 1, 3, true, address);
+	pd_put(bits, 4, 3, true, ~address);
+	pd_put(bits, 7, 6, true, command);
+	pd_put(bits, 13, 6, true, ~command);
+}
+
+/* LEGO Power Functions, 16 bits MSB first: three data nibbles (IRMP reads
+ * the toggle, escape and channel bits as data too: a LEGO receiver acts on
+ * every message), then 0xF ^ the three. */
+static uint64_t lego_check(uint64_t data)
+{
+	return 0xf ^ (data >> 8) ^ ((data >> 4) & 0xf) ^ (data & 0xf);
+}
+
+static bool lego_read(const uint64_t bits[2], uint64_t *scancode, unsigned *toggle)
+{
+	uint64_t data = pd_get(bits, 0, 12, true);
+
+	(void)toggle;
+	if (pd_get(bits, 12, 4, true) != lego_check(data))
+		return false;
+	*scancode = data;
+	return true;
+}
+
+static void lego_write(uint64_t bits[2], uint64_t scancode, unsigned toggle)
+{
+	(void)toggle;
+	pd_put(bits, 0, 12, true, scancode & 0xfff);
+	pd_put(bits, 12, 4, true, lego_check(scancode & 0xfff));
+}
+
+/* The FDC keyboard, 40 bits LSB first: 0-7 address, 8-19 zero, 20-23 a
+ * release/flag nibble R, 24-31 key code C, 32-39 ~C.  IRMP reads bits 0-13
+ * as the address and 20-31 as the command (R low, C above); IRSND sends 0
+ * in bits 8-23.  Without a capture of the keyboard to say more, frames are
+ * taken only as IRSND builds them.  Scancode: A << 16 | C << 4 | R. */
+static bool fdc_read(const uint64_t bits[2], uint64_t *scancode, unsigned *toggle)
+{
+	uint64_t key = pd_get(bits, 24, 8, false);
+
+	(void)toggle;
+	if (pd_get(bits, 8, 12, false) || (key ^ pd_get(bits, 32, 8, false)) != 0xff)
+		return false;
+	*scancode = pd_get(bits, 0, 8, false) << 16 | key << 4 | pd_get(bits, 20, 4, false);
+	return true;
+}
+
+static void fdc_write(uint64_t bits[2], uint64_t scancode, unsigned toggle)
+{
+	uint64_t key = (scancode >> 4) & 0xff;
+
+	(void)toggle;
+	pd_put(bits, 0, 8, false, scancode >> 16);
+	pd_put(bits, 20, 4, false, scancode);
+	pd_put(bits, 24, 8, false, key);
+	pd_put(bits, 32, 8, false, ~key);
+}
+
+/* Samsung's 36-bit format, LSB first: 16 address, (sync), 4-bit ID, 8
+ * command, 8 ~command.  Scancode: address << 16 | ID << 8 | command (IRMP
+ * puts the ID above the command's 8 bits). */
+static bool samsung_read(const uint64_t bits[2], uint64_t *scancode, unsigned *toggle)
+{
+	uint64_t command = pd_get(bits, 20, 8, false);
+
+	(void)toggle;
+	if ((command ^ pd_get(bits, 28, 8, false)) != 0xff)
+		return false;
+	*scancode = pd_get(bits, 0, 16, false) << 16 | pd_get(bits, 16, 4, false) << 8 | command;
+	return true;
+}
+
+static void samsung_write(uint64_t bits[2], uint64_t scancode, unsigned toggle)
+{
+	(void)toggle;
+	pd_put(bits, 0, 16, false, scancode >> 16);
+	pd_put(bits, 16, 4, false, scancode >> 8);
+	pd_put(bits, 20, 8, false, scancode);
+	pd_put(bits, 28, 8, false, ~scancode);
+}
+
 /* Row by row, the same protocols as pd_infos below. */
 static const struct pd_proto pd_protos[] = {
+	/* RCA: 4000/4000 header, 500 pulse, 1000 = 0, 2000 = 1, 24 bits, stop
+	 * pulse; 56 kHz.  Figures as sbprojects.net gives them and as the
+	 * corpus's TCL remote (a sound-card capture) measures: 3982-3999 /
+	 * 4017, 500-516 pulses, spaces 983-998 and 1980-1997, 8.4 ms between
+	 * frames (DecodeIR's 460 µs at 58 kHz is inside the same tolerance).
+	 * The header (the easiest part for a receiver's AGC to lengthen) is
+	 * read to within a unit. */
+	{ IR_PROTO_RCA, 4000, 4000, 500, { 500, 500 }, { 1000, 2000 }, 250, 500, 24, true,
+	  0, 0, 0, 0, 0, 0, rca_read, rca_write, 0, 0, 0, 0, { 0, 0 } },
+	/* Metz (TVs; IRMP 55, DecodeIR's Metz19): 870/2300 header, 435 pulse,
+	 * 960 = 0, 1680 = 1, 19 bits, stop pulse (DecodeIR: 848/2332, 424,
+	 * 954/1696). */
+	{ IR_PROTO_METZ, 870, 2300, 217, { 435, 435 }, { 960, 1680 }, 217, 435, 19, true,
+	  0, 0, 0, 0, 0, 0, metz_read, metz_write, 0, 0, 0, 0, { 0, 0 } },
+	/* LEGO Power Functions: 158/1026 start, 158 pulse, 263 = 0, 553 = 1,
+	 * 16 bits, stop pulse (6, 39, 10 and 21 cycles of 38 kHz).  Six-cycle
+	 * bursts are short for a demodulating receiver, which lengthens them
+	 * and shortens the spaces after them: every duration is read to within
+	 * 140 µs, which keeps the two bit spaces apart (263 + 140 < 553 - 140). */
+	{ IR_PROTO_LEGO, 158, 1026, 140, { 158, 158 }, { 263, 553 }, 140, 158, 16, true,
+	  0, 0, 0, 0, 0, 0, lego_read, lego_write, 0, 0, 0, 0, { 0, 0 } },
+	/* FDC keyboard (IRMP 18): 2085/966 header, 300 pulse, 220 = 0, 715 = 1,
+	 * 40 bits LSB first, stop pulse.  The header pulse is read to within a
+	 * unit (receiver AGC settling), its space to within half of one. */
+	{ IR_PROTO_FDC, 2085, 966, 300, { 300, 300 }, { 220, 715 }, 150, 300, 40, false,
+	  0, 0, 0, 0, 0, 0, fdc_read, fdc_write, .header_space_margin = 150 },
+	/* Telefunken (IRMP 34, e.g. the 1560 TV remotes): a 600/1500 start
+	 * bit, 600 pulse, 600 = 0, 1500 = 1, 15 bits MSB first (IRMP's
+	 * command), stop pulse.  The start bit is a 1 bit, so a Telefunken
+	 * frame is, to within JVC's tolerance, a header-less JVC repeat whose
+	 * first bit is 1.  JVC sends those 12-29 ms after the frame before
+	 * (IRMP's JVC recordings: 19-26 ms); a Telefunken frame is taken only
+	 * after 32 ms of darkness, and is sent 40 ms apart.  IRMP guesses 22 ms
+	 * between a Telefunken remote's frames; if a remote keeps to that,
+	 * only the first frame of a held key decodes. */
+	{ IR_PROTO_TELEFUNKEN, 600, 1500, 300, { 600, 600 }, { 600, 1500 }, 300, 600, 15, true,
+	  0, 0, 0, 15, 0, 0, NULL, NULL, .gap_before = 32000 },
+	/* Mitsubishi (TVs and VCRs, the M50560 family), DecodeIR's
+	 * {32.6k,300}<1,-3|1,-7>(D:8,F:8,1,-80)*: no header, 300 pulse, 900 =
+	 * 0, 2100 = 1, 16 bits LSB first (device, function), stop pulse.  The
+	 * spaces are 4 units apart: a unit either way reads them.  With no
+	 * header, a frame is told from the middle of another by the 10 ms of
+	 * darkness before its first pulse: longer than any space inside a
+	 * frame with pulses this short (Metz's 2300 µs header space), shorter
+	 * than the 24 ms between Mitsubishi's frames. */
+	{ IR_PROTO_MITSUBISHI, 0, 0, 0, { 300, 300 }, { 900, 2100 }, 150, 300, 16, false,
+	  0, 8, 8, 8, 0, 0, NULL, NULL, .space_margin = 300, .gap_before = 10000 },
+	/* Samsung's 36-bit format (IRMP 3 "SAMSUNG", DecodeIR's Samsung36; DVD
+	 * and Blu-ray players): NEC-like bits after a 4.5 ms header, 36 bits LSB
+	 * first with a sync after the 16-bit address, stop pulse, 5600 µs
+	 * sent after it.  IRMP waits 4500 µs at the sync (its samples:
+	 * 4050-4950), DecodeIR's IRP 9 units (5040): both are taken.  The nec
+	 * family reads the same header and 16 bits, then fails at the sync;
+	 * this row fails at a 4.5 ms-header NEC frame's 17th bit. */
+	{ IR_PROTO_SAMSUNG, 4500, 4500, 560, { 560, 560 }, { 560, 1680 }, 280, 560, 36, false,
+	  0, 0, 0, 0, 0, 5600, samsung_read, samsung_write, .header_space_margin = 280,
+	  .sync_after = 16, .sync_space = { 4500, 5040 } },
 	/* Nikon cameras (ML-L3): 2200 pulse, 27.1 ms space, 2 bits */
 	{ IR_PROTO_NIKON, 2200, 27100, 2700, { 500, 500 }, { 1500, 3500 }, 400, 500, 2, true,
-	  0, 0, 0, 2, 0, 60000, NULL, NULL },
+	  0, 0, 0, 2, 0, 60000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
 	/* Pentax cameras: 13 ms / 3 ms header, 1000 pulse, 1000 = 0, 3000 = 1 */
 	{ IR_PROTO_PENTAX, 13000, 3000, 1500, { 1000, 1000 }, { 1000, 3000 }, 500, 1000, 6, true,
-	  0, 0, 0, 6, 0, 60000, NULL, NULL },
+	  0, 0, 0, 6, 0, 60000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
 	/* Vincent amplifiers: 2500/4600 header, 550 pulse, 550 = 0, 1540 = 1 */
 	{ IR_PROTO_VINCENT, 2500, 4600, 500, { 550, 550 }, { 550, 1540 }, 275, 550, 32, true,
-	  0, 16, 16, 16, 0, 40000, NULL, NULL },
+	  0, 16, 16, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
 	/* Samsung AH air conditioners: 2500/1900 header, 450 pulse, 450 = 0,
 	 * 1100 = 1; 48 bits LSB first, IRMP reads bits 0-15 and 32-47 */
 	{ IR_PROTO_SAMSUNGAH, 2500, 1900, 400, { 450, 450 }, { 450, 1100 }, 225, 450, 48, false,
-	  0, 16, 32, 16, 0, 40000, NULL, NULL },
+	  0, 16, 32, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
 	/* RC cars: 2000/2000 header, 600 pulse, 900 = 0, 450 = 1, 13 bits LSB
 	 * first, all command */
 	{ IR_PROTO_RCCAR, 2000, 2000, 300, { 600, 600 }, { 900, 450 }, 200, 600, 13, false,
-	  0, 0, 0, 13, 0, 40000, NULL, NULL },
+	  0, 0, 0, 13, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
 	/* LG air conditioners: NEC's 9000/4500 header and 560/560/1690 bits,
 	 * 28 bits.  NEC's header: wait for the silence after bit 28's stop
 	 * pulse (a NEC frame has a bit there, its space at most 1690 µs). */
 	{ IR_PROTO_LGAIR, 9000, 4500, 700, { 560, 560 }, { 560, 1690 }, 400, 560, 28, true,
-	  0, 0, 0, 0, 4000, 40000, lgair_read, lgair_write },
+	  0, 0, 0, 0, 4000, 40000, lgair_read, lgair_write, 0, 0, 0, 0, { 0, 0 } },
 	/* Melinera (Lidl lights): 8800/4100 header; a 0 is 440 pulse + 590
 	 * space, a 1 970 + 1140; 8 bits MSB first.  NEC frames fit the header
 	 * and the 0 bits: wait for more silence after the stop pulse than
 	 * NEC16's 4.5 ms sync space. */
 	{ IR_PROTO_MELINERA, 8800, 4100, 700, { 440, 970 }, { 590, 1140 }, 250, 440, 8, true,
-	  0, 0, 0, 8, 6000, 40000, NULL, NULL },
+	  0, 0, 0, 8, 6000, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
 	/* Gree air conditioners: 12/6 ms header, 900 pulse, 2100 = 0, 700 = 1,
 	 * 32 bits LSB first: 16 address, 16 command (IRMP reads only these).
 	 * rc-core bounds NEC's leader from below only: the header space
 	 * (±800, above the kernel's 5067 µs NEC limit) keeps NEC frames out. */
 	{ IR_PROTO_GREE, 12000, 6000, 800, { 900, 900 }, { 2100, 700 }, 500, 900, 32, false,
-	  0, 16, 16, 16, 0, 40000, NULL, NULL },
+	  0, 16, 16, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
 	/* IRMP16, IRMP's own data protocol: 842/1052 header, 421 pulse,
 	 * 421 = 0, 842 = 1, 16 bits LSB first.  The header margin stays
 	 * under 200: Samsung AH's 450 µs pulses at their margin (+200) must
 	 * not pass for its 842 µs header pulse. */
 	{ IR_PROTO_IRMP16, 842, 1052, 150, { 421, 421 }, { 421, 842 }, 160, 421, 16, false,
-	  0, 0, 0, 16, 0, 40000, NULL, NULL },
+	  0, 0, 0, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
 	/* iRobot Roomba: 2790/930 header; a 0 is 930 pulse + 2790 space, a 1
 	 * 2790 + 930; 7 bits MSB first, no stop pulse */
 	{ IR_PROTO_ROOMBA, 2790, 930, 600, { 930, 2790 }, { 2790, 930 }, 600, 0, 7, true,
-	  0, 0, 0, 7, 0, 18000, NULL, NULL },
+	  0, 0, 0, 7, 0, 18000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
 	/* Mitsubishi Heavy air conditioners: 3200/1560 header, 400 pulse,
 	 * 430 = 0, 1200 = 1, 88 bits MSB first (layout above) */
 	{ IR_PROTO_MITSU_HEAVY, 3200, 1560, 240, { 400, 400 }, { 430, 1200 }, 200, 400, 88, true,
-	  0, 0, 0, 0, 0, 40000, mitsu_heavy_read, mitsu_heavy_write },
+	  0, 0, 0, 0, 0, 40000, mitsu_heavy_read, mitsu_heavy_write, 0, 0, 0, 0, { 0, 0 } },
 	/* Stiebel Eltron ACP24: 390/950 header, 390 pulse, 950 = 0, 1300 = 1,
 	 * 70 bits (layout above) */
 	{ IR_PROTO_ACP24, 390, 950, 150, { 390, 390 }, { 950, 1300 }, 150, 390, 70, true,
-	  0, 0, 0, 0, 0, 22000, acp24_read, acp24_write },
+	  0, 0, 0, 0, 0, 22000, acp24_read, acp24_write, 0, 0, 0, 0, { 0, 0 } },
 	/* Kathrein: 210/6218 header, 210 pulse, 1400 = 0, 3000 = 1, 13 bits
 	 * MSB first: IRMP reads 4 address bits from bit 1, 7 command bits
 	 * from bit 5.  Its ±600 µs windows hold Dish Network's 406/6090
@@ -216,7 +418,7 @@ static const struct pd_proto pd_protos[] = {
 	 * more silence than a bit space (3600) after the stop pulse, or a Dish
 	 * frame's first 13 bits pass for Kathrein (never cut a frame short). */
 	{ IR_PROTO_KATHREIN, 210, 6218, 600, { 210, 210 }, { 1400, 3000 }, 600, 210, 13, true,
-	  1, 4, 5, 7, 4000, 35000, NULL, NULL },
+	  1, 4, 5, 7, 4000, 35000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
 };
 
 #define PD_INFO_X(ID, NAME, MASK, CARRIER, UNIT, MARGIN, NOT_DEFAULT, SUMMARY)          \
@@ -235,7 +437,53 @@ static const struct pd_proto pd_protos[] = {
 #define PD_INFO_ND(ID, NAME, MASK, CARRIER, UNIT, MARGIN, SUMMARY)                       \
 	PD_INFO_X(ID, NAME, MASK, CARRIER, UNIT, MARGIN, true, SUMMARY)
 
+/* Rows moved here from a file of their own keep their family name. */
 static const struct ir_protocol_info pd_infos[] = {
+	{
+		.id = IR_PROTO_RCA, .name = "rca", .family = "rca", .scancode_mask = 0xf00ff,
+		.carrier_hz = 56000, .duty_cycle = 33, .unit_us = 500, .margin_us = 250,
+		.repeat_period_ms = 125, .min_trailing_space_us = 8000, .has_encoder = true,
+		.summary = "RCA, 4-bit address and 8-bit command with complements, 56 kHz",
+	},
+	{
+		.id = IR_PROTO_METZ, .name = "metz", .family = "metz", .scancode_mask = 0x7003f,
+		.carrier_hz = 38000, .duty_cycle = 33, .unit_us = 435, .margin_us = 217,
+		.repeat_period_ms = 125, .frame_period_us = 125000,
+		.min_trailing_space_us = 20000, .has_toggle = true, .has_encoder = true,
+		.summary = "Metz, 3-bit address and 6-bit command with complements, toggle",
+	},
+	{
+		.id = IR_PROTO_LEGO, .name = "lego", .family = "lego", .scancode_mask = 0xfff,
+		.carrier_hz = 38000, .duty_cycle = 33, .unit_us = 158, .margin_us = 140,
+		.repeat_period_ms = 125, .min_trailing_space_us = 40000, .has_encoder = true,
+		.summary = "LEGO Power Functions, 12 data bits and a check nibble",
+	},
+	{
+		.id = IR_PROTO_FDC, .name = "fdc", .family = "fdc", .scancode_mask = 0xff0fff,
+		.carrier_hz = 38000, .duty_cycle = 33, .unit_us = 300, .margin_us = 150,
+		.repeat_period_ms = 125, .min_trailing_space_us = 60000, .has_encoder = true,
+		.summary = "FDC keyboard: 8-bit address, 8-bit key code and a flag nibble",
+	},
+	{
+		.id = IR_PROTO_TELEFUNKEN, .name = "telefunken", .family = "telefunken",
+		.scancode_mask = 0x7fff, .carrier_hz = 38000, .duty_cycle = 33, .unit_us = 600,
+		.margin_us = 300, .repeat_period_ms = 125, .min_trailing_space_us = 40000,
+		.has_encoder = true, .summary = "Telefunken, a start bit and a 15-bit command",
+	},
+	{
+		.id = IR_PROTO_MITSUBISHI, .name = "mitsubishi", .family = "mitsubishi",
+		.scancode_mask = 0xff00ff, .carrier_hz = 32600, .duty_cycle = 33, .unit_us = 300,
+		.margin_us = 150, .repeat_period_ms = 125, .min_trailing_space_us = 24000,
+		.has_encoder = true,
+		.summary = "Mitsubishi, 8-bit device and function, no header, 32.6 kHz",
+	},
+	{
+		.id = IR_PROTO_SAMSUNG, .name = "samsung", .family = "samsung",
+		.scancode_mask = 0xffff0fff, .carrier_hz = 38000, .duty_cycle = 33, .unit_us = 560,
+		.margin_us = 280, .repeat_period_ms = 125, .frame_period_us = 108000,
+		.min_trailing_space_us = 5600, .has_encoder = true,
+		.summary = "Samsung 36-bit: 16-bit address, sync, 4-bit ID, 8-bit command",
+	},
 	PD_INFO(IR_PROTO_NIKON, "nikon", 0x3, 38000, 500, 400,
 		"Nikon camera release, 2-bit command"),
 	PD_INFO(IR_PROTO_PENTAX, "pentax", 0x3f, 38000, 1000, 500,
@@ -279,6 +527,7 @@ struct pd_one {
 	enum pd_state state;
 	unsigned count;
 	unsigned candidates; /* bit values the current bit's pulse allows: 1 = 0, 2 = 1 */
+	bool synced;         /* the row's sync was seen */
 	uint64_t bits[2];
 	uint64_t start_us;
 };
@@ -295,22 +544,41 @@ static void pd_reset(void *state)
 		d->one[i].state = STATE_INACTIVE;
 }
 
-static bool pd_read(const struct pd_proto *p, const uint64_t bits[2], uint64_t *scancode)
+static bool pd_read(const struct pd_proto *p, const uint64_t bits[2], uint64_t *scancode,
+		    unsigned *toggle)
 {
+	*toggle = 0;
 	if (p->read)
-		return p->read(bits, scancode);
+		return p->read(bits, scancode, toggle);
 	*scancode = (p->addr_len ? pd_get(bits, p->addr_off, p->addr_len, p->msb_first) << 16 : 0) |
 		    pd_get(bits, p->cmd_off, p->cmd_len, p->msb_first);
 	return true;
 }
 
+static const char *pd_name(const struct pd_proto *p)
+{
+	return pd_infos[p - pd_protos].name;
+}
+
+/* Edges of the frame accepted so far (`irjack decode -v`'s progress). */
+static unsigned pd_progress(const struct pd_proto *p, const struct pd_one *o)
+{
+	return (p->header_pulse ? 2 : 0) + 2 * o->count + 2 * o->synced +
+	       (o->state == STATE_BIT_SPACE);
+}
+
 static void pd_emit(const struct pd_proto *p, struct pd_one *o, struct ir_decode_ctx *ctx)
 {
 	uint64_t scancode;
+	unsigned toggle;
 
+	if (pd_read(p, o->bits, &scancode, &toggle))
+		ir_decode_emit(ctx, p->id, scancode, toggle, o->start_us);
+	else
+		ir_decode_why(ctx, pd_progress(p, o), "%s: %u bits 0x%llx%s: check failed",
+			      pd_name(p), o->count, (unsigned long long)o->bits[0],
+			      o->count > 64 ? "..." : "");
 	o->state = STATE_INACTIVE;
-	if (pd_read(p, o->bits, &scancode))
-		ir_decode_emit(ctx, p->id, scancode, 0, o->start_us);
 }
 
 /* The last pulse is in: emit now or wait for the silence that proves it. */
@@ -322,16 +590,32 @@ static void pd_frame_done(const struct pd_proto *p, struct pd_one *o, struct ir_
 		pd_emit(p, o, ctx);
 }
 
-static bool pd_header_pulse(const struct pd_proto *p, struct pd_one *o,
-			    const struct ir_decode_ctx *ctx, uint32_t dur)
+static bool pd_bit_pulse(const struct pd_proto *p, struct pd_one *o, struct ir_decode_ctx *ctx,
+			 uint32_t dur);
+
+/* A pulse that may start a frame: its header pulse, or the first bit's
+ * pulse of a row without a header.  False (and idle): not a start. */
+static bool pd_start(const struct pd_proto *p, struct pd_one *o, struct ir_decode_ctx *ctx,
+		     uint32_t dur)
 {
-	if (!ir_eq_margin(dur, p->header_pulse, p->header_margin))
+	o->state = STATE_INACTIVE;
+	if (p->gap_before && !ir_geq_margin(ir_decode_space_before(ctx), p->gap_before, 0))
+		return false;
+	if (p->header_pulse && !ir_eq_margin(dur, p->header_pulse, p->header_margin))
 		return false;
 	o->start_us = ir_decode_now(ctx);
 	o->count = 0;
+	o->synced = false;
 	o->bits[0] = o->bits[1] = 0;
-	o->state = STATE_HEADER_SPACE;
-	return true;
+	if (p->header_pulse) {
+		o->state = STATE_HEADER_SPACE;
+		return true;
+	}
+	o->state = STATE_BIT_PULSE;
+	if (pd_bit_pulse(p, o, ctx, dur))
+		return true;
+	o->state = STATE_INACTIVE;
+	return false;
 }
 
 /* A pulse where a bit or the stop pulse is due.  False: not this frame. */
@@ -363,59 +647,145 @@ static bool pd_bit_pulse(const struct pd_proto *p, struct pd_one *o, struct ir_d
 	return true;
 }
 
+static uint32_t pd_space_margin(const struct pd_proto *p)
+{
+	return p->space_margin ? p->space_margin : p->margin;
+}
+
+/* Is the sync due where a bit space is? */
+static bool pd_sync_due(const struct pd_proto *p, const struct pd_one *o)
+{
+	return p->sync_after && o->count == p->sync_after && !o->synced;
+}
+
 static bool pd_bit_space(const struct pd_proto *p, struct pd_one *o, uint32_t dur)
 {
-	if ((o->candidates & 2) && ir_eq_margin(dur, p->bit_space[1], p->margin))
+	uint32_t margin = pd_space_margin(p);
+
+	if (pd_sync_due(p, o)) {
+		if (!ir_eq_margin(dur, p->sync_space[0], margin) &&
+		    !ir_eq_margin(dur, p->sync_space[1], margin))
+			return false;
+		o->synced = true;
+		o->state = STATE_BIT_PULSE;
+		return true;
+	}
+	if ((o->candidates & 2) && ir_eq_margin(dur, p->bit_space[1], margin))
 		pd_set_bit(o->bits, o->count, 1);
-	else if (!(o->candidates & 1) || !ir_eq_margin(dur, p->bit_space[0], p->margin))
+	else if (!(o->candidates & 1) || !ir_eq_margin(dur, p->bit_space[0], margin))
 		return false;
 	o->count++;
 	o->state = STATE_BIT_PULSE;
 	return true;
 }
 
+static uint32_t pd_lo(uint32_t ref, uint32_t margin)
+{
+	return ref > margin ? ref - margin : 0;
+}
+
+/* Why a pulse could not start row p's frame. */
+static void pd_why_start(const struct pd_proto *p, struct ir_decode_ctx *ctx, uint32_t dur)
+{
+	uint32_t dark = ir_decode_space_before(ctx);
+
+	if (p->gap_before && !ir_geq_margin(dark, p->gap_before, 0))
+		ir_decode_why(ctx, 0, "%s: first pulse after %u us of darkness, wants >= %u",
+			      pd_name(p), dark, p->gap_before);
+	else if (p->header_pulse)
+		ir_decode_why(ctx, 0, "%s: header pulse %u us outside %u-%u", pd_name(p), dur,
+			      pd_lo(p->header_pulse, p->header_margin),
+			      p->header_pulse + p->header_margin);
+	else
+		ir_decode_why(ctx, 0, "%s: first pulse %u us outside %u-%u", pd_name(p), dur,
+			      pd_lo(p->bit_pulse[0], p->margin), p->bit_pulse[0] + p->margin);
+}
+
+/* Why the edge (pulse?, dur) broke row p's frame in o's state. */
+static void pd_why(const struct pd_proto *p, const struct pd_one *o, struct ir_decode_ctx *ctx,
+		   bool pulse, uint32_t dur)
+{
+	unsigned progress = pd_progress(p, o), v = pulse ? 0 : 1;
+	const char *name = pd_name(p), *what = pulse ? "pulse" : "space";
+	uint32_t hm = p->header_space_margin ? p->header_space_margin : p->header_margin;
+	uint32_t m = pulse ? p->margin : pd_space_margin(p);
+	const uint32_t *code = pulse ? p->bit_pulse : p->bit_space;
+
+	if (!pulse && dur == IR_DURATION_MAX)
+		ir_decode_why(ctx, progress, "%s: silence after %u of %u bits", name, o->count,
+			      p->nbits);
+	else if (o->state == STATE_HEADER_SPACE)
+		ir_decode_why(ctx, progress, "%s: header space %u us outside %u-%u", name, dur,
+			      pd_lo(p->header_space, hm), p->header_space + hm);
+	else if (o->state == STATE_TRAILER)
+		ir_decode_why(ctx, progress,
+			      "%s: %u bits, then a pulse after %u us: not the silence (>= %u) that ends a frame",
+			      name, o->count, dur, p->end_space);
+	else if (!pulse && pd_sync_due(p, o))
+		ir_decode_why(ctx, progress, "%s: sync space %u us after %u bits: not %u or %u (+-%u)",
+			      name, dur, o->count, p->sync_space[0], p->sync_space[1], m);
+	else if (pulse && o->count == p->nbits)
+		ir_decode_why(ctx, progress, "%s: stop pulse %u us outside %u-%u", name, dur,
+			      pd_lo(p->stop_pulse, p->margin), p->stop_pulse + p->margin);
+	else if ((o->state == STATE_BIT_SPACE) == !pulse)
+		ir_decode_why(ctx, progress, "%s: bit %u: %s %u us: not a 0 (%u-%u) nor a 1 (%u-%u)",
+			      name, o->count, what, dur, pd_lo(code[0], m), code[0] + m,
+			      pd_lo(code[1], m), code[1] + m);
+	else
+		ir_decode_why(ctx, progress, "%s: bit %u: a %s of %u us where a %s is due", name,
+			      o->count, what, dur, v ? "pulse" : "space");
+}
+
 static void pd_decode_one(const struct pd_proto *p, struct pd_one *o, struct ir_decode_ctx *ctx,
 			  bool pulse, uint32_t dur)
 {
+	bool ok = false;
+
 	switch (o->state) {
 	case STATE_INACTIVE:
-		if (pulse && pd_header_pulse(p, o, ctx, dur))
-			return;
-		break;
-	case STATE_HEADER_SPACE:
-		if (pulse || !ir_eq_margin(dur, p->header_space, p->header_margin))
-			break;
-		o->state = STATE_BIT_PULSE;
+		if (pulse && !pd_start(p, o, ctx, dur) && ir_decode_wants_why(ctx))
+			pd_why_start(p, ctx, dur);
 		return;
+	case STATE_HEADER_SPACE:
+		ok = !pulse && ir_eq_margin(dur, p->header_space,
+					    p->header_space_margin ? p->header_space_margin
+								   : p->header_margin);
+		if (ok)
+			o->state = STATE_BIT_PULSE;
+		break;
 	case STATE_BIT_PULSE:
-		if (pulse && pd_bit_pulse(p, o, ctx, dur))
-			return;
+		ok = pulse && pd_bit_pulse(p, o, ctx, dur);
 		break;
 	case STATE_BIT_SPACE:
-		if (!pulse && pd_bit_space(p, o, dur))
-			return;
+		ok = !pulse && pd_bit_space(p, o, dur);
 		break;
 	case STATE_TRAILER:
-		if (pulse || !ir_geq_margin(dur, p->end_space, p->margin))
-			break;
-		pd_emit(p, o, ctx);
-		return;
+		ok = !pulse && ir_geq_margin(dur, p->end_space, p->margin);
+		if (ok)
+			pd_emit(p, o, ctx);
+		break;
 	}
+	if (ok)
+		return;
+	if (ir_decode_wants_why(ctx))
+		pd_why(p, o, ctx, pulse, dur);
 	o->state = STATE_INACTIVE;
 	/* the pulse that broke a frame may start the next one */
 	if (pulse)
-		pd_header_pulse(p, o, ctx, dur);
+		pd_start(p, o, ctx, dur);
 }
 
 static void pd_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_edge *e)
 {
 	struct pd_dec *d = state;
 	bool pulse = e->kind == IR_PULSE;
-	uint32_t dur = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
 
-	for (size_t i = 0; i < PD_COUNT; i++)
-		if (ir_decode_enabled(ctx, pd_protos[i].id))
-			pd_decode_one(&pd_protos[i], &d->one[i], ctx, pulse, dur);
+	for (size_t i = 0; i < PD_COUNT; i++) {
+		if (!ir_decode_enabled(ctx, pd_protos[i].id))
+			continue;
+		ir_decode_set_row(ctx, (unsigned)i);
+		pd_decode_one(&pd_protos[i], &d->one[i], ctx, pulse, e->duration);
+	}
 }
 
 /* The most silence any row waiting in STATE_TRAILER needs: handed that
@@ -432,30 +802,36 @@ static uint32_t pd_space_deadline(const void *state, const struct ir_decode_ctx 
 	return most;
 }
 
-/* The frame of row p for `bits`, ending with its gap. */
+/* The frame of row p for `bits`, ending with its gap (if it has one). */
 static int pd_gen(const struct pd_proto *p, const uint64_t bits[2], struct ir_edge_buf *out)
 {
-	int ret = ir_edge_buf_pulse(out, p->header_pulse);
+	int ret = 0;
 
-	ret |= ir_edge_buf_space(out, p->header_space);
+	if (p->header_pulse) {
+		ret |= ir_edge_buf_pulse(out, p->header_pulse);
+		ret |= ir_edge_buf_space(out, p->header_space);
+	}
 	for (unsigned i = 0; i < p->nbits; i++) {
 		unsigned b = pd_bit(bits, i);
 		bool last = i + 1 == p->nbits;
 
+		if (p->sync_after && i == p->sync_after) {
+			ret |= ir_edge_buf_pulse(out, p->bit_pulse[0]);
+			ret |= ir_edge_buf_space(out, p->sync_space[0]);
+		}
 		ret |= ir_edge_buf_pulse(out, p->bit_pulse[b]);
 		ret |= ir_edge_buf_space(out, last && !p->stop_pulse ? p->gap : p->bit_space[b]);
 	}
-	if (p->stop_pulse) {
+	if (p->stop_pulse)
 		ret |= ir_edge_buf_pulse(out, p->stop_pulse);
+	if (p->stop_pulse && p->gap)
 		ret |= ir_edge_buf_space(out, p->gap);
-	}
 	return ret ? -ENOMEM : 0;
 }
 
 static int pd_encode(enum ir_protocol id, uint64_t scancode, unsigned toggle,
 		     struct ir_edge_buf *out)
 {
-	(void)toggle;
 	for (size_t i = 0; i < PD_COUNT; i++) {
 		const struct pd_proto *p = &pd_protos[i];
 		uint64_t bits[2] = { 0, 0 };
@@ -463,7 +839,7 @@ static int pd_encode(enum ir_protocol id, uint64_t scancode, unsigned toggle,
 		if (p->id != id)
 			continue;
 		if (p->write) {
-			p->write(bits, scancode);
+			p->write(bits, scancode, toggle);
 		} else {
 			pd_put(bits, p->cmd_off, p->cmd_len, p->msb_first, scancode & 0xffff);
 			if (p->addr_len)

@@ -66,6 +66,11 @@ enum rc6_state {
 	STATE_BODY_BIT_END,
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const rc6_states[] = {
+	"idle", "prefix space", "header bit start", "header bit end", "toggle start", "toggle end", "body bit start", "body bit end",
+};
+
 struct rc6_dec {
 	enum rc6_state state;
 	unsigned count;
@@ -191,9 +196,6 @@ static void rc6_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 	struct ir_edge ev = *e;
 	bool pulse = ev.kind == IR_PULSE;
 
-	/* The source gave up waiting: nothing more of this frame will come. */
-	if (ev.kind == IR_TIMEOUT)
-		ev.duration = IR_DURATION_MAX;
 	if (!ir_geq_margin(ev.duration, RC6_UNIT, RC6_MARGIN))
 		goto fail;
 again:
@@ -272,6 +274,8 @@ again:
 		goto again;
 	}
 fail:
+	ir_decode_why_state(ctx, "rc6", rc6_states, d->state,
+			    d->count, e->kind == IR_PULSE, ev.duration);
 	d->state = STATE_INACTIVE;
 }
 

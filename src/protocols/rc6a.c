@@ -65,6 +65,11 @@ enum rc6a_state {
 	STATE_BODY_BIT_END,
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const rc6a_states[] = {
+	"idle", "prefix space", "header bit start", "header bit end", "trailer start", "trailer end", "body bit start", "body bit end",
+};
+
 struct rc6a_dec {
 	enum rc6a_state state;
 	unsigned count;
@@ -123,9 +128,6 @@ static void rc6a_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_
 	bool pulse = ev.kind == IR_PULSE;
 	enum ir_protocol proto;
 
-	/* The source gave up waiting: nothing more of this frame will come. */
-	if (ev.kind == IR_TIMEOUT)
-		ev.duration = IR_DURATION_MAX;
 	if (!ir_geq_margin(ev.duration, RC6A_UNIT, RC6A_MARGIN))
 		goto fail;
 again:
@@ -196,6 +198,8 @@ again:
 		goto again;
 	}
 fail:
+	ir_decode_why_state(ctx, "rc6a", rc6a_states, d->state,
+			    d->count, e->kind == IR_PULSE, ev.duration);
 	d->state = STATE_INACTIVE;
 }
 

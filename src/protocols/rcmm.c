@@ -78,6 +78,11 @@ enum rcmm_state {
 	STATE_BIT_SPACE,
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const rcmm_states[] = {
+	"idle", "header space", "bit pulse", "bit space",
+};
+
 struct rcmm_dec {
 	enum rcmm_state state;
 	unsigned count;       /* bits received */
@@ -165,6 +170,9 @@ static void rcmm_finish(struct rcmm_dec *d, struct ir_decode_ctx *ctx)
 	unsigned toggle;
 
 	rcmm_scancode(d->bits, d->count, &proto, &scancode, &toggle);
+	if (!ir_decode_enabled(ctx, proto))
+		ir_decode_why(ctx, 2 + d->count, "rcmm: a %u-bit frame, of a protocol not enabled",
+			      d->count);
 	ir_decode_emit(ctx, proto, scancode, toggle, d->start_us);
 	d->state = STATE_INACTIVE;
 }
@@ -226,6 +234,8 @@ static void rcmm_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_
 		d->state = STATE_BIT_PULSE;
 		return;
 	}
+	ir_decode_why_state(ctx, "rcmm", rcmm_states, d->state,
+			    d->count, e->kind == IR_PULSE, e->duration);
 	d->state = STATE_INACTIVE;
 }
 

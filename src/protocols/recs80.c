@@ -47,6 +47,11 @@ enum recs80_state {
 	STATE_BIT_SPACE,
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const recs80_states[] = {
+	"idle", "start space", "bit pulse", "bit space",
+};
+
 struct recs80_dec {
 	enum recs80_state state;
 	bool ext;
@@ -136,6 +141,8 @@ static void recs80_decode(void *state, struct ir_decode_ctx *ctx, const struct i
 		d->state = STATE_BIT_PULSE;
 		return;
 	}
+	ir_decode_why_state(ctx, "recs80", recs80_states, d->state,
+			    d->count, e->kind == IR_PULSE, e->duration);
 	d->state = STATE_INACTIVE;
 }
 

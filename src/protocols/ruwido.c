@@ -41,6 +41,11 @@ enum ruwido_state {
 	STATE_BIT_END,
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const ruwido_states[] = {
+	"idle", "bit start", "bit end",
+};
+
 struct ruwido_dec {
 	enum ruwido_state state;
 	unsigned count;
@@ -76,8 +81,12 @@ static void ruwido_finish(struct ruwido_dec *d, struct ir_decode_ctx *ctx)
 	uint32_t body;
 
 	d->state = STATE_INACTIVE;
-	if (!ruwido_complete(d, ctx, &proto))
+	if (!ruwido_complete(d, ctx, &proto)) {
+		ir_decode_why(ctx, 1 + 2 * d->count,
+			      "ruwido: %u bits then silence: not Ruwido (18) or Siemens (23) with a right check bit, or not enabled",
+			      d->count);
 		return;
+	}
 	abits = proto == IR_PROTO_RUWIDO ? RUWIDO_ADDRESS_BITS : SIEMENS_ADDRESS_BITS;
 	body = d->bits >> 1; /* without the check bit */
 	body &= (UINT32_C(1) << (d->count - 2)) - 1; /* and the start bit */
@@ -93,9 +102,6 @@ static void ruwido_decode(void *state, struct ir_decode_ctx *ctx, const struct i
 	struct ir_edge ev = *e;
 	bool pulse = ev.kind == IR_PULSE;
 
-	/* The source gave up waiting: nothing more of this frame will come. */
-	if (ev.kind == IR_TIMEOUT)
-		ev.duration = IR_DURATION_MAX;
 	if (!ir_geq_margin(ev.duration, RUWIDO_UNIT, RUWIDO_MARGIN))
 		goto fail;
 again:
@@ -132,6 +138,8 @@ again:
 		goto again;
 	}
 fail:
+	ir_decode_why_state(ctx, "ruwido", ruwido_states, d->state,
+			    d->count, e->kind == IR_PULSE, ev.duration);
 	d->state = STATE_INACTIVE;
 }
 

@@ -50,6 +50,11 @@ enum sanyo_state {
 	STATE_REPEAT_PULSE, /* the pulse of NEC's repeat code */
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const sanyo_states[] = {
+	"idle", "header space", "bit pulse", "bit space", "trailer pulse", "trailer space", "repeat pulse",
+};
+
 struct sanyo_dec {
 	enum sanyo_state state;
 	unsigned count;
@@ -86,8 +91,7 @@ static void sanyo_decode(void *state, struct ir_decode_ctx *ctx, const struct ir
 {
 	struct sanyo_dec *d = state;
 	bool pulse = e->kind == IR_PULSE;
-	/* A timeout is the line gone idle: as long a space as there can be. */
-	uint32_t dur = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	uint32_t dur = e->duration;
 	uint64_t scancode;
 
 	switch (d->state) {
@@ -157,6 +161,7 @@ static void sanyo_decode(void *state, struct ir_decode_ctx *ctx, const struct ir
 		d->state = STATE_INACTIVE;
 		return;
 	}
+	ir_decode_why_state(ctx, "sanyo", sanyo_states, d->state, d->count, e->kind == IR_PULSE, dur);
 	d->state = STATE_INACTIVE;
 }
 

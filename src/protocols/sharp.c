@@ -64,6 +64,11 @@ enum sharp_state {
 	STATE_ECHO_PULSE, /* the echo's first pulse */
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const sharp_states[] = {
+	"idle", "bit space", "bit pulse", "trailer pulse", "echo space", "echo pulse",
+};
+
 struct sharp_dec {
 	enum sharp_state state;
 	unsigned count;       /* bits of the current half */
@@ -121,8 +126,7 @@ static void sharp_decode(void *state, struct ir_decode_ctx *ctx, const struct ir
 {
 	struct sharp_dec *d = state;
 	bool pulse = e->kind == IR_PULSE;
-	/* A timeout is the line gone idle: as long a space as there can be. */
-	uint32_t dur = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	uint32_t dur = e->duration;
 	uint32_t period;
 
 	switch (d->state) {
@@ -196,6 +200,7 @@ static void sharp_decode(void *state, struct ir_decode_ctx *ctx, const struct ir
 		sharp_start_half(d, ctx, dur);
 		return;
 	}
+	ir_decode_why_state(ctx, "sharp", sharp_states, d->state, d->count, e->kind == IR_PULSE, dur);
 	d->state = STATE_INACTIVE;
 }
 

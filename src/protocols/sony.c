@@ -194,8 +194,7 @@ static void sony_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_
 {
 	struct sony_dec *d = state;
 	bool pulse = e->kind == IR_PULSE;
-	/* A timeout is the line gone idle: as long a space as there can be. */
-	uint32_t dur = e->kind == IR_TIMEOUT ? UINT32_MAX : e->duration;
+	uint32_t dur = e->duration;
 	enum ir_protocol proto;
 	uint64_t scancode;
 

@@ -46,6 +46,11 @@ enum thomson_state {
 	STATE_BIT_PULSE,
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const thomson_states[] = {
+	"idle", "bit space", "bit pulse",
+};
+
 struct thomson_dec {
 	enum thomson_state state;
 	unsigned count;
@@ -112,6 +117,8 @@ static void thomson_decode(void *state, struct ir_decode_ctx *ctx, const struct 
 		d->state = STATE_INACTIVE;
 		return;
 	}
+	ir_decode_why_state(ctx, "thomson", thomson_states, d->state,
+			    d->count, e->kind == IR_PULSE, e->duration);
 	d->state = STATE_INACTIVE;
 }
 

@@ -51,6 +51,11 @@ enum xmp_state {
 	STATE_SECOND_HALF_PULSE,
 };
 
+/* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
+static const char *const xmp_states[] = {
+	"idle", "nibble space", "nibble pulse", "half space", "second half pulse",
+};
+
 struct xmp_dec {
 	enum xmp_state state;
 	unsigned count;                /* nibbles received */
@@ -188,6 +193,8 @@ static void xmp_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 		d->state = STATE_NIBBLE_SPACE;
 		return;
 	}
+	ir_decode_why_state(ctx, "xmp", xmp_states, d->state,
+			    d->count, e->kind == IR_PULSE, e->duration);
 	d->state = STATE_INACTIVE;
 }
 

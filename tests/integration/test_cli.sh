@@ -31,6 +31,15 @@ expect_exit 2 "$IRJACK"
 expect_exit 2 "$IRJACK" frobnicate; expect_err "unknown command 'frobnicate'"
 expect_exit 2 "$IRJACK" decode --bogus-option x
 
+# display --lcddev: a device server, so no screen of its own; no receiver
+# here (no USB on the build host): refused before any device is made
+expect_exit 0 "$IRJACK" display --help; expect_out "--lcddev NAME"
+expect_exit 2 "$IRJACK" display --lcddev lcd0 Hello
+expect_err "--lcddev takes no text"
+expect_exit 2 "$IRJACK" display --lcddev lcd0 --off
+expect_exit 2 "$IRJACK" display -d usb:imon --lcddev lcd0
+expect_err "no iMON receiver found"
+
 # the README's main job: a real NEC capture (IRMP's), labelled 0x0007 + 2
 # repeats and 0x0006 + 1 repeat
 expect_exit 0 "$IRJACK" decode "$SRC/samples/nec-remote-irmp.mode2"
@@ -128,6 +137,11 @@ pipe nec:0x0408 '$s/^space .*/space 563\npulse 563\nspace 1688\npulse 563\nspace
 [ $? = 1 ] || fail "decode -v of an undecodable train must exit 1"
 expect_err '^0.000000-0.067[0-9]* s: 68 edges, no protocol took them$'
 expect_err '^  nec: header space 3800 us outside 3937-5067'
+# the pulse-distance engine's rows, and a hand-written family, say theirs
+"$IRJACK" encode rca:0x50012 | sed 's/^space 4000$/space 3300/' | "$IRJACK" decode -v - >"$TMP/out" 2>"$TMP/err"
+expect_err '^  rca: header space 3300 us outside 3500-4500$'
+"$IRJACK" encode jvc:0x1234 | sed 's/^space 4200$/space 3000/' | "$IRJACK" decode -v - >"$TMP/out" 2>"$TMP/err"
+expect_err '^  jvc: header space, after 0 bits: space 3000 us fits nothing there$'
 "$IRJACK" encode nec:0x0408 | "$IRJACK" decode -v - >"$TMP/out" 2>"$TMP/err"
 [ -s "$TMP/err" ] && fail "decode -v of a good frame printed reasons: $(cat "$TMP/err")"
 # the US protocols through the CLI, and blaupunkt only at its carrier

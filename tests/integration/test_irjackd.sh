@@ -53,6 +53,22 @@ expect_exit 0 $WRAP "$IRJACKD" --config "$TMP/ok.conf"
 [ "$(grep -c '"source":"irmp"' "$TMP/out")" = 5 ] || fail "5 frames from the mode2 source"
 grep -q '"protocol":"nec","scancode":1275,"scancode_hex":"0x04fb"' "$TMP/out" || fail "nec 0x04fb as JSON"
 
+# [output lcddev] is opened at start: without /dev/cuse (this host; the VM
+# test tests/vm/guest-display.sh serves a real one) the start fails, saying why
+cat >"$TMP/lcddev.conf" <<CONF
+[source irmp]
+type = file
+device = $SRC/samples/nec-remote-irmp.mode2
+[output lcddev]
+name = lcd-test
+CONF
+expect_exit 0 $WRAP "$IRJACKD" --check-config --config "$TMP/lcddev.conf"
+expect_out "output lcddev: /dev/lcd-test, source (every display)"
+if [ ! -e /dev/cuse ]; then
+	expect_exit 1 $WRAP "$IRJACKD" --config "$TMP/lcddev.conf"
+	grep -q "/dev/cuse\|built without libfuse3" "$TMP/err" || fail "lcddev without /dev/cuse: $(cat "$TMP/err")"
+fi
+
 # At log level debug, a train no protocol took is logged with each
 # candidate family's reason (as `irjack decode -v` prints it).
 # NEC 0x0408 (bytes 04 FB 08 F7, LSB first) with a 3.8 ms header space

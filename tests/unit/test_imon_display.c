@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <cmocka.h>
@@ -253,6 +254,105 @@ static void display_kind_from_product_id(void **state)
 			 -ENODEV);
 }
 
+/* lirc_imon's /dev/lcd0 on a VFD: a write of 1..32 bytes is the screen,
+ * padded with spaces to 32, then FF FF FF, in five sequenced packets and
+ * packet six; bytes outside ASCII go out as written (the VFD's ROM). */
+static void vfd_write_pads_short_writes_and_keeps_every_byte(void **state)
+{
+	struct ir_imon_screen s;
+	struct ir_imon_packets pk;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(ir_imon_screen_parse("write 41e942", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.kind, IR_IMON_SCREEN_WRITE);
+	assert_int_equal(ir_imon_screen_packets(IR_IMON_DISPLAY_VFD, 0x0044, &s, true, NULL, &pk), 0);
+	assert_int_equal(pk.n, 6);
+	assert_packet(&pk, 0, (const uint8_t[]){ 'A', 0xe9, 'B', ' ', ' ', ' ', ' ', 0x00 });
+	assert_packet(&pk, 1, (const uint8_t[]){ ' ', ' ', ' ', ' ', ' ', ' ', ' ', 0x02 });
+	assert_packet(&pk, 4, (const uint8_t[]){ ' ', ' ', ' ', ' ', 0xff, 0xff, 0xff, 0x08 });
+	assert_packet(&pk, 5, (const uint8_t[]){ 0x01, 0, 0, 0, 0, 0xff, 0xff, 0x0a });
+}
+
+/* 32 bytes fill the screen exactly: byte 32 is the last of packet five's
+ * first four; 0 bytes and 33 bytes are refused (lirc_imon: -EINVAL). */
+static void vfd_write_sizes_one_to_thirty_two(void **state)
+{
+	uint8_t screen[33];
+	struct ir_imon_packets pk;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(screen); i++)
+		screen[i] = (uint8_t)('a' + i % 26);
+	assert_int_equal(ir_imon_vfd_bytes(screen, 32, &pk), 0);
+	assert_packet(&pk, 4, (const uint8_t[]){ 'c', 'd', 'e', 'f', 0xff, 0xff, 0xff, 0x08 });
+	assert_int_equal(ir_imon_vfd_bytes(screen, 0, &pk), -EINVAL);
+	assert_int_equal(pk.n, 0);
+	assert_int_equal(ir_imon_vfd_bytes(screen, 33, &pk), -EINVAL);
+	assert_int_equal(pk.n, 0);
+}
+
+/* On an LCD a write is one 8-byte packet sent as it is, with no start-up
+ * sequence before it (the writer, lcdproc's imonlcd, sends its own);
+ * another size is refused. */
+static void lcd_write_is_one_packet_as_written(void **state)
+{
+	struct ir_imon_screen s;
+	struct ir_imon_packets pk;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(ir_imon_screen_parse("WRITE 4000000000000088", &s, err, sizeof(err)), 0);
+	assert_int_equal(ir_imon_screen_packets(IR_IMON_DISPLAY_LCD, 0x0038, &s, true, NULL, &pk), 0);
+	assert_int_equal(pk.n, 1);
+	assert_packet(&pk, 0, (const uint8_t[]){ 0x40, 0, 0, 0, 0, 0, 0, 0x88 });
+	assert_int_equal(ir_imon_screen_parse("WRITE 40000000000000", &s, err, sizeof(err)), 0);
+	assert_int_equal(ir_imon_screen_packets(IR_IMON_DISPLAY_LCD, 0x0038, &s, true, NULL, &pk),
+			 -EINVAL);
+	assert_int_equal(ir_imon_screen_parse("WRITE 400000000000008800", &s, err, sizeof(err)), 0);
+	assert_int_equal(ir_imon_screen_packets(IR_IMON_DISPLAY_LCD, 0x0038, &s, true, NULL, &pk),
+			 -EINVAL);
+}
+
+static void write_requests_must_be_whole_hex_bytes(void **state)
+{
+	struct ir_imon_screen s;
+	char err[128];
+	char big[80];
+
+	(void)state;
+	assert_int_equal(ir_imon_screen_parse("WRITE", &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "1 to 32 bytes"));
+	assert_int_equal(ir_imon_screen_parse("WRITE 414", &s, err, sizeof(err)), -EINVAL);
+	assert_int_equal(ir_imon_screen_parse("WRITE 41zz", &s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "'zz'"));
+	assert_int_equal(ir_imon_screen_parse("WRITE 41 42", &s, err, sizeof(err)), -EINVAL);
+	memset(big, '4', 66);
+	big[66] = '\0';
+	char req[96];
+	snprintf(req, sizeof(req), "WRITE %s", big);
+	assert_int_equal(ir_imon_screen_parse(req, &s, err, sizeof(err)), -EINVAL);
+	req[6 + 64] = '\0'; /* 32 bytes: the most */
+	assert_int_equal(ir_imon_screen_parse(req, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.raw_len, 32);
+	assert_int_equal(s.raw[31], 0x44);
+}
+
+/* The kernel's 0xffdc table, byte by byte. */
+static void ffdc_display_from_the_config_byte(void **state)
+{
+	static const uint8_t vfd[] = { 0x24, 0x30, 0x35, 0x46, 0x7e, 0x85, 0x9e, 0x00, 0xff };
+	static const uint8_t none[] = { 0x21, 0x26, 0x4e };
+
+	(void)state;
+	assert_int_equal(ir_imon_ffdc_display(0x9f), IR_IMON_DISPLAY_LCD);
+	assert_int_equal(ir_imon_ffdc_display(0x98), IR_IMON_DISPLAY_LCD);
+	for (size_t i = 0; i < sizeof(vfd); i++)
+		assert_int_equal(ir_imon_ffdc_display(vfd[i]), IR_IMON_DISPLAY_VFD);
+	for (size_t i = 0; i < sizeof(none); i++)
+		assert_int_equal(ir_imon_ffdc_display(none[i]), IR_IMON_DISPLAY_NONE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,6 +367,11 @@ int main(void)
 		cmocka_unit_test(text_is_cut_to_two_lines_of_sixteen_ascii),
 		cmocka_unit_test(requests_parse_and_bad_ones_say_why),
 		cmocka_unit_test(display_kind_from_product_id),
+		cmocka_unit_test(vfd_write_pads_short_writes_and_keeps_every_byte),
+		cmocka_unit_test(vfd_write_sizes_one_to_thirty_two),
+		cmocka_unit_test(lcd_write_is_one_packet_as_written),
+		cmocka_unit_test(write_requests_must_be_whole_hex_bytes),
+		cmocka_unit_test(ffdc_display_from_the_config_byte),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -66,6 +66,11 @@ static void test_valid(void **state)
 			      "[output lircdev]\n"
 			      "name = lirc-x\n"
 			      "source = dev\n"
+			      "[source panel]\n"
+			      "type = imon\n"
+			      "[output lcddev]\n"
+			      "name = lcd3\n"
+			      "source = panel\n"
 			      "[transmitter tv]\n"
 			      "type = alsa\n"
 			      "volume = 0.25\n"
@@ -76,7 +81,7 @@ static void test_valid(void **state)
 	assert_string_equal(cfg.keymaps[1], "/b");
 	assert_int_equal(cfg.keyup_timeout_ms, 200);
 	assert_int_equal(cfg.log_level, LOG_DEBUG);
-	assert_int_equal(cfg.source_count, 2);
+	assert_int_equal(cfg.source_count, 3);
 	assert_string_equal(cfg.sources[0].name, "mic");
 	assert_int_equal(cfg.sources[0].type, IRJACKD_SOURCE_ALSA);
 	assert_string_equal(cfg.sources[0].device, "default"); /* ALSA's default */
@@ -98,6 +103,9 @@ static void test_valid(void **state)
 	assert_true(cfg.lircdev);
 	assert_string_equal(cfg.lircdev_name, "lirc-x");
 	assert_string_equal(cfg.lircdev_source, "dev");
+	assert_true(cfg.lcddev);
+	assert_string_equal(cfg.lcddev_name, "lcd3");
+	assert_string_equal(cfg.lcddev_source, "panel");
 	assert_false(cfg.json);
 	assert_int_equal(cfg.transmitter_count, 1);
 	assert_true(cfg.transmitters[0].volume == 0.25);
@@ -138,6 +146,13 @@ static void test_errors_name_the_line(void **state)
 	expect_error("[transmitter t]\ntype = alsa\n[output lircdev]\n", 3, "no [source NAME]");
 	expect_error("[source a]\ntype = alsa\n[output lircdev]\nmode = 0666\n", 4,
 		     "unknown key 'mode'");
+	expect_error("[source a]\ntype = alsa\n[output lcddev]\nsource = a\n", 3,
+		     "source 'a' is not an iMON receiver");
+	expect_error("[source a]\ntype = imon\n[output lcddev]\nsource = b\n", 3,
+		     "source 'b' is not a [source NAME]");
+	expect_error("[source a]\ntype = imon\n[output lcddev]\nname = ..\n", 3, "name '..'");
+	expect_error("[source a]\ntype = imon\n[output lcddev]\nsize = 16x2\n", 4,
+		     "unknown key 'size'");
 	expect_error("[source a]\ndevice = x\n[source b]\ntype = alsa\n", 1, "no type");
 	expect_error("[source a]\ntype = alsa\n[source a]\ntype = alsa\n", 4, "appears twice");
 	expect_error("[sauce a]\ntype = alsa\n", 2, "unknown section");
@@ -225,6 +240,13 @@ static void test_mqtt_values(void **state)
 	assert_false(cfg.mqtt_cfg.ha_triggers);
 	assert_string_equal(cfg.mqtt_cfg.topic_prefix, ""); /* irjack/<hostname> at run time */
 	assert_string_equal(cfg.mqtt_cfg.discovery_prefix, "homeassistant");
+	unlink(path);
+
+	/* [output lcddev] alone: lirc_imon's node name, every display */
+	assert_int_equal(load("[source p]\ntype = imon\n[output lcddev]\n", &cfg, &err), 0);
+	assert_true(cfg.lcddev);
+	assert_string_equal(cfg.lcddev_name, "lcd0");
+	assert_string_equal(cfg.lcddev_source, "");
 	unlink(path);
 
 	assert_int_equal(load("[transmitter t]\ntype = alsa\n"

@@ -26,65 +26,32 @@ set -u
 BUILD=$1
 UDEVROOT=$(cd "$(dirname "$0")/../.." && pwd)/build-vm/udevroot
 W=$(mktemp -d)
-G=/sys/kernel/config/usb_gadget/irjack_mce
+. "$(dirname "$0")/gadget.sh"
 fail() { echo "guest-usb: FAIL: $*"; echo "--- probe:"; cat "$W/probe.log"; echo "--- gadget:"; cat "$W/gadget.log"; echo "--- OUT:"; cat "$W/out.log"; cleanup; exit 1; }
 cleanup() {
-	[ -e "$G/UDC" ] && echo "" >"$G/UDC" 2>/dev/null
 	[ -n "${PP:-}" ] && kill "$PP" 2>/dev/null
-	[ -n "${GP:-}" ] && kill "$GP" 2>/dev/null
-	wait "${PP:-}" "${GP:-}" 2>/dev/null
+	wait "${PP:-}" 2>/dev/null
 	PP=
-	GP=
-	umount /dev/ffs-mce 2>/dev/null
-	rm -f "$G/configs/c.1/ffs.mce"
-	rmdir "$G/configs/c.1/strings/0x409" "$G/configs/c.1" "$G/functions/ffs.mce" \
-		"$G/strings/0x409" "$G" 2>/dev/null
-	cd /
-}
-# waitfor FILE PATTERN SECONDS
-waitfor() {
-	i=0
-	while [ $i -lt $(($3 * 10)) ]; do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
+	gadget_down
 }
 # gadget VID PID [--imon]: configures and binds the fake device
 gadget() {
-	mkdir "$G" && cd "$G" || { echo "guest-usb: no configfs gadget support"; exit 1; }
-	echo "$1" >idVendor
-	echo "$2" >idProduct
-	mkdir -p strings/0x409 configs/c.1 functions/ffs.mce
-	echo "irjack test" >strings/0x409/manufacturer
-	ln -s functions/ffs.mce configs/c.1/
-	mkdir -p /dev/ffs-mce
-	mount -t functionfs mce /dev/ffs-mce || fail "cannot mount functionfs"
 	: >"$W/probe.log"
-	: >"$W/out.log"
-	"$BUILD/tests/mce_gadget" $3 /dev/ffs-mce "$W/out.log" >"$W/gadget.log" 2>&1 &
-	GP=$!
-	waitfor "$W/gadget.log" READY 5 || fail "gadget not ready"
-	echo dummy_udc.0 >UDC || fail "cannot bind dummy_udc.0"
-	i=0
-	until grep -qs "${1#0x}" /sys/bus/usb/devices/*/idVendor; do
-		i=$((i + 1)); [ $i -gt 50 ] && fail "gadget never enumerated"; sleep 0.1
-	done
+	gadget_up mce "$@" || fail "$gadget_error"
 }
 # mce_phase BACK_TIMEOUT: one plug/unplug/replug/transmit round
 mce_phase() {
-	gadget 0x0471 0x0815 ""
+	gadget 0x0471 0x0815
 	"$BUILD/tests/usb_source_probe" usb:mceusb 2 30 >"$W/probe.log" 2>&1 &
 	PP=$!
 	waitfor "$W/probe.log" "^FRAME" 10 || fail "no frame from the first connection"
 	grep -q "^FRAME nec 0x408$" "$W/probe.log" || fail "first frame is not nec 0x408"
 	tg=$(cut -d' ' -f1 /proc/uptime)
-	echo "" >UDC
+	echo "" >"$GADGET_DIR/UDC"
 	waitfor "$W/probe.log" "^EVENT GONE" 10 || fail "unplug not reported"
 	gone=$(echo "$tg $(cut -d' ' -f1 /proc/uptime)" | awk '{printf "%.1f", $2 - $1}')
 	tb=$(cut -d' ' -f1 /proc/uptime)
-	echo dummy_udc.0 >UDC || fail "cannot rebind"
+	echo dummy_udc.0 >"$GADGET_DIR/UDC" || fail "cannot rebind"
 	waitfor "$W/probe.log" "^EVENT BACK" "$1" || fail "replug not reported within $1 s"
 	back=$(echo "$tb $(cut -d' ' -f1 /proc/uptime)" | awk '{printf "%.1f", $2 - $1}')
 	wait "$PP"
@@ -110,7 +77,7 @@ mce_phase() {
 mceusb_bound() { ls /sys/bus/usb/drivers/mceusb/ 2>/dev/null | grep -q ':1\.0$'; }
 t0=$(cut -d' ' -f1 /proc/uptime)
 modprobe -d /tmp/vm-modules mceusb || fail "cannot load mceusb (tests/vm/build.sh, init)"
-gadget 0x0471 0x0815 ""
+gadget 0x0471 0x0815
 i=0
 until mceusb_bound; do
 	i=$((i + 1)); [ $i -gt 50 ] && fail "mceusb did not bind"; sleep 0.1

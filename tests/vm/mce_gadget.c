@@ -4,7 +4,7 @@
  * side of a FunctionFS function (configfs gadget 0471:0815 on dummy_hcd,
  * set up by tests/vm/guest-usb.sh).
  *
- * Usage: mce_gadget [--imon] FFS_DIR OUT_LOG
+ * Usage: mce_gadget [--imon | --ffdc-config BYTE] FFS_DIR OUT_LOG
  *
  * One vendor-class interface with a bulk IN and a bulk OUT endpoint, full
  * and high speed.  Each time the host enables the function (a bind, or a
@@ -18,6 +18,14 @@
  * With --imon it is an iMON receiver instead (gadget 15c2:0038): 8-byte
  * interrupt endpoints, and on the first enable the key packets of
  * imon_script (a PAD key press and its release, idle chatter, a pad move).
+ *
+ * With --ffdc-config BYTE it is a 15c2:ffdc iMON (the gadget's id is set
+ * by the script): the same endpoints, and from the first enable on an
+ * idle report every 10 ms, FF FF FF FF FF FF BYTE FF, for ever, as these
+ * receivers chatter all the time; byte 6 is the configuration byte the
+ * kernel's imon driver reads to tell a VFD model from an LCD one (the
+ * other bytes are the idle chatter the usb source ignores; only byte 6
+ * is known to mean something).
  */
 #include <endian.h>
 #include <errno.h>
@@ -54,6 +62,7 @@ static const struct {
 };
 
 static bool imon;
+static int ffdc_config = -1; /* --ffdc-config: the byte; -1: not a 0xffdc */
 static char ffs_dir[200];
 static FILE *out_log;
 static sem_t send_frame;
@@ -148,6 +157,14 @@ static void *in_writer(void *arg)
 
 		while (sem_wait(&send_frame) < 0 && errno == EINTR)
 			;
+		if (ffdc_config >= 0) {
+			uint8_t idle[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, (uint8_t)ffdc_config, 0xff };
+
+			printf("chattering with config byte %02x\n", ffdc_config);
+			fflush(stdout);
+			for (;;) /* a write waits for the host's read; ESHUTDOWN while unbound */
+				usleep(write(fd, idle, sizeof(idle)) < 0 ? 20000 : 10000);
+		}
 		if (imon) {
 			for (size_t i = 0; next == 0 && i < sizeof(imon_script) / sizeof(imon_script[0]); i++)
 				if (write(fd, imon_script[i].bytes, imon_script[i].len) < 0)
@@ -219,9 +236,14 @@ int main(int argc, char **argv)
 		imon = true;
 		argv++;
 		argc--;
+	} else if (argc == 5 && strcmp(argv[1], "--ffdc-config") == 0) {
+		imon = true;
+		ffdc_config = (int)strtol(argv[2], NULL, 0) & 0xff;
+		argv += 2;
+		argc -= 2;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: mce_gadget [--imon] FFS_DIR OUT_LOG\n");
+		fprintf(stderr, "usage: mce_gadget [--imon | --ffdc-config BYTE] FFS_DIR OUT_LOG\n");
 		return 2;
 	}
 	snprintf(ffs_dir, sizeof(ffs_dir), "%s", argv[1]);

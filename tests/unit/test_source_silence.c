@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_source_silence.c - a timing source's idle time is silence: a live
+ * receiver that ends a frame without a timeout word (Linux 6.1's
+ * rc-loopback with carrier reports ends it with a frequency word) must
+ * still have its last NEC frame reported, once the 2250 us of silence the
+ * NEC family waits for have passed on the monotonic clock.
+ *
+ * The receiver is a pipe: a test backend ("pipe:FD", kind timing) reads
+ * struct ir_edge records from it and pushes them into the source's sink,
+ * as the /dev/lircN backend does with mode2 words.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "ir_source.h"
+
+/* NEC (rc-core ir-nec-decoder.c): 9 ms + 4.5 ms header, 562 us pulses,
+ * 562 / 1687 us spaces, LSB first; the decoder waits 2250 us (4 units) of
+ * silence after the stop pulse before it is sure no 33rd..42nd bit follows. */
+#define NEC_UNIT 562
+#define NEC_SILENCE_US 2250
+/* "within ~10 ms of the deadline": what a loaded CI host may add. */
+#define LATE_MAX_US 10000
+
+/* ---- the pipe backend ---- */
+
+struct pipe_source {
+	struct ir_source_sink *sink;
+	int fd;
+};
+
+static int pipe_open(const char *device, const struct ir_source_options *opt,
+		     struct ir_source_sink *sink, void **impl, char *err, size_t err_size)
+{
+	struct pipe_source *ps = calloc(1, sizeof(*ps));
+
+	(void)opt;
+	(void)err;
+	(void)err_size;
+	if (!ps)
+		return -ENOMEM;
+	ps->sink = sink;
+	ps->fd = atoi(device);
+	*impl = ps;
+	return 0;
+}
+
+static int pipe_fd(void *impl)
+{
+	return ((struct pipe_source *)impl)->fd;
+}
+
+static int pipe_dispatch(void *impl)
+{
+	struct pipe_source *ps = impl;
+	struct ir_edge edges[256];
+	ssize_t got = read(ps->fd, edges, sizeof(edges));
+
+	if (got == 0)
+		return -ENODATA;
+	if (got < 0)
+		return errno == EAGAIN ? 0 : -errno;
+	ir_source_sink_edges(ps->sink, edges, (size_t)got / sizeof(edges[0]));
+	return 0;
+}
+
+static void pipe_stats(void *impl, struct ir_source_stats *st)
+{
+	(void)impl;
+	snprintf(st->format, sizeof(st->format), "edges");
+}
+
+static void pipe_close(void *impl)
+{
+	free(impl);
+}
+
+static const struct ir_source_backend pipe_backend = {
+	.name = "pipe",
+	.kind = IR_SOURCE_KIND_TIMING,
+	.summary = "test: struct ir_edge records from a pipe",
+	.open = pipe_open,
+	.fd = pipe_fd,
+	.dispatch = pipe_dispatch,
+	.stats = pipe_stats,
+	.close = pipe_close,
+};
+
+/* ---- helpers ---- */
+
+struct seen {
+	unsigned frames;
+	struct ir_frame last;
+	unsigned nec; /* frames read as nec (any scancode) */
+	uint64_t at_us; /* CLOCK_MONOTONIC when the first frame came */
+};
+
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static void on_frame(void *userdata, const struct ir_frame *frame)
+{
+	struct seen *s = userdata;
+
+	if (!s->frames++)
+		s->at_us = now_us();
+	s->last = *frame;
+	s->nec += frame->protocol == IR_PROTO_NEC;
+}
+
+struct rig {
+	int pipe[2];
+	struct ir_source *src;
+	struct seen seen;
+};
+
+static void rig_open(struct rig *r)
+{
+	struct ir_source_callbacks cb = { .frame = on_frame, .userdata = &r->seen };
+	char spec[32], err[200];
+
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(pipe2(r->pipe, O_NONBLOCK | O_CLOEXEC), 0);
+	snprintf(spec, sizeof(spec), "pipe:%d", r->pipe[0]);
+	assert_int_equal(ir_source_open(spec, NULL, &cb, &r->src, err, sizeof(err)), 0);
+}
+
+static void rig_close(struct rig *r)
+{
+	ir_source_free(r->src);
+	close(r->pipe[0]);
+	close(r->pipe[1]);
+}
+
+/* Polls and dispatches the source, as irjackd does, for `ms`. */
+static void run_for(struct rig *r, unsigned ms)
+{
+	uint64_t end = now_us() + ms * 1000u;
+	char err[200];
+
+	for (uint64_t t = now_us(); t < end; t = now_us()) {
+		struct pollfd p = { .fd = ir_source_fd(r->src), .events = POLLIN };
+		int n = poll(&p, 1, (int)((end - t + 999) / 1000));
+
+		assert_true(n >= 0);
+		if (n > 0)
+			assert_int_equal(ir_source_dispatch(r->src, err, sizeof(err)), 0);
+	}
+}
+
+static void send_edges(struct rig *r, const struct ir_edge *e, size_t n)
+{
+	assert_int_equal(write(r->pipe[1], e, n * sizeof(*e)), (ssize_t)(n * sizeof(*e)));
+}
+
+/* Header, `nbits` bits of `bits` LSB first, each a pulse and its space,
+ * and the stop pulse; returns the edge count. */
+static size_t nec_train(uint64_t bits, unsigned nbits, struct ir_edge *e)
+{
+	size_t n = 0;
+
+	e[n++] = ir_pulse(16 * NEC_UNIT);
+	e[n++] = ir_space(8 * NEC_UNIT);
+	for (unsigned i = 0; i < nbits; i++) {
+		e[n++] = ir_pulse(NEC_UNIT);
+		e[n++] = ir_space((bits >> i) & 1 ? 3 * NEC_UNIT : NEC_UNIT);
+	}
+	e[n++] = ir_pulse(NEC_UNIT);
+	return n;
+}
+
+/* nec 0x0408: address 0x04, ~0x04, command 0x08, ~0x08, byte by byte. */
+#define NEC_0408_BITS 0xF708FB04u
+
+/* ---- tests ---- */
+
+static void frame_ending_in_a_carrier_word_arrives_after_the_silence(void **state)
+{
+	struct ir_edge e[80];
+	size_t n = nec_train(NEC_0408_BITS, 32, e);
+	struct rig r;
+	uint64_t sent;
+
+	(void)state;
+	rig_open(&r);
+	e[n++] = (struct ir_edge){ .duration = 38000, .kind = IR_CARRIER };
+	sent = now_us();
+	send_edges(&r, e, n);
+	run_for(&r, 100);
+	assert_int_equal(r.seen.frames, 1);
+	assert_int_equal(r.seen.last.protocol, IR_PROTO_NEC);
+	assert_int_equal(r.seen.last.scancode, 0x0408);
+	/* Not before the silence was certain, and not much after. */
+	assert_true(r.seen.at_us - sent >= NEC_SILENCE_US);
+	assert_true(r.seen.at_us - sent <= NEC_SILENCE_US + LATE_MAX_US);
+	rig_close(&r);
+}
+
+static void frame_ending_in_a_pulse_arrives_after_the_silence(void **state)
+{
+	struct ir_edge e[80];
+	size_t n = nec_train(NEC_0408_BITS, 32, e);
+	struct rig r;
+	uint64_t sent;
+
+	(void)state;
+	rig_open(&r);
+	sent = now_us();
+	send_edges(&r, e, n);
+	run_for(&r, 100);
+	assert_int_equal(r.seen.frames, 1);
+	assert_int_equal(r.seen.last.scancode, 0x0408);
+	assert_true(r.seen.at_us - sent >= NEC_SILENCE_US);
+	assert_true(r.seen.at_us - sent <= NEC_SILENCE_US + LATE_MAX_US);
+	rig_close(&r);
+}
+
+/* The next edge cancels the wait: a 32-bit NEC prefix whose 33rd bit comes
+ * 1 ms after the stop pulse (a 42-bit frame) is not reported as nec. */
+static void an_edge_before_the_deadline_cancels_it(void **state)
+{
+	struct ir_edge e[100];
+	size_t n = nec_train(NEC_0408_BITS, 32, e);
+	struct ir_edge more[24];
+	size_t m = 0;
+	struct rig r;
+
+	(void)state;
+	rig_open(&r);
+	send_edges(&r, e, n);
+	run_for(&r, 1);
+	more[m++] = ir_space(NEC_UNIT);
+	for (unsigned i = 1; i < 10; i++) {
+		more[m++] = ir_pulse(NEC_UNIT);
+		more[m++] = ir_space(NEC_UNIT);
+	}
+	more[m++] = ir_pulse(NEC_UNIT);
+	send_edges(&r, more, m);
+	run_for(&r, 50);
+	assert_int_equal(r.seen.nec, 0);
+	rig_close(&r);
+}
+
+/* A timeout word ends the frame at once; the timer must not report it
+ * a second time. */
+static void a_timeout_word_reports_the_frame_once(void **state)
+{
+	struct ir_edge e[80];
+	size_t n = nec_train(NEC_0408_BITS, 32, e);
+	struct rig r;
+
+	(void)state;
+	rig_open(&r);
+	e[n++] = (struct ir_edge){ .duration = 125000, .kind = IR_TIMEOUT };
+	send_edges(&r, e, n);
+	run_for(&r, 30);
+	assert_int_equal(r.seen.frames, 1);
+	assert_int_equal(r.seen.last.scancode, 0x0408);
+	rig_close(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(frame_ending_in_a_carrier_word_arrives_after_the_silence),
+		cmocka_unit_test(frame_ending_in_a_pulse_arrives_after_the_silence),
+		cmocka_unit_test(an_edge_before_the_deadline_cancels_it),
+		cmocka_unit_test(a_timeout_word_reports_the_frame_once),
+	};
+
+	if (ir_source_register(&pipe_backend) < 0)
+		return 1;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
