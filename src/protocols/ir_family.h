@@ -189,6 +189,39 @@ static inline uint64_t ir_bitrev(uint64_t v, unsigned nbits)
 	return r;
 }
 
+/* ---- the RC-6 leader (rc6_leader.c) ---- */
+
+/* RC-6's and MCIR-2's leader: a prefix pulse, optionally a prefix space,
+ * and `nbits` Manchester header bits (a 1 is pulse then space), `unit` µs
+ * a half. */
+struct ir_rc6_leader_params {
+	uint32_t unit, margin; /* a half-bit and its margin (the prefix space's too) */
+	uint32_t prefix_pulse, prefix_margin;
+	uint32_t prefix_space; /* 0: none (MCIR-2: the first bit's dark half follows) */
+	unsigned nbits;
+};
+
+/* A family's leader state (in its own state struct; all zero = idle). */
+struct ir_rc6_leader {
+	unsigned state;   /* 0 .. IR_RC6_LEADER_STATES - 1: idle, prefix space, bit start, bit end */
+	unsigned count;   /* header bits read */
+	unsigned header;  /* MSB first */
+	uint64_t start_us; /* where the prefix pulse began */
+};
+#define IR_RC6_LEADER_STATES 4
+
+enum ir_rc6_leader_step {
+	IR_RC6_LEADER_MORE, /* the edge was taken (or used up): wait for the next */
+	IR_RC6_LEADER_DONE, /* the header is in; `ev` holds what is left of the edge */
+	IR_RC6_LEADER_FAIL, /* not a leader (the state tells where it broke) */
+};
+
+/* Feeds one edge (a copy the caller may go on consuming after DONE) to the
+ * leader.  On DONE the leader is idle again, header and start_us kept. */
+enum ir_rc6_leader_step ir_rc6_leader_feed(struct ir_rc6_leader *l,
+					   const struct ir_rc6_leader_params *p,
+					   const struct ir_decode_ctx *ctx, struct ir_edge *ev);
+
 /* ---- encoder helpers (timings in µs; ir_gen.c) ---- */
 
 /* Pulse-distance bits: each bit is `bit_pulse` then space0/space1. */
@@ -239,7 +272,6 @@ extern const struct ir_family ir_family_matsushita;
 extern const struct ir_family ir_family_nubert;
 extern const struct ir_family ir_family_ruwido;
 extern const struct ir_family ir_family_bang_olufsen;
-extern const struct ir_family ir_family_rc6a;
 /* the protocols that differ only in numbers (pulse_distance.c) */
 extern const struct ir_family ir_family_pulse_distance_table;
 /* the Manchester protocols that differ only in numbers (biphase.c) */

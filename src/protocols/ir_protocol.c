@@ -35,7 +35,6 @@ const struct ir_family *const ir_families[] = {
 	&ir_family_nubert,
 	&ir_family_ruwido,
 	&ir_family_bang_olufsen,
-	&ir_family_rc6a,
 	&ir_family_pulse_distance_table,
 	&ir_family_biphase_table,
 	&ir_family_netbox,

@@ -35,21 +35,29 @@
  * inside a frame (2 units) with margin. */
 #define MCIR2_MIN_GAP (3 * MCIR2_UNIT + MCIR2_UNIT / 2)
 
+/* The leader: the prefix pulse and 5 header bits (rc6_leader.c); no
+ * prefix space: the first header bit's dark half follows the pulse. */
+static const struct ir_rc6_leader_params mce_kbd_leader = {
+	.unit = MCIR2_UNIT, .margin = MCIR2_MARGIN,
+	.prefix_pulse = MCIR2_PREFIX_PULSE, .prefix_margin = MCIR2_PREFIX_MARGIN,
+	.prefix_space = 0, .nbits = MCIR2_HEADER_NBITS,
+};
+
 enum mce_kbd_state {
-	STATE_INACTIVE,
-	STATE_HEADER_BIT_START,
-	STATE_HEADER_BIT_END,
-	STATE_BODY_BIT_START,
+	STATE_INACTIVE, /* in the leader (idle, or part of the way) */
+	STATE_BODY_BIT_START = IR_RC6_LEADER_STATES,
 	STATE_BODY_BIT_END,
 };
 
 /* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
 static const char *const mce_kbd_states[] = {
-	"idle", "header bit start", "header bit end", "body bit start", "body bit end",
+	"idle", "prefix space", "header bit start", "header bit end", "body bit start",
+	"body bit end",
 };
 
 struct mce_kbd_dec {
 	enum mce_kbd_state state;
+	struct ir_rc6_leader leader;
 	unsigned count;
 	unsigned header;
 	unsigned wanted_bits;
@@ -62,6 +70,7 @@ static void mce_kbd_reset(void *state)
 	struct mce_kbd_dec *d = state;
 
 	d->state = STATE_INACTIVE;
+	d->leader.state = 0;
 }
 
 /* The body length the header announces, or 0 for neither keyboard nor
@@ -107,6 +116,7 @@ static void mce_kbd_decode(void *state, struct ir_decode_ctx *ctx, const struct 
 	struct mce_kbd_dec *d = state;
 	struct ir_edge ev = *e;
 	bool pulse = ev.kind == IR_PULSE;
+	enum ir_rc6_leader_step step;
 
 	if (!ir_geq_margin(ev.duration, MCIR2_UNIT, MCIR2_MARGIN))
 		goto fail;
@@ -116,28 +126,14 @@ again:
 
 	switch (d->state) {
 	case STATE_INACTIVE:
-		if (!pulse || !ir_eq_margin(ev.duration, MCIR2_PREFIX_PULSE, MCIR2_PREFIX_MARGIN))
+		step = ir_rc6_leader_feed(&d->leader, &mce_kbd_leader, ctx, &ev);
+		if (step == IR_RC6_LEADER_FAIL)
 			break;
-		d->start_us = ir_decode_now(ctx);
-		d->count = 0;
-		d->header = 0;
-		d->state = STATE_HEADER_BIT_START;
-		return;
-
-	case STATE_HEADER_BIT_START:
-		if (!ir_eq_margin(ev.duration, MCIR2_UNIT, MCIR2_MARGIN))
-			break;
-		d->header = d->header << 1 | pulse;
-		d->count++;
-		d->state = STATE_HEADER_BIT_END;
-		return;
-
-	case STATE_HEADER_BIT_END:
-		ir_edge_consume(&ev, MCIR2_UNIT);
-		if (d->count < MCIR2_HEADER_NBITS) {
-			d->state = STATE_HEADER_BIT_START;
-			goto again;
-		}
+		if (step == IR_RC6_LEADER_MORE)
+			return;
+		d->start_us = d->leader.start_us;
+		d->header = d->leader.header;
+		d->count = d->leader.count;
 		d->wanted_bits = mce_kbd_body_bits(d->header);
 		if (!d->wanted_bits)
 			break;
@@ -169,9 +165,14 @@ again:
 		goto again;
 	}
 fail:
-	ir_decode_why_state(ctx, "mce_kbd", mce_kbd_states, d->state,
-			    d->count, e->kind == IR_PULSE, ev.duration);
+	if (d->state == STATE_INACTIVE) /* the leader's state names come first */
+		ir_decode_why_state(ctx, "mce_kbd", mce_kbd_states, d->leader.state,
+				    d->leader.count, e->kind == IR_PULSE, ev.duration);
+	else
+		ir_decode_why_state(ctx, "mce_kbd", mce_kbd_states, d->state, d->count,
+				    e->kind == IR_PULSE, ev.duration);
 	d->state = STATE_INACTIVE;
+	d->leader.state = 0;
 }
 
 static int mce_kbd_encode(enum ir_protocol p, uint64_t scancode, unsigned toggle,

@@ -15,6 +15,22 @@
  * body as sent.  A 32-bit body whose top 16 bits are an MCE customer code
  * (Microsoft 0x800f, Zotac 0x8034, Kathrein 0x8046) is rc6_mce instead:
  * body bit 15 is its toggle, and is cleared in the scancode.
+ *
+ * The same machine reads mode 6A as IRMP does (was rc6a.c):
+ *   rc6a:   32 bits: 1, a 15-bit customer code, toggle, 15 bits
+ *   rc6a28: 28 bits (Sky Q remotes)
+ * rc6a is what rc-core reads as rc6_6a_32 when the body's top bit is set
+ * and the customer is not an MCE one (those are rc6_mce, as in IRMP):
+ * IRMP's reading, with bit 15 as the toggle.  Both readings are reported
+ * at the same edge and the priority puts rc6a first; its rc-core view is
+ * that rc6_6a_32 scancode with bit 15 clear, so rc-core keymaps written
+ * for toggling remotes apply.  It is left out of the default set: remotes
+ * whose bit 15 is data, not a toggle, keep rc-core's lossless reading
+ * unless a user asks for IRMP's.  Scancode: customer << 16 | command
+ * (IRMP's address << 16 | command).  rc6a28 is not an rc-core protocol;
+ * its scancode is the 28-bit body as sent, as rc-core's rc6_6a_* are
+ * (IRMP reads it through its 32-bit field positions, which loses a bit
+ * nothing says is a toggle).  IRMP's RC6A20 is rc-core's rc6_6a_20.
  */
 #include "ir_family.h"
 
@@ -38,6 +54,9 @@
 #define RC6_MCE_CUSTOMER 0x800f0000u      /* Microsoft */
 #define RC6_ZOTAC_CUSTOMER 0x80340000u
 #define RC6_KATHREIN_CUSTOMER 0x80460000u /* Kathrein RCU-676 */
+#define RC6A28_NBITS 28
+#define RC6A_LONG_CUSTOMER 0x80000000u  /* body bit 31: a 15-bit customer code follows */
+#define RC6A_TOGGLE 0x8000u
 #define RC6_TRAILER_SPACE (6 * RC6_UNIT)  /* rc-core's minimum gap */
 /* Held keys resend the frame every 240 units (106.7 ms): lircd.conf files
  * of MCE and Philips RC-6 remotes measure 105-107 ms (CONST_LENGTH gaps). */
@@ -55,12 +74,16 @@ enum rc6_mode {
 	RC6_MODE_UNKNOWN,
 };
 
+/* The leader: RC-6's prefix, start bit and 3 mode bits (rc6_leader.c). */
+static const struct ir_rc6_leader_params rc6_leader = {
+	.unit = RC6_UNIT, .margin = RC6_MARGIN,
+	.prefix_pulse = RC6_PREFIX_PULSE, .prefix_margin = RC6_PREFIX_MARGIN,
+	.prefix_space = RC6_PREFIX_SPACE, .nbits = RC6_HEADER_NBITS,
+};
+
 enum rc6_state {
-	STATE_INACTIVE,
-	STATE_PREFIX_SPACE,
-	STATE_HEADER_BIT_START,
-	STATE_HEADER_BIT_END,
-	STATE_TOGGLE_START,
+	STATE_INACTIVE, /* in the leader (idle, or part of the way) */
+	STATE_TOGGLE_START = IR_RC6_LEADER_STATES,
 	STATE_TOGGLE_END,
 	STATE_BODY_BIT_START,
 	STATE_BODY_BIT_END,
@@ -73,6 +96,7 @@ static const char *const rc6_states[] = {
 
 struct rc6_dec {
 	enum rc6_state state;
+	struct ir_rc6_leader leader;
 	unsigned count;
 	unsigned header;  /* start bit and mode bits, MSB first */
 	bool toggle;      /* the trailer bit */
@@ -85,6 +109,7 @@ static void rc6_reset(void *state)
 	struct rc6_dec *d = state;
 
 	d->state = STATE_INACTIVE;
+	d->leader.state = 0;
 }
 
 static enum rc6_mode rc6_mode(const struct rc6_dec *d)
@@ -179,6 +204,34 @@ static bool rc6_final(const struct rc6_dec *d)
 	return rc6_mode(d) == RC6_MODE_0 && d->count == RC6_0_NBITS;
 }
 
+/* IRMP's reading of the mode 6A body so far, if it is a whole frame of an
+ * enabled protocol (rc6a, rc6a28). */
+static bool rc6a_complete(const struct rc6_dec *d, const struct ir_decode_ctx *ctx,
+			  enum ir_protocol *proto)
+{
+	if (rc6_mode(d) != RC6_MODE_6A)
+		return false;
+	if (d->count == RC6A28_NBITS)
+		*proto = IR_PROTO_RC6A28;
+	else if (d->count == RC6_6A_32_NBITS && (d->body & RC6A_LONG_CUSTOMER) &&
+		 !rc6_is_mce_customer(d->body))
+		*proto = IR_PROTO_RC6A;
+	else
+		return false;
+	return ir_decode_enabled(ctx, *proto);
+}
+
+/* Either reading of a mode 6A body is a whole frame: the silence after it
+ * completes it. */
+static bool rc6_any_complete(const struct rc6_dec *d, const struct ir_decode_ctx *ctx)
+{
+	enum ir_protocol proto;
+
+	return rc6_6a_complete(d, ctx) || rc6a_complete(d, ctx, &proto);
+}
+
+/* Reports the frame in every reading that takes it (rc-core's, IRMP's:
+ * the priority picks), and goes idle. */
 static void rc6_finish(struct rc6_dec *d, struct ir_decode_ctx *ctx)
 {
 	enum ir_protocol proto;
@@ -187,6 +240,11 @@ static void rc6_finish(struct rc6_dec *d, struct ir_decode_ctx *ctx)
 
 	if (rc6_scancode(d, &proto, &scancode, &toggle))
 		ir_decode_emit(ctx, proto, scancode, toggle, d->start_us);
+	if (rc6a_complete(d, ctx, &proto) && proto == IR_PROTO_RC6A28)
+		ir_decode_emit(ctx, proto, d->body, 0, d->start_us);
+	else if (rc6a_complete(d, ctx, &proto))
+		ir_decode_emit(ctx, proto, d->body & ~(RC6A_LONG_CUSTOMER | RC6A_TOGGLE),
+			       !!(d->body & RC6A_TOGGLE), d->start_us);
 	d->state = STATE_INACTIVE;
 }
 
@@ -195,6 +253,7 @@ static void rc6_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 	struct rc6_dec *d = state;
 	struct ir_edge ev = *e;
 	bool pulse = ev.kind == IR_PULSE;
+	enum ir_rc6_leader_step step;
 
 	if (!ir_geq_margin(ev.duration, RC6_UNIT, RC6_MARGIN))
 		goto fail;
@@ -204,31 +263,15 @@ again:
 
 	switch (d->state) {
 	case STATE_INACTIVE:
-		if (!pulse || !ir_eq_margin(ev.duration, RC6_PREFIX_PULSE, RC6_PREFIX_MARGIN))
+		step = ir_rc6_leader_feed(&d->leader, &rc6_leader, ctx, &ev);
+		if (step == IR_RC6_LEADER_FAIL)
 			break;
-		d->start_us = ir_decode_now(ctx);
-		d->state = STATE_PREFIX_SPACE;
-		return;
-
-	case STATE_PREFIX_SPACE:
-		if (pulse || !ir_eq_margin(ev.duration, RC6_PREFIX_SPACE, RC6_MARGIN))
-			break;
-		d->count = 0;
-		d->header = 0;
-		d->state = STATE_HEADER_BIT_START;
-		return;
-
-	case STATE_HEADER_BIT_START:
-		if (!ir_eq_margin(ev.duration, RC6_UNIT, RC6_MARGIN))
-			break;
-		d->header = d->header << 1 | pulse;
-		d->count++;
-		d->state = STATE_HEADER_BIT_END;
-		return;
-
-	case STATE_HEADER_BIT_END:
-		d->state = d->count == RC6_HEADER_NBITS ? STATE_TOGGLE_START : STATE_HEADER_BIT_START;
-		ir_edge_consume(&ev, RC6_UNIT);
+		if (step == IR_RC6_LEADER_MORE)
+			return;
+		d->start_us = d->leader.start_us;
+		d->header = d->leader.header;
+		d->count = d->leader.count;
+		d->state = STATE_TOGGLE_START;
 		goto again;
 
 	case STATE_TOGGLE_START:
@@ -249,7 +292,7 @@ again:
 		goto again;
 
 	case STATE_BODY_BIT_START:
-		if (!pulse && ev.duration >= RC6_END_SPACE && rc6_6a_complete(d, ctx)) {
+		if (!pulse && ev.duration >= RC6_END_SPACE && rc6_any_complete(d, ctx)) {
 			rc6_finish(d, ctx);
 			return;
 		}
@@ -274,16 +317,21 @@ again:
 		goto again;
 	}
 fail:
-	ir_decode_why_state(ctx, "rc6", rc6_states, d->state,
-			    d->count, e->kind == IR_PULSE, ev.duration);
+	if (d->state == STATE_INACTIVE) /* the leader's state names come first */
+		ir_decode_why_state(ctx, "rc6", rc6_states, d->leader.state, d->leader.count,
+				    e->kind == IR_PULSE, ev.duration);
+	else
+		ir_decode_why_state(ctx, "rc6", rc6_states, d->state, d->count,
+				    e->kind == IR_PULSE, ev.duration);
 	d->state = STATE_INACTIVE;
+	d->leader.state = 0;
 }
 
 static uint32_t rc6_space_deadline(const void *state, const struct ir_decode_ctx *ctx)
 {
 	const struct rc6_dec *d = state;
 
-	if (!rc6_6a_complete(d, ctx))
+	if (!rc6_any_complete(d, ctx))
 		return 0;
 	if (d->state == STATE_BODY_BIT_START)
 		return RC6_END_SPACE;
@@ -326,6 +374,14 @@ static int rc6_encode(enum ir_protocol p, uint64_t scancode, unsigned toggle,
 		nbits = RC6_6A_32_NBITS;
 		body = rc6_mce_body(scancode, toggle);
 		break;
+	case IR_PROTO_RC6A:
+		nbits = RC6_6A_32_NBITS;
+		body = RC6A_LONG_CUSTOMER | (scancode & 0x7fff7fff) | (toggle ? RC6A_TOGGLE : 0);
+		break;
+	case IR_PROTO_RC6A28:
+		nbits = RC6A28_NBITS;
+		body = scancode & 0xfffffff;
+		break;
 	default:
 		return -EINVAL;
 	}
@@ -354,6 +410,35 @@ static int rc6_encode(enum ir_protocol p, uint64_t scancode, unsigned toggle,
 		.has_encoder = true, .summary = SUMMARY,                                   \
 	}
 
+/* rc6a frames are rc6_6a_32 frames with bit 31 set; bit 15, the toggle,
+ * is not in the scancode and reads as 0.  rc-core reports those with an
+ * MCE customer code (Microsoft 0x800f, Zotac 0x8034, Kathrein 0x8046 with
+ * bit 31) as rc6_mce, whose scancode drops the toggle the same way. */
+static bool rc6_rc_core_view(enum ir_protocol p, uint64_t scancode, enum ir_protocol *rc_proto,
+			     uint64_t *rc_scancode)
+{
+	uint64_t body = RC6A_LONG_CUSTOMER | (scancode & 0x7fff7fff);
+
+	if (p != IR_PROTO_RC6A)
+		return false;
+	*rc_proto = rc6_is_mce_customer(body) ? IR_PROTO_RC6_MCE : IR_PROTO_RC6_6A_32;
+	*rc_scancode = body;
+	return true;
+}
+
+/* IRMP's readings: rc6a is left out of the default set (see the top).
+ * They keep their family name, so `-p rc6a` still selects both. */
+#define RC6A_INFO(ID, NAME, MASK, TOGGLE, NOT_DEFAULT, PRIORITY, SUMMARY)                  \
+	{                                                                                  \
+		.id = ID, .name = NAME, .family = "rc6a", .scancode_mask = MASK,           \
+		.carrier_hz = 36000, .duty_cycle = 25, .unit_us = RC6_UNIT,                \
+		.margin_us = RC6_MARGIN, .repeat_period_ms = 114,                          \
+		.frame_period_us = RC6_FRAME_PERIOD,                                       \
+		.min_trailing_space_us = RC6_TRAILER_SPACE, .has_toggle = TOGGLE,          \
+		.has_encoder = true, .not_default = NOT_DEFAULT, .priority = PRIORITY,     \
+		.summary = SUMMARY,                                                        \
+	}
+
 static const struct ir_protocol_info rc6_infos[] = {
 	RC6_INFO(IR_PROTO_RC6_0, "rc6_0", 0xffff, true, "Philips RC-6 mode 0, 8-bit address and command"),
 	RC6_INFO(IR_PROTO_RC6_6A_20, "rc6_6a_20", 0xfffff, false, "RC-6 mode 6A, 20 bits"),
@@ -361,6 +446,10 @@ static const struct ir_protocol_info rc6_infos[] = {
 	RC6_INFO(IR_PROTO_RC6_6A_32, "rc6_6a_32", 0xffffffff, false, "RC-6 mode 6A, 32 bits"),
 	RC6_INFO(IR_PROTO_RC6_MCE, "rc6_mce", 0xffff7fff, true,
 		 "RC-6A 32 bits with an MCE customer code, toggle in bit 15"),
+	RC6A_INFO(IR_PROTO_RC6A, "rc6a", 0x7fff7fff, true, true, 1,
+		  "RC-6A 32 bits as IRMP reads them: 15-bit customer, toggle in bit 15"),
+	RC6A_INFO(IR_PROTO_RC6A28, "rc6a28", 0xfffffff, false, false, 0,
+		  "RC-6 mode 6A, 28 bits (Sky Q)"),
 };
 
 const struct ir_family ir_family_rc6 = {
@@ -372,4 +461,5 @@ const struct ir_family ir_family_rc6 = {
 	.decode = rc6_decode,
 	.space_deadline = rc6_space_deadline,
 	.encode = rc6_encode,
+	.rc_core_view = rc6_rc_core_view,
 };

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "ir_decoder.h"
+#include "ir_family.h"
 #include "ir_protocol.h"
 #include "test_util.h"
 
@@ -219,12 +220,17 @@ static unsigned decode_alone(struct why_log *w, enum ir_protocol p, const struct
 }
 
 /* Did protocol `info`'s family (or its table row) give a reason that got
- * past the frame's first edge? */
+ * past the frame's first edge?  A family's reason starts with the name
+ * of the family that decodes the protocol, or its display family, or (a
+ * table row's) the protocol's name. */
 static bool says_why(const struct why_log *w, const struct ir_protocol_info *info)
 {
+	const struct ir_family *f = ir_protocol_family(info->id);
+
 	for (size_t i = 0; i < w->reasons; i++)
 		if ((!strcmp(w->reason[i].name, info->name) ||
-		     !strcmp(w->reason[i].name, info->family)) &&
+		     !strcmp(w->reason[i].name, info->family) ||
+		     (f && !strcmp(w->reason[i].name, f->name))) &&
 		    w->reason[i].progress > 0)
 			return true;
 	return false;
