@@ -115,6 +115,11 @@
 #define DECAY_MIN_BLOCKS 3
 #define DECAY_STATE_WEIGHT 0.3
 #define DECAY_TAU_MIN_US 100.0
+/* How much less each state's knowledge of the rate counts at the next
+ * state, and what is known before any: a rate within one of
+ * DECAY_TAU_MIN_US (nothing). */
+#define DECAY_FORGET 1.2
+#define DECAY_GAP_MAX_US 3000.0
 
 /* Before any step has been measured the first edge out of the dark can only
  * be judged against the noise, and a recording's start often holds a small
@@ -242,6 +247,10 @@ struct ir_demod {
 	double decay;     /* AC-coupling decay rate per sample from earlier states */
 	double decay_now; /* the rate used in this state */
 	double decay_max;
+	double decay_gap_max; /* samples: see DECAY_GAP_MAX_US */
+	double decay_var, decay_var_max; /* the variance of decay, and before any state */
+	double decay_est, decay_est_var; /* this state's estimate, with the earlier ones */
+	bool narrow_valid; /* ...measured (narrow bands: see narrow_decay()) */
 	bool decay_valid; /* this state measured its own rate */
 	unsigned block_n, block_count;
 	uint64_t block1_center;
@@ -405,6 +414,8 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 		d->rise_block_n = RISE_BLOCK_MIN_SAMPLES;
 	d->rise_mean_g = alpha_for(RISE_DETREND_US, d->us_per_sample);
 	d->decay_max = alpha_for(DECAY_TAU_MIN_US, d->us_per_sample);
+	d->decay_var = d->decay_var_max = d->decay_max * d->decay_max;
+	d->decay_gap_max = DECAY_GAP_MAX_US / d->us_per_sample;
 	d->block_n = (unsigned)ceil(DECAY_BLOCK_US / d->us_per_sample);
 	/* (below WEAK_MIN_RATE a unit is too few samples for the weak band:
 	 * the trigger stays off, weak_thr 0 disabling it) */
@@ -841,11 +852,22 @@ static inline double track_limit(const struct ir_demod *d)
 	return lim > THRESHOLD_FLOOR ? lim : THRESHOLD_FLOOR;
 }
 
+/* The rate the level tracker's prediction uses: the estimate less one
+ * standard deviation (a droop predicted that is not there is an edge; one
+ * that is there and not predicted, the tracker follows), within [0, max]. */
+static inline double decay_use(double k, double var, double max)
+{
+	k -= sqrt(var);
+	return k < 0 ? 0 : k < max ? k : max;
+}
+
 /* Stable and unclipped: block means of the signal's distance from the
  * baseline; from the first clear one on, the decay since then. */
+static inline void narrow_decay(struct ir_demod *d, double mean, double ratio, double gap);
+
 static inline void measure_decay(struct ir_demod *d, double y)
 {
-	double mean, ratio, k;
+	double mean, ratio, k, gap;
 
 	d->block_sum += y - d->baseline;
 	if (++d->block_count < d->block_n)
@@ -866,21 +888,76 @@ static inline void measure_decay(struct ir_demod *d, double y)
 	if (d->n - d->block_n / 2 < d->block1_center + DECAY_MIN_BLOCKS * d->block_n)
 		return;
 	ratio = mean / d->block1;
+	gap = (double)(d->n - d->block_n / 2 - d->block1_center);
+	if (d->use_slow) {
+		narrow_decay(d, mean, ratio, gap);
+		return;
+	}
 	/* Past a twentieth the decay is lost in the noise and the next edge. */
 	if (ratio < 0.05)
 		ratio = 0.05;
-	k = ratio >= 1 ? 0 : -log(ratio) / (double)(d->n - d->block_n / 2 - d->block1_center);
+	k = ratio >= 1 ? 0 : -log(ratio) / gap;
 	d->decay_now = k < d->decay_max ? k : d->decay_max;
 	d->decay_valid = true;
+}
+
+/* measure_decay() on the narrow bands (low SNR), where one state's
+ * stretch is too noisy to be taken as the rate. */
+static inline void narrow_decay(struct ir_demod *d, double mean, double ratio, double gap)
+{
+	double k, var, prec;
+
+	/* Once the signal is a tenth of the first block's, or lost in the
+	 * noise, the ratio says little more: the rate measured so far stays. */
+	if (ratio < 0.1 || mean * mean < 16 * d->noise2)
+		return;
+	/* Far from the edge the baseline's own error (hum, a slow wander)
+	 * is what the ratio reads, not the coupling. */
+	if (gap > d->decay_gap_max)
+		return;
+	/* The rate and its variance from the two means' noise (a block mean
+	 * of the band is taken as noisy as one sample of it: on the narrow
+	 * bands the block is shorter than the band's memory), combined with
+	 * what earlier states taught by their precisions: on a noisy input
+	 * one state's short stretch says little (a DC-coupled line must not
+	 * be made to droop by it), a long state under a fast coupling (NEC's
+	 * 9 ms leader under 1 ms) says much.  A rise (ratio > 1) counts as a
+	 * negative rate, so that noise averages out instead of only ever
+	 * adding droop. */
+	k = -log(ratio > 0 ? ratio : 1e-9) / gap;
+	var = (d->noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR) *
+	      (1 / (d->block1 * d->block1) + 1 / (mean * mean)) / (gap * gap);
+	prec = 1 / d->decay_var + 1 / var;
+	/* the state's best stretch (later blocks sink into the noise) */
+	if (d->decay_valid && 1 / prec >= d->decay_est_var)
+		return;
+	d->decay_est = (d->decay / d->decay_var + k / var) / prec;
+	d->decay_est_var = 1 / prec;
+	d->decay_valid = true;
+	d->narrow_valid = true;
+	d->decay_now = decay_use(d->decay_est, d->decay_est_var, d->decay_max);
 }
 
 /* At an edge: a state that measured its own decay teaches the next. */
 static void fold_decay(struct ir_demod *d)
 {
-	if (d->decay_valid)
-		d->decay += DECAY_STATE_WEIGHT * (d->decay_now - d->decay);
-	d->decay_now = d->decay;
+	if (d->use_slow) {
+		if (d->narrow_valid) {
+			d->decay = d->decay_est;
+			d->decay_var = d->decay_est_var;
+		}
+		/* the coupling may change (another input): old states count less */
+		d->decay_var *= DECAY_FORGET;
+		if (d->decay_var > d->decay_var_max)
+			d->decay_var = d->decay_var_max;
+		d->decay_now = decay_use(d->decay, d->decay_var, d->decay_max);
+	} else {
+		if (d->decay_valid)
+			d->decay += DECAY_STATE_WEIGHT * (d->decay_now - d->decay);
+		d->decay_now = d->decay;
+	}
 	d->decay_valid = false;
+	d->narrow_valid = false;
 	d->block1_center = 0;
 	d->block_sum = 0;
 	d->block_count = 0;
@@ -955,14 +1032,19 @@ static void set_band(struct ir_demod *d, int band)
 
 	if (slow == d->use_slow && (!slow || d->slow_g == (band == 1 ? d->mid_g : d->low_g)))
 		return;
+	if (slow != d->use_slow) {
+		/* Block means are too noisy there for the wide band's
+		 * per-state rate (and a rate measured on the wide band at this
+		 * noise level would be mostly noise): the narrow bands learn
+		 * it afresh, weighing each state by its precision (see
+		 * narrow_decay()); and back on the wide band its own
+		 * estimate starts afresh too. */
+		d->decay = d->decay_now = 0;
+		d->decay_var = d->decay_var_max;
+		d->decay_valid = d->narrow_valid = false;
+	}
 	d->use_slow = slow;
 	if (slow) {
-		/* Block means are not measured on the narrow bands (too noisy to
-		 * tell decay from noise in time): the tracker follows the droop
-		 * there, and a decay rate measured on the wide band at this
-		 * noise level would be mostly noise. */
-		d->decay = d->decay_now = 0;
-		d->decay_valid = false;
 		d->slow_g = band == 1 ? d->mid_g : d->low_g;
 		d->slow_gain = band == 1 ? d->mid_gain : d->low_gain;
 		d->slow_us = band == 1 ? BAND_MID_US : BAND_SLOW_US;
@@ -1399,10 +1481,12 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 			d->slope = 0;
 		} else {
 			d->slope += d->track_b * rc;
-			/* On the narrow band (low SNR) block means are too noisy
-			 * to tell decay from noise in time; the tracker follows
-			 * the slow droop of the couplings found there. */
-			if (!d->use_slow)
+			/* (On the narrow bands not while idle: the baseline
+			 * follows an idle line, and the ratio then reads its
+			 * wander, not the coupling; nor in a provisional first
+			 * pulse: a recording's start transient decays as the
+			 * converter settles, not as the coupling.) */
+			if (!d->use_slow || (!d->idle && !d->held))
 				measure_decay(d, y);
 		}
 		/* The input's own noise: half the variance of its first

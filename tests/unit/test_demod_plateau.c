@@ -13,6 +13,17 @@
  * under the new ones (these trials: 100 % each); the figures are the
  * bench's.  Frames are separated by more than the 125 ms timeout, as in
  * the bench, so that the band is chosen again before most of them.
+ *
+ * Under a 1 ms AC coupling the NEC family's 9 ms leader decays away whole
+ * (and the 4.5 ms space after it recovers as fast): at 6 dB at 44.1/48 kHz
+ * nec, jvc and sanyo decoded 77-87 % (16 kHz, 10 dB: 63-67 %), the leader
+ * cut short or a pulse found in its space, because on the narrow bands
+ * (which those SNRs take) the coupling's rate was not measured at all and
+ * the level tracker lagged the droop.  The rate is now measured there too,
+ * each state's estimate weighed by its precision against what earlier
+ * states taught (a DC-coupled line's noisy stretches must not make it
+ * droop).  These trials (mean of the three): 91 % / 82 % now, 77 % / 73 %
+ * before.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -84,11 +95,46 @@ static void test_rcmm_at_6_db_96k(void **state)
 	assert_int_equal(false_frames, 0);
 }
 
+/* The mean success of nec, jvc and sanyo over `rates` at τ 1 ms. */
+static double family_at_1ms(const unsigned *rates, size_t n_rates, double snr, uint64_t seed)
+{
+	static const char *const names[] = { "nec", "jvc", "sanyo" };
+	unsigned false_frames = 0;
+	double sum = 0;
+
+	for (size_t i = 0; i < n_rates; i++) {
+		for (size_t k = 0; k < 3; k++) {
+			double p = plateau_trial(names[k], rates[i], 1, snr, 20, seed + 3 * i + k,
+						 &false_frames);
+
+			printf("%s %u Hz tau 1 ms %g dB: %.0f %%\n", names[k], rates[i], snr, p);
+			sum += p;
+		}
+	}
+	assert_int_equal(false_frames, 0);
+	return sum / (3.0 * (double)n_rates);
+}
+
+static void test_leader_under_1ms_coupling(void **state)
+{
+	static const unsigned audio[] = { 44100, 48000 };
+	static const unsigned low[] = { 16000 };
+	double a, b;
+
+	(void)state;
+	a = family_at_1ms(audio, 2, 6, 60);
+	b = family_at_1ms(low, 1, 10, 70);
+	printf("mean: %.1f %% (44.1/48 kHz, 6 dB), %.1f %% (16 kHz, 10 dB)\n", a, b);
+	assert_true(a >= 86);
+	assert_true(b >= 78);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rcmm_at_10_db),
 		cmocka_unit_test(test_rcmm_at_6_db_96k),
+		cmocka_unit_test(test_leader_under_1ms_coupling),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
