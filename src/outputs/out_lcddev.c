@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,7 +241,7 @@ static void lcddev_log(const struct ir_output_env *env, int level, const char *m
 static int lcddev_write(void *userdata, const uint8_t *buf, size_t n)
 {
 	struct lcddev_out *l = userdata;
-	char req[8 + 2 * IR_LCDDEV_WRITE_MAX], err[256], line[320];
+	char req[8 + 2 * IR_LCDDEV_WRITE_MAX], err[256], line[PATH_MAX + sizeof(err)];
 	int ret = ir_lcddev_request(buf, n, req, sizeof(req));
 
 	if (ret < 0)
