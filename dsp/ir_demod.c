@@ -190,6 +190,12 @@
  * timeout, as any activity does.
  */
 #define WEAK_BAND_US 100.0
+/* A sequence-detected run of frames that never goes dark for a timeout
+ * (held keys repeat every ~108 ms, under the 125 ms timeout) is stopped
+ * and acquired anew after this long: a start on a wrong baseline makes
+ * the detector decide noise forever (a whole recording lost in the
+ * plateau test's trials, test_seqdet_run_is_bounded). */
+#define WEAK_SEQ_MAX_US 1000000.0
 #define WEAK_TRIGGER 6.0
 #define WEAK_ACQUIRE_US 400.0
 #define WEAK_MIN_STEP 4.0
@@ -338,6 +344,7 @@ struct ir_demod {
 	 * weak detector is off */
 	struct ir_seqdet *seqdet;
 	bool weak_seq;         /* it is deciding now */
+	uint64_t weak_seq_n;   /* the sample it started deciding at */
 
 	/* report */
 	double peak, clipped_samples, report_samples;
@@ -1231,6 +1238,7 @@ static void weak_acquired(struct ir_demod *d)
 								     .pol = d->pol,
 								     .noise2 = d->raw_noise2 });
 		d->weak_seq = true;
+		d->weak_seq_n = d->n;
 	}
 }
 
@@ -1354,6 +1362,12 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 		/* seqdet hook: the line's timers run at its decision horizon;
 		 * a start it took back (noise) returns to the idle path */
 		ir_seqdet_push(d->seqdet, x);
+		if (d->weak_seq &&
+		    (double)(d->n - d->weak_seq_n) * 1e6 >= WEAK_SEQ_MAX_US * d->cfg.sample_rate) {
+			weak_reject(d);
+			d->weak_b = d->w2; /* not the detector's baseline: it may be what went wrong */
+			return;
+		}
 		if (!ir_seqdet_running(d->seqdet) && d->weak_seq)
 			weak_reject(d);
 		return;
