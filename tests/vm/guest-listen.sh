@@ -67,7 +67,10 @@ import sys, time, json
 for line in sys.stdin:
     print(repr(time.monotonic()), line, end="", flush=True)
 ' > "$TMP/stamped.txt" &
-	sleep 0.5
+	# (the card open, not a fixed sleep: loading irjack over 9p under
+	# software emulation took longer than 0.5 s, and the first frame
+	# played before the capture ran)
+	wait_listening "$TMP/err1"
 	aplay -q -D hw:Loopback,0,0 "$WAV" || fail "aplay"
 	wait
 	cat "$TMP/err1"
