@@ -407,3 +407,23 @@ out:
 	ir_edge_buf_free(&edges);
 	return ret;
 }
+
+int audio_trial_module(const char *protocol, unsigned rate, double tau_ms, double snr_db,
+		       unsigned frames, uint64_t seed, double gap_min_ms, double gap_max_ms,
+		       struct audio_result *result)
+{
+	struct audio_trial t = { .frames = frames, .seed = seed,
+				 .gap_min_ms = gap_min_ms, .gap_max_ms = gap_max_ms };
+
+	if (ir_protocol_from_name(protocol, &t.protocol) < 0)
+		return -EINVAL;
+	ir_channel_config_default(&t.channel);
+	t.channel.sample_rate = rate;
+	t.channel.ac_tau_ms = tau_ms;
+	t.channel.snr_db = snr_db;
+	t.channel.hum_hz = 50;
+	t.channel.hum_level = 0.02;
+	t.channel.invert = seed & 1;
+	t.channel.seed = seed * 7919;
+	return audio_trial_run(&t, result);
+}

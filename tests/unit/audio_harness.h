@@ -55,6 +55,15 @@ struct audio_result {
  * set up. */
 int audio_trial_run(const struct audio_trial *trial, struct audio_result *result);
 
+/* One trial of `frames` random frames of the protocol named `protocol`
+ * through a receiver module as the demodulator's tests run it: hum 2 % at
+ * 50 Hz, polarity inverted for odd seeds, the channel's noise seeded from
+ * `seed`; gaps as struct audio_trial's (0: the default).  Returns 0, or a
+ * negative errno (-EINVAL for an unknown protocol). */
+int audio_trial_module(const char *protocol, unsigned rate, double tau_ms, double snr_db,
+		       unsigned frames, uint64_t seed, double gap_min_ms, double gap_max_ms,
+		       struct audio_result *result);
+
 /* Renders `edges` with `channel` and decodes them with the protocols in
  * `protocols` (NULL: all); frames go to `fn`. */
 struct ir_frame;

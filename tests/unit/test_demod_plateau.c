@@ -42,21 +42,9 @@
 static double plateau_trial(const char *name, unsigned rate, double tau_ms, double snr,
 			    unsigned frames, uint64_t seed, unsigned *false_frames)
 {
-	struct audio_trial t = { .frames = frames, .seed = seed };
 	struct audio_result r;
 
-	assert_int_equal(ir_protocol_from_name(name, &t.protocol), 0);
-	ir_channel_config_default(&t.channel);
-	t.channel.sample_rate = rate;
-	t.channel.ac_tau_ms = tau_ms;
-	t.channel.snr_db = snr;
-	t.channel.hum_hz = 50;
-	t.channel.hum_level = 0.02;
-	t.channel.invert = seed & 1;
-	t.channel.seed = seed * 7919;
-	t.gap_min_ms = 130;
-	t.gap_max_ms = 300;
-	assert_int_equal(audio_trial_run(&t, &r), 0);
+	assert_int_equal(audio_trial_module(name, rate, tau_ms, snr, frames, seed, 130, 300, &r), 0);
 	assert_true(r.sent > 0);
 	*false_frames += r.false_frames;
 	return 100.0 * r.matched / r.sent;
