@@ -49,7 +49,12 @@ grep -q " 0 overruns, 0 samples dropped" "$TMP/err" || fail "--verbose counts: $
 # SIGTERM stops it cleanly (exit 0: frames were decoded) well before a timeout
 "$IRJACK" listen -d "alsa:irfile:IN=$TMP/in.raw" -r $RATE --format S16_LE > "$TMP/sig.txt" 2>/dev/null &
 pid=$!
-sleep 0.5
+# the first frame printed says the loop runs (a fixed sleep lost this race on a
+# loaded CI machine: the signal came before listen had set up its handler)
+for _ in $(seq 200); do
+	[ -s "$TMP/sig.txt" ] && break
+	sleep 0.1
+done
 kill -TERM $pid
 wait $pid
 rc=$?
