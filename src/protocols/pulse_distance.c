@@ -13,7 +13,9 @@
  * tell it (pulse-width rows only).  A row without a header (mitsubishi)
  * starts at its first bit's pulse; a row may ask for that much darkness
  * before its first pulse (`gap_before`) where its frame would otherwise
- * match the middle of another.
+ * match the middle of another.  Rows whose pulses are short bursts
+ * (recs80, thomson, matsushita) read a bit from pulse + space (`period`):
+ * a receiver lengthens the burst and shortens the space by as much.
  *
  * Timings are IRMP's (irmpprotocols.h, irmp.c and irsnd.c, read for the
  * numbers) unless a row says otherwise.  Scancode: IRMP's address << 16 | command, each field read
@@ -56,7 +58,17 @@ struct pd_proto {
 	 * sync_after 0: none. */
 	unsigned sync_after;
 	uint32_t sync_space[2];
+	/* Receivers lengthen short bursts and shorten the space after them by
+	 * as much, so some protocols are read from pulse + space: with
+	 * PD_PERIOD_BITS a bit's space (and end_space) is that sum, checked
+	 * against bit_pulse + bit_space; with PD_PERIOD_HEADER the header's
+	 * too (against header_pulse + header_space). */
+	unsigned period;
+	unsigned toggle_at; /* the toggle's bit index + 1 (bits as received); 0: none */
 };
+
+#define PD_PERIOD_BITS 1u
+#define PD_PERIOD_HEADER 2u
 
 /* ---- bits as received: bit i is the i-th bit of the frame ---- */
 
@@ -300,6 +312,35 @@ static void samsung_write(uint64_t bits[2], uint64_t scancode, unsigned toggle)
 	pd_put(bits, 28, 8, false, ~scancode);
 }
 
+/* RECS-80 extended: a second start bit, always 1 (not checked: the
+ * decoders before this one took any), then toggle, address, command. */
+static void recs80ext_write(uint64_t bits[2], uint64_t scancode, unsigned toggle)
+{
+	pd_set_bit(bits, 0, 1);
+	pd_set_bit(bits, 1, toggle & 1);
+	pd_put(bits, 2, 4, true, scancode >> 16);
+	pd_put(bits, 6, 6, true, scancode);
+}
+
+/* Technics: an 11-bit command LSB first, then the same 11 bits inverted. */
+static bool technics_read(const uint64_t bits[2], uint64_t *scancode, unsigned *toggle)
+{
+	uint64_t command = pd_get(bits, 0, 11, false);
+
+	(void)toggle;
+	if ((command ^ pd_get(bits, 11, 11, false)) != 0x7ff)
+		return false;
+	*scancode = command;
+	return true;
+}
+
+static void technics_write(uint64_t bits[2], uint64_t scancode, unsigned toggle)
+{
+	(void)toggle;
+	pd_put(bits, 0, 11, false, scancode);
+	pd_put(bits, 11, 11, false, ~scancode);
+}
+
 /* Row by row, the same protocols as pd_infos below. */
 static const struct pd_proto pd_protos[] = {
 	/* RCA: 4000/4000 header, 500 pulse, 1000 = 0, 2000 = 1, 24 bits, stop
@@ -310,19 +351,19 @@ static const struct pd_proto pd_protos[] = {
 	 * The header (the easiest part for a receiver's AGC to lengthen) is
 	 * read to within a unit. */
 	{ IR_PROTO_RCA, 4000, 4000, 500, { 500, 500 }, { 1000, 2000 }, 250, 500, 24, true,
-	  0, 0, 0, 0, 0, 0, rca_read, rca_write, 0, 0, 0, 0, { 0, 0 } },
+	  0, 0, 0, 0, 0, 0, rca_read, rca_write, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
 	/* Metz (TVs; IRMP 55, DecodeIR's Metz19): 870/2300 header, 435 pulse,
 	 * 960 = 0, 1680 = 1, 19 bits, stop pulse (DecodeIR: 848/2332, 424,
 	 * 954/1696). */
 	{ IR_PROTO_METZ, 870, 2300, 217, { 435, 435 }, { 960, 1680 }, 217, 435, 19, true,
-	  0, 0, 0, 0, 0, 0, metz_read, metz_write, 0, 0, 0, 0, { 0, 0 } },
+	  0, 0, 0, 0, 0, 0, metz_read, metz_write, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
 	/* LEGO Power Functions: 158/1026 start, 158 pulse, 263 = 0, 553 = 1,
 	 * 16 bits, stop pulse (6, 39, 10 and 21 cycles of 38 kHz).  Six-cycle
 	 * bursts are short for a demodulating receiver, which lengthens them
 	 * and shortens the spaces after them: every duration is read to within
 	 * 140 µs, which keeps the two bit spaces apart (263 + 140 < 553 - 140). */
 	{ IR_PROTO_LEGO, 158, 1026, 140, { 158, 158 }, { 263, 553 }, 140, 158, 16, true,
-	  0, 0, 0, 0, 0, 0, lego_read, lego_write, 0, 0, 0, 0, { 0, 0 } },
+	  0, 0, 0, 0, 0, 0, lego_read, lego_write, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
 	/* FDC keyboard (IRMP 18): 2085/966 header, 300 pulse, 220 = 0, 715 = 1,
 	 * 40 bits LSB first, stop pulse.  The header pulse is read to within a
 	 * unit (receiver AGC settling), its space to within half of one. */
@@ -359,58 +400,111 @@ static const struct pd_proto pd_protos[] = {
 	{ IR_PROTO_SAMSUNG, 4500, 4500, 560, { 560, 560 }, { 560, 1680 }, 280, 560, 36, false,
 	  0, 0, 0, 0, 0, 5600, samsung_read, samsung_write, .header_space_margin = 280,
 	  .sync_after = 16, .sync_space = { 4500, 5040 } },
+	/*
+	 * Philips RECS-80 and its extended form (Philips, Thomson, Nordmende,
+	 * Telefunken, Saba, Technisat, Mivar): 158 µs pulses (6 cycles of 38
+	 * kHz), 4902 (0) or 7432 (1) spaces, MSB first, stop pulse; a start
+	 * bit of 158 + 7432 (recs80: toggle, 3 address, 6 command bits) or
+	 * 158 + 3637 (recs80ext: a 1, toggle, 4 address, 6 command bits).
+	 * Receivers stretch a 6-cycle burst (IRMP's and the Mivar recordings:
+	 * 159-267 µs) and shorten the space after it by as much, so bits are
+	 * read from pulse + space: the periods (3795, 5060, 7590) are 1265 µs
+	 * or more apart, ±600 keeps them apart; the pulse must be a short one
+	 * (±200).  A frame starts after more darkness than any space inside
+	 * one (10 ms); held keys resend it after ~45 ms.
+	 */
+	{ IR_PROTO_RECS80, 158, 7432, 200, { 158, 158 }, { 4902, 7432 }, 200, 158, 10, true,
+	  1, 3, 4, 6, 0, 0, NULL, NULL, 600, 600, 10000, 0, { 0, 0 },
+	  .period = PD_PERIOD_BITS | PD_PERIOD_HEADER, .toggle_at = 1 },
+	{ IR_PROTO_RECS80EXT, 158, 3637, 200, { 158, 158 }, { 4902, 7432 }, 200, 158, 12, true,
+	  2, 4, 6, 6, 0, 0, NULL, recs80ext_write, 600, 600, 10000, 0, { 0, 0 },
+	  .period = PD_PERIOD_BITS | PD_PERIOD_HEADER, .toggle_at = 2 },
+	/*
+	 * Thomson (RCA's European sibling, e.g. the MB100 remote): no header,
+	 * 550 pulse, 2000 (0) or 4500 (1) space, 12 bits MSB first (4 address,
+	 * toggle, 7 command), stop pulse.  Receivers lengthen pulses and
+	 * shorten spaces by about as much (IRMP's recording: 533-667 µs
+	 * pulses, 1933-2000 µs spaces): bits are read from pulse + space, as
+	 * rc-core reads Sharp's.  ±220 keeps Sharp's 1 bits (320 + 1680 =
+	 * 2000, at most 2316 with its ±158 jitter) out of the 0 window
+	 * (2330..2770), and every Thomson frame has 0 bits; the pulse only has
+	 * to be about the right size (±250).  With no header a frame starts
+	 * only after more darkness than any space inside one or any other
+	 * protocol's header space (NEC: 4500): 10 ms; a held key's frames are
+	 * ~31-35 ms apart.
+	 */
+	{ IR_PROTO_THOMSON, 0, 0, 0, { 550, 550 }, { 2000, 4500 }, 250, 550, 12, true,
+	  0, 4, 5, 7, 0, 0, NULL, NULL, 0, 220, 10000, 0, { 0, 0 },
+	  .period = PD_PERIOD_BITS, .toggle_at = 5 },
+	/*
+	 * Matsushita (Panasonic's older format) and Technics: 3488/3488
+	 * header, 872 pulse, 872 (0) or 2616 (1) space, LSB first, stop pulse;
+	 * 36 kHz.  matsushita: 12 command then 12 address bits; technics: 11
+	 * command bits and the same inverted.  Bits are read from pulse +
+	 * space (1744 or 3488, ±400); the header and the pulses have room for
+	 * a receiver's AGC on the first burst (±700, ±350).  A Technics
+	 * frame's stop pulse looks like the 23rd bit's pulse of a Matsushita
+	 * frame: only the silence after it tells.  Inside a frame pulse and
+	 * space add up to at most a 1's period, 3888 µs: 3889 (end_space less
+	 * the margin) or more ends a Technics frame.
+	 */
+	{ IR_PROTO_MATSUSHITA, 3488, 3488, 700, { 872, 872 }, { 872, 2616 }, 350, 872, 24, false,
+	  12, 12, 0, 12, 0, 0, NULL, NULL, 0, 400, 0, 0, { 0, 0 }, .period = PD_PERIOD_BITS },
+	{ IR_PROTO_TECHNICS, 3488, 3488, 700, { 872, 872 }, { 872, 2616 }, 350, 872, 22, false,
+	  0, 0, 0, 0, 3889 + 350, 0, technics_read, technics_write, 0, 400, 0, 0, { 0, 0 },
+	  .period = PD_PERIOD_BITS },
 	/* Nikon cameras (ML-L3): 2200 pulse, 27.1 ms space, 2 bits */
 	{ IR_PROTO_NIKON, 2200, 27100, 2700, { 500, 500 }, { 1500, 3500 }, 400, 500, 2, true,
-	  0, 0, 0, 2, 0, 60000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
+	  0, 0, 0, 2, 0, 60000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
 	/* Pentax cameras: 13 ms / 3 ms header, 1000 pulse, 1000 = 0, 3000 = 1 */
 	{ IR_PROTO_PENTAX, 13000, 3000, 1500, { 1000, 1000 }, { 1000, 3000 }, 500, 1000, 6, true,
-	  0, 0, 0, 6, 0, 60000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
+	  0, 0, 0, 6, 0, 60000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
 	/* Vincent amplifiers: 2500/4600 header, 550 pulse, 550 = 0, 1540 = 1 */
 	{ IR_PROTO_VINCENT, 2500, 4600, 500, { 550, 550 }, { 550, 1540 }, 275, 550, 32, true,
-	  0, 16, 16, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
+	  0, 16, 16, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
 	/* Samsung AH air conditioners: 2500/1900 header, 450 pulse, 450 = 0,
 	 * 1100 = 1; 48 bits LSB first, IRMP reads bits 0-15 and 32-47 */
 	{ IR_PROTO_SAMSUNGAH, 2500, 1900, 400, { 450, 450 }, { 450, 1100 }, 225, 450, 48, false,
-	  0, 16, 32, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
+	  0, 16, 32, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
 	/* RC cars: 2000/2000 header, 600 pulse, 900 = 0, 450 = 1, 13 bits LSB
 	 * first, all command */
 	{ IR_PROTO_RCCAR, 2000, 2000, 300, { 600, 600 }, { 900, 450 }, 200, 600, 13, false,
-	  0, 0, 0, 13, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
+	  0, 0, 0, 13, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
 	/* LG air conditioners: NEC's 9000/4500 header and 560/560/1690 bits,
 	 * 28 bits.  NEC's header: wait for the silence after bit 28's stop
 	 * pulse (a NEC frame has a bit there, its space at most 1690 µs). */
 	{ IR_PROTO_LGAIR, 9000, 4500, 700, { 560, 560 }, { 560, 1690 }, 400, 560, 28, true,
-	  0, 0, 0, 0, 4000, 40000, lgair_read, lgair_write, 0, 0, 0, 0, { 0, 0 } },
+	  0, 0, 0, 0, 4000, 40000, lgair_read, lgair_write, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
 	/* Melinera (Lidl lights): 8800/4100 header; a 0 is 440 pulse + 590
 	 * space, a 1 970 + 1140; 8 bits MSB first.  NEC frames fit the header
 	 * and the 0 bits: wait for more silence after the stop pulse than
 	 * NEC16's 4.5 ms sync space. */
 	{ IR_PROTO_MELINERA, 8800, 4100, 700, { 440, 970 }, { 590, 1140 }, 250, 440, 8, true,
-	  0, 0, 0, 8, 6000, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
+	  0, 0, 0, 8, 6000, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
 	/* Gree air conditioners: 12/6 ms header, 900 pulse, 2100 = 0, 700 = 1,
 	 * 32 bits LSB first: 16 address, 16 command (IRMP reads only these).
 	 * rc-core bounds NEC's leader from below only: the header space
 	 * (±800, above the kernel's 5067 µs NEC limit) keeps NEC frames out. */
 	{ IR_PROTO_GREE, 12000, 6000, 800, { 900, 900 }, { 2100, 700 }, 500, 900, 32, false,
-	  0, 16, 16, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
+	  0, 16, 16, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
 	/* IRMP16, IRMP's own data protocol: 842/1052 header, 421 pulse,
 	 * 421 = 0, 842 = 1, 16 bits LSB first.  The header margin stays
 	 * under 200: Samsung AH's 450 µs pulses at their margin (+200) must
 	 * not pass for its 842 µs header pulse. */
 	{ IR_PROTO_IRMP16, 842, 1052, 150, { 421, 421 }, { 421, 842 }, 160, 421, 16, false,
-	  0, 0, 0, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
+	  0, 0, 0, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
 	/* iRobot Roomba: 2790/930 header; a 0 is 930 pulse + 2790 space, a 1
 	 * 2790 + 930; 7 bits MSB first, no stop pulse */
 	{ IR_PROTO_ROOMBA, 2790, 930, 600, { 930, 2790 }, { 2790, 930 }, 600, 0, 7, true,
-	  0, 0, 0, 7, 0, 18000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
+	  0, 0, 0, 7, 0, 18000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
 	/* Mitsubishi Heavy air conditioners: 3200/1560 header, 400 pulse,
 	 * 430 = 0, 1200 = 1, 88 bits MSB first (layout above) */
 	{ IR_PROTO_MITSU_HEAVY, 3200, 1560, 240, { 400, 400 }, { 430, 1200 }, 200, 400, 88, true,
-	  0, 0, 0, 0, 0, 40000, mitsu_heavy_read, mitsu_heavy_write, 0, 0, 0, 0, { 0, 0 } },
+	  0, 0, 0, 0, 0, 40000, mitsu_heavy_read, mitsu_heavy_write, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
 	/* Stiebel Eltron ACP24: 390/950 header, 390 pulse, 950 = 0, 1300 = 1,
 	 * 70 bits (layout above) */
 	{ IR_PROTO_ACP24, 390, 950, 150, { 390, 390 }, { 950, 1300 }, 150, 390, 70, true,
-	  0, 0, 0, 0, 0, 22000, acp24_read, acp24_write, 0, 0, 0, 0, { 0, 0 } },
+	  0, 0, 0, 0, 0, 22000, acp24_read, acp24_write, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
 	/* Kathrein: 210/6218 header, 210 pulse, 1400 = 0, 3000 = 1, 13 bits
 	 * MSB first: IRMP reads 4 address bits from bit 1, 7 command bits
 	 * from bit 5.  Its ±600 µs windows hold Dish Network's 406/6090
@@ -418,7 +512,7 @@ static const struct pd_proto pd_protos[] = {
 	 * more silence than a bit space (3600) after the stop pulse, or a Dish
 	 * frame's first 13 bits pass for Kathrein (never cut a frame short). */
 	{ IR_PROTO_KATHREIN, 210, 6218, 600, { 210, 210 }, { 1400, 3000 }, 600, 210, 13, true,
-	  1, 4, 5, 7, 4000, 35000, NULL, NULL, 0, 0, 0, 0, { 0, 0 } },
+	  1, 4, 5, 7, 4000, 35000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
 };
 
 #define PD_INFO_X(ID, NAME, MASK, CARRIER, UNIT, MARGIN, NOT_DEFAULT, SUMMARY)          \
@@ -484,6 +578,43 @@ static const struct ir_protocol_info pd_infos[] = {
 		.min_trailing_space_us = 5600, .has_encoder = true,
 		.summary = "Samsung 36-bit: 16-bit address, sync, 4-bit ID, 8-bit command",
 	},
+	{
+		.id = IR_PROTO_RECS80, .name = "recs80", .family = "recs80",
+		.scancode_mask = 0x7003f, .carrier_hz = 38000, .duty_cycle = 33, .unit_us = 158,
+		.margin_us = 200, .repeat_period_ms = 125, .min_trailing_space_us = 45000,
+		.has_toggle = true, .has_encoder = true,
+		.summary = "Philips RECS-80, 3-bit address, 6-bit command, toggle",
+	},
+	{
+		.id = IR_PROTO_RECS80EXT, .name = "recs80ext", .family = "recs80",
+		.scancode_mask = 0xf003f, .carrier_hz = 38000, .duty_cycle = 33, .unit_us = 158,
+		.margin_us = 200, .repeat_period_ms = 125, .min_trailing_space_us = 45000,
+		.has_toggle = true, .has_encoder = true,
+		.summary = "RECS-80 extended, 4-bit address, 6-bit command, toggle",
+	},
+	{
+		/* IRMP's recording measured ~33 kHz on the MB100 (IRSND sends
+		 * 38 kHz).  The margin declared: each edge of a bit may be off
+		 * by half the period tolerance when both err the same way. */
+		.id = IR_PROTO_THOMSON, .name = "thomson", .family = "thomson",
+		.scancode_mask = 0xf007f, .carrier_hz = 33000, .duty_cycle = 33, .unit_us = 550,
+		.margin_us = 110, .repeat_period_ms = 125, .min_trailing_space_us = 35000,
+		.has_toggle = true, .has_encoder = true,
+		.summary = "Thomson, 4-bit address, 7-bit command, toggle",
+	},
+	{
+		.id = IR_PROTO_MATSUSHITA, .name = "matsushita", .family = "matsushita",
+		.scancode_mask = 0xfff0fff, .carrier_hz = 36000, .duty_cycle = 33, .unit_us = 872,
+		.margin_us = 200, .repeat_period_ms = 125, .min_trailing_space_us = 40000,
+		.has_encoder = true, .summary = "Matsushita, 12-bit address and command",
+	},
+	{
+		.id = IR_PROTO_TECHNICS, .name = "technics", .family = "matsushita",
+		.scancode_mask = 0x7ff, .carrier_hz = 36000, .duty_cycle = 33, .unit_us = 872,
+		.margin_us = 200, .repeat_period_ms = 125, .min_trailing_space_us = 40000,
+		.has_encoder = true,
+		.summary = "Technics, 11-bit command sent with its inverse, Matsushita timing",
+	},
 	PD_INFO(IR_PROTO_NIKON, "nikon", 0x3, 38000, 500, 400,
 		"Nikon camera release, 2-bit command"),
 	PD_INFO(IR_PROTO_PENTAX, "pentax", 0x3f, 38000, 1000, 500,
@@ -528,6 +659,7 @@ struct pd_one {
 	unsigned count;
 	unsigned candidates; /* bit values the current bit's pulse allows: 1 = 0, 2 = 1 */
 	bool synced;         /* the row's sync was seen */
+	uint32_t pulse;      /* the last pulse (a period row reads the space after it with it) */
 	uint64_t bits[2];
 	uint64_t start_us;
 };
@@ -547,7 +679,7 @@ static void pd_reset(void *state)
 static bool pd_read(const struct pd_proto *p, const uint64_t bits[2], uint64_t *scancode,
 		    unsigned *toggle)
 {
-	*toggle = 0;
+	*toggle = p->toggle_at ? pd_bit(bits, p->toggle_at - 1) : 0;
 	if (p->read)
 		return p->read(bits, scancode, toggle);
 	*scancode = (p->addr_len ? pd_get(bits, p->addr_off, p->addr_len, p->msb_first) << 16 : 0) |
@@ -603,6 +735,7 @@ static bool pd_start(const struct pd_proto *p, struct pd_one *o, struct ir_decod
 		return false;
 	if (p->header_pulse && !ir_eq_margin(dur, p->header_pulse, p->header_margin))
 		return false;
+	o->pulse = dur;
 	o->start_us = ir_decode_now(ctx);
 	o->count = 0;
 	o->synced = false;
@@ -624,6 +757,7 @@ static bool pd_bit_pulse(const struct pd_proto *p, struct pd_one *o, struct ir_d
 {
 	bool pulse_width = p->bit_pulse[0] != p->bit_pulse[1];
 
+	o->pulse = dur;
 	o->candidates = (unsigned)ir_eq_margin(dur, p->bit_pulse[0], p->margin) |
 			(unsigned)ir_eq_margin(dur, p->bit_pulse[1], p->margin) << 1;
 	if (o->count == p->nbits) {
@@ -652,6 +786,15 @@ static uint32_t pd_space_margin(const struct pd_proto *p)
 	return p->space_margin ? p->space_margin : p->margin;
 }
 
+/* What row p reads a space as: the space, or (where `flag` is in its
+ * period) the pulse before it plus the space. */
+static uint32_t pd_sum(const struct pd_proto *p, unsigned flag, uint32_t pulse, uint32_t space)
+{
+	if (!(p->period & flag))
+		return space;
+	return space > UINT32_MAX - pulse ? UINT32_MAX : pulse + space;
+}
+
 /* Is the sync due where a bit space is? */
 static bool pd_sync_due(const struct pd_proto *p, const struct pd_one *o)
 {
@@ -670,9 +813,14 @@ static bool pd_bit_space(const struct pd_proto *p, struct pd_one *o, uint32_t du
 		o->state = STATE_BIT_PULSE;
 		return true;
 	}
-	if ((o->candidates & 2) && ir_eq_margin(dur, p->bit_space[1], margin))
+	uint32_t len = pd_sum(p, PD_PERIOD_BITS, o->pulse, dur);
+
+	if ((o->candidates & 2) &&
+	    ir_eq_margin(len, pd_sum(p, PD_PERIOD_BITS, p->bit_pulse[1], p->bit_space[1]), margin))
 		pd_set_bit(o->bits, o->count, 1);
-	else if (!(o->candidates & 1) || !ir_eq_margin(dur, p->bit_space[0], margin))
+	else if (!(o->candidates & 1) ||
+		 !ir_eq_margin(len, pd_sum(p, PD_PERIOD_BITS, p->bit_pulse[0], p->bit_space[0]),
+			       margin))
 		return false;
 	o->count++;
 	o->state = STATE_BIT_PULSE;
@@ -706,17 +854,23 @@ static void pd_why(const struct pd_proto *p, const struct pd_one *o, struct ir_d
 		   bool pulse, uint32_t dur)
 {
 	unsigned progress = pd_progress(p, o), v = pulse ? 0 : 1;
-	const char *name = pd_name(p), *what = pulse ? "pulse" : "space";
+	bool per = !pulse && (p->period & PD_PERIOD_BITS);
+	const char *name = pd_name(p), *what = pulse ? "pulse" : per ? "pulse+space" : "space";
 	uint32_t hm = p->header_space_margin ? p->header_space_margin : p->header_margin;
 	uint32_t m = pulse ? p->margin : pd_space_margin(p);
-	const uint32_t *code = pulse ? p->bit_pulse : p->bit_space;
+	/* what a period row compares: pulse + space, both sides */
+	uint32_t len = pulse ? dur : pd_sum(p, PD_PERIOD_BITS, o->pulse, dur);
+	uint32_t code[2] = { pulse ? p->bit_pulse[0] : pd_sum(p, PD_PERIOD_BITS, p->bit_pulse[0], p->bit_space[0]),
+			     pulse ? p->bit_pulse[1] : pd_sum(p, PD_PERIOD_BITS, p->bit_pulse[1], p->bit_space[1]) };
+	uint32_t hdr = pd_sum(p, PD_PERIOD_HEADER, p->header_pulse, p->header_space);
 
 	if (!pulse && dur == IR_DURATION_MAX)
 		ir_decode_why(ctx, progress, "%s: silence after %u of %u bits", name, o->count,
 			      p->nbits);
 	else if (o->state == STATE_HEADER_SPACE)
-		ir_decode_why(ctx, progress, "%s: header space %u us outside %u-%u", name, dur,
-			      pd_lo(p->header_space, hm), p->header_space + hm);
+		ir_decode_why(ctx, progress, "%s: header %s %u us outside %u-%u", name,
+			      p->period & PD_PERIOD_HEADER ? "pulse+space" : "space",
+			      pd_sum(p, PD_PERIOD_HEADER, o->pulse, dur), pd_lo(hdr, hm), hdr + hm);
 	else if (o->state == STATE_TRAILER)
 		ir_decode_why(ctx, progress,
 			      "%s: %u bits, then a pulse after %u us: not the silence (>= %u) that ends a frame",
@@ -729,7 +883,7 @@ static void pd_why(const struct pd_proto *p, const struct pd_one *o, struct ir_d
 			      pd_lo(p->stop_pulse, p->margin), p->stop_pulse + p->margin);
 	else if ((o->state == STATE_BIT_SPACE) == !pulse)
 		ir_decode_why(ctx, progress, "%s: bit %u: %s %u us: not a 0 (%u-%u) nor a 1 (%u-%u)",
-			      name, o->count, what, dur, pd_lo(code[0], m), code[0] + m,
+			      name, o->count, what, len, pd_lo(code[0], m), code[0] + m,
 			      pd_lo(code[1], m), code[1] + m);
 	else
 		ir_decode_why(ctx, progress, "%s: bit %u: a %s of %u us where a %s is due", name,
@@ -747,9 +901,10 @@ static void pd_decode_one(const struct pd_proto *p, struct pd_one *o, struct ir_
 			pd_why_start(p, ctx, dur);
 		return;
 	case STATE_HEADER_SPACE:
-		ok = !pulse && ir_eq_margin(dur, p->header_space,
-					    p->header_space_margin ? p->header_space_margin
-								   : p->header_margin);
+		ok = !pulse &&
+		     ir_eq_margin(pd_sum(p, PD_PERIOD_HEADER, o->pulse, dur),
+				  pd_sum(p, PD_PERIOD_HEADER, p->header_pulse, p->header_space),
+				  p->header_space_margin ? p->header_space_margin : p->header_margin);
 		if (ok)
 			o->state = STATE_BIT_PULSE;
 		break;
@@ -760,7 +915,8 @@ static void pd_decode_one(const struct pd_proto *p, struct pd_one *o, struct ir_
 		ok = !pulse && pd_bit_space(p, o, dur);
 		break;
 	case STATE_TRAILER:
-		ok = !pulse && ir_geq_margin(dur, p->end_space, p->margin);
+		ok = !pulse && ir_geq_margin(pd_sum(p, PD_PERIOD_BITS, o->pulse, dur), p->end_space,
+					     p->margin);
 		if (ok)
 			pd_emit(p, o, ctx);
 		break;
@@ -795,10 +951,18 @@ static uint32_t pd_space_deadline(const void *state, const struct ir_decode_ctx 
 	const struct pd_dec *d = state;
 	uint32_t most = 0;
 
-	for (size_t i = 0; i < PD_COUNT; i++)
-		if (d->one[i].state == STATE_TRAILER && ir_decode_enabled(ctx, pd_protos[i].id) &&
-		    pd_protos[i].end_space > most)
-			most = pd_protos[i].end_space;
+	for (size_t i = 0; i < PD_COUNT; i++) {
+		const struct pd_proto *p = &pd_protos[i];
+		uint32_t need = p->end_space;
+
+		if (d->one[i].state != STATE_TRAILER || !ir_decode_enabled(ctx, p->id))
+			continue;
+		/* a period row's silence counts with the pulse before it */
+		if (p->period & PD_PERIOD_BITS)
+			need = pd_lo(pd_lo(need, p->margin), d->one[i].pulse);
+		if (need > most)
+			most = need;
+	}
 	return most;
 }
 
@@ -844,6 +1008,8 @@ static int pd_encode(enum ir_protocol id, uint64_t scancode, unsigned toggle,
 			pd_put(bits, p->cmd_off, p->cmd_len, p->msb_first, scancode & 0xffff);
 			if (p->addr_len)
 				pd_put(bits, p->addr_off, p->addr_len, p->msb_first, scancode >> 16);
+			if (p->toggle_at)
+				pd_set_bit(bits, p->toggle_at - 1, toggle & 1);
 		}
 		return pd_gen(p, bits, out);
 	}
