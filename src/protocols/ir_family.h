@@ -32,6 +32,9 @@
 
 struct ir_decode_ctx;
 
+/* encode_repeat()'s answer for a protocol that repeats its whole frame. */
+#define IR_ENCODE_FRAME_AGAIN 1
+
 struct ir_family {
 	const char *name;
 	/* The protocols this family decodes and encodes, with their numbers. */
@@ -51,7 +54,8 @@ struct ir_family {
 	int (*encode)(enum ir_protocol p, uint64_t scancode, unsigned toggle,
 		      struct ir_edge_buf *out);
 	/* Optional: append the protocol's repeat code (NEC-style).  Protocols
-	 * without one repeat the whole frame. */
+	 * without one repeat the whole frame (a family of both kinds returns
+	 * IR_ENCODE_FRAME_AGAIN for those, having appended nothing). */
 	int (*encode_repeat)(enum ir_protocol p, uint64_t scancode, struct ir_edge_buf *out);
 	/* Optional, for protocols that specialise an rc-core one: the rc-core
 	 * protocol and scancode of the same frame (see ir_protocol_rc_core_view). */
@@ -256,7 +260,6 @@ extern const struct ir_family ir_family_nec;
 extern const struct ir_family ir_family_rc5;
 extern const struct ir_family ir_family_rc6;
 extern const struct ir_family ir_family_sony;
-extern const struct ir_family ir_family_jvc;
 extern const struct ir_family ir_family_sanyo;
 extern const struct ir_family ir_family_sharp;
 extern const struct ir_family ir_family_xmp;

@@ -18,7 +18,6 @@ const struct ir_family *const ir_families[] = {
 	&ir_family_nec,
 	&ir_family_rc5,
 	&ir_family_rc6,
-	&ir_family_jvc,
 	&ir_family_sony,
 	&ir_family_sanyo,
 	&ir_family_sharp,
@@ -290,9 +289,10 @@ int ir_encode(enum ir_protocol p, uint64_t scancode, const struct ir_encode_opts
 
 	for (unsigned i = 0; i <= opts->repeats && ret == 0; i++) {
 		ir_edge_buf_clear(&one);
+		ret = IR_ENCODE_FRAME_AGAIN;
 		if (i > 0 && family->encode_repeat)
 			ret = family->encode_repeat(p, scancode, &one);
-		else
+		if (ret == IR_ENCODE_FRAME_AGAIN)
 			ret = family->encode(p, scancode, opts->toggle & 1, &one);
 		if (ret < 0)
 			break;

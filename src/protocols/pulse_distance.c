@@ -65,6 +65,12 @@ struct pd_proto {
 	 * too (against header_pulse + header_space). */
 	unsigned period;
 	unsigned toggle_at; /* the toggle's bit index + 1 (bits as received); 0: none */
+	/* A frame without its header whose first pulse comes repeat_gap (less
+	 * margin) after the silence that ended a frame began, with that
+	 * frame's bits, is a repeat of it (JVC; the encoder's repeats are
+	 * such frames); 0: none.  Such a row ends its frames with end_space. */
+	uint32_t repeat_gap;
+	bool flip_toggle; /* the toggle flips with every frame with a header (rc-core's JVC) */
 };
 
 #define PD_PERIOD_BITS 1u
@@ -341,6 +347,22 @@ static void technics_write(uint64_t bits[2], uint64_t scancode, unsigned toggle)
 	pd_put(bits, 11, 11, false, ~scancode);
 }
 
+/* JVC, rc-core's layout: the first 8 bits as received (the address)
+ * above the last 8 (the command), each LSB first. */
+static bool jvc_read(const uint64_t bits[2], uint64_t *scancode, unsigned *toggle)
+{
+	(void)toggle;
+	*scancode = pd_get(bits, 0, 8, false) << 8 | pd_get(bits, 8, 8, false);
+	return true;
+}
+
+static void jvc_write(uint64_t bits[2], uint64_t scancode, unsigned toggle)
+{
+	(void)toggle;
+	pd_put(bits, 0, 8, false, scancode >> 8);
+	pd_put(bits, 8, 8, false, scancode);
+}
+
 /* Row by row, the same protocols as pd_infos below. */
 static const struct pd_proto pd_protos[] = {
 	/* RCA: 4000/4000 header, 500 pulse, 1000 = 0, 2000 = 1, 24 bits, stop
@@ -351,19 +373,19 @@ static const struct pd_proto pd_protos[] = {
 	 * The header (the easiest part for a receiver's AGC to lengthen) is
 	 * read to within a unit. */
 	{ IR_PROTO_RCA, 4000, 4000, 500, { 500, 500 }, { 1000, 2000 }, 250, 500, 24, true,
-	  0, 0, 0, 0, 0, 0, rca_read, rca_write, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
+	  0, 0, 0, 0, 0, 0, rca_read, rca_write, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
 	/* Metz (TVs; IRMP 55, DecodeIR's Metz19): 870/2300 header, 435 pulse,
 	 * 960 = 0, 1680 = 1, 19 bits, stop pulse (DecodeIR: 848/2332, 424,
 	 * 954/1696). */
 	{ IR_PROTO_METZ, 870, 2300, 217, { 435, 435 }, { 960, 1680 }, 217, 435, 19, true,
-	  0, 0, 0, 0, 0, 0, metz_read, metz_write, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
+	  0, 0, 0, 0, 0, 0, metz_read, metz_write, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
 	/* LEGO Power Functions: 158/1026 start, 158 pulse, 263 = 0, 553 = 1,
 	 * 16 bits, stop pulse (6, 39, 10 and 21 cycles of 38 kHz).  Six-cycle
 	 * bursts are short for a demodulating receiver, which lengthens them
 	 * and shortens the spaces after them: every duration is read to within
 	 * 140 µs, which keeps the two bit spaces apart (263 + 140 < 553 - 140). */
 	{ IR_PROTO_LEGO, 158, 1026, 140, { 158, 158 }, { 263, 553 }, 140, 158, 16, true,
-	  0, 0, 0, 0, 0, 0, lego_read, lego_write, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
+	  0, 0, 0, 0, 0, 0, lego_read, lego_write, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
 	/* FDC keyboard (IRMP 18): 2085/966 header, 300 pulse, 220 = 0, 715 = 1,
 	 * 40 bits LSB first, stop pulse.  The header pulse is read to within a
 	 * unit (receiver AGC settling), its space to within half of one. */
@@ -453,58 +475,77 @@ static const struct pd_proto pd_protos[] = {
 	{ IR_PROTO_TECHNICS, 3488, 3488, 700, { 872, 872 }, { 872, 2616 }, 350, 872, 22, false,
 	  0, 0, 0, 0, 3889 + 350, 0, technics_read, technics_write, 0, 400, 0, 0, { 0, 0 },
 	  .period = PD_PERIOD_BITS },
+	/*
+	 * JVC: 8400/4200 header (16 and 8 units of 525 µs, 20 cycles of 38
+	 * kHz), 525 pulse, 525 (0) or 1575 (1) space, 16 bits LSB first,
+	 * stop pulse; margin half a unit.  Held keys send the frame without
+	 * its header, ~46 ms start to start (IRMP's recordings: 45.6-46.8;
+	 * 19.3-25.9 ms of silence); as in rc-core such a repeat stands for
+	 * the frame before it when its bits are that frame's (after at least
+	 * rc-core's 35 units of silence), and the toggle flips on every frame
+	 * with a header, so that two presses are two presses even within the
+	 * key-up time.  A frame is certain once the space after its stop
+	 * pulse is longer than any bit space (1575 + 262 = 1837; end_space
+	 * 2100 less the margin... plus it: 2362 - 262 = 2100): NEC headers
+	 * are measured as short as 8600/4400 (IRMP's nec-repetition.txt),
+	 * inside JVC's tolerance, and the 17th pulse of such a NEC frame
+	 * passes for JVC's stop pulse.  rc-core waits for 18 ms.
+	 */
+	{ IR_PROTO_JVC, 8400, 4200, 262, { 525, 525 }, { 525, 1575 }, 262, 525, 16, false,
+	  0, 0, 0, 0, 2100 + 262, 0, jvc_read, jvc_write, 0, 0, 0, 0, { 0, 0 },
+	  .repeat_gap = 35 * 525, .flip_toggle = true },
 	/* Nikon cameras (ML-L3): 2200 pulse, 27.1 ms space, 2 bits */
 	{ IR_PROTO_NIKON, 2200, 27100, 2700, { 500, 500 }, { 1500, 3500 }, 400, 500, 2, true,
-	  0, 0, 0, 2, 0, 60000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
+	  0, 0, 0, 2, 0, 60000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
 	/* Pentax cameras: 13 ms / 3 ms header, 1000 pulse, 1000 = 0, 3000 = 1 */
 	{ IR_PROTO_PENTAX, 13000, 3000, 1500, { 1000, 1000 }, { 1000, 3000 }, 500, 1000, 6, true,
-	  0, 0, 0, 6, 0, 60000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
+	  0, 0, 0, 6, 0, 60000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
 	/* Vincent amplifiers: 2500/4600 header, 550 pulse, 550 = 0, 1540 = 1 */
 	{ IR_PROTO_VINCENT, 2500, 4600, 500, { 550, 550 }, { 550, 1540 }, 275, 550, 32, true,
-	  0, 16, 16, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
+	  0, 16, 16, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
 	/* Samsung AH air conditioners: 2500/1900 header, 450 pulse, 450 = 0,
 	 * 1100 = 1; 48 bits LSB first, IRMP reads bits 0-15 and 32-47 */
 	{ IR_PROTO_SAMSUNGAH, 2500, 1900, 400, { 450, 450 }, { 450, 1100 }, 225, 450, 48, false,
-	  0, 16, 32, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
+	  0, 16, 32, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
 	/* RC cars: 2000/2000 header, 600 pulse, 900 = 0, 450 = 1, 13 bits LSB
 	 * first, all command */
 	{ IR_PROTO_RCCAR, 2000, 2000, 300, { 600, 600 }, { 900, 450 }, 200, 600, 13, false,
-	  0, 0, 0, 13, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
+	  0, 0, 0, 13, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
 	/* LG air conditioners: NEC's 9000/4500 header and 560/560/1690 bits,
 	 * 28 bits.  NEC's header: wait for the silence after bit 28's stop
 	 * pulse (a NEC frame has a bit there, its space at most 1690 µs). */
 	{ IR_PROTO_LGAIR, 9000, 4500, 700, { 560, 560 }, { 560, 1690 }, 400, 560, 28, true,
-	  0, 0, 0, 0, 4000, 40000, lgair_read, lgair_write, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
+	  0, 0, 0, 0, 4000, 40000, lgair_read, lgair_write, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
 	/* Melinera (Lidl lights): 8800/4100 header; a 0 is 440 pulse + 590
 	 * space, a 1 970 + 1140; 8 bits MSB first.  NEC frames fit the header
 	 * and the 0 bits: wait for more silence after the stop pulse than
 	 * NEC16's 4.5 ms sync space. */
 	{ IR_PROTO_MELINERA, 8800, 4100, 700, { 440, 970 }, { 590, 1140 }, 250, 440, 8, true,
-	  0, 0, 0, 8, 6000, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
+	  0, 0, 0, 8, 6000, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
 	/* Gree air conditioners: 12/6 ms header, 900 pulse, 2100 = 0, 700 = 1,
 	 * 32 bits LSB first: 16 address, 16 command (IRMP reads only these).
 	 * rc-core bounds NEC's leader from below only: the header space
 	 * (±800, above the kernel's 5067 µs NEC limit) keeps NEC frames out. */
 	{ IR_PROTO_GREE, 12000, 6000, 800, { 900, 900 }, { 2100, 700 }, 500, 900, 32, false,
-	  0, 16, 16, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
+	  0, 16, 16, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
 	/* IRMP16, IRMP's own data protocol: 842/1052 header, 421 pulse,
 	 * 421 = 0, 842 = 1, 16 bits LSB first.  The header margin stays
 	 * under 200: Samsung AH's 450 µs pulses at their margin (+200) must
 	 * not pass for its 842 µs header pulse. */
 	{ IR_PROTO_IRMP16, 842, 1052, 150, { 421, 421 }, { 421, 842 }, 160, 421, 16, false,
-	  0, 0, 0, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
+	  0, 0, 0, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
 	/* iRobot Roomba: 2790/930 header; a 0 is 930 pulse + 2790 space, a 1
 	 * 2790 + 930; 7 bits MSB first, no stop pulse */
 	{ IR_PROTO_ROOMBA, 2790, 930, 600, { 930, 2790 }, { 2790, 930 }, 600, 0, 7, true,
-	  0, 0, 0, 7, 0, 18000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
+	  0, 0, 0, 7, 0, 18000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
 	/* Mitsubishi Heavy air conditioners: 3200/1560 header, 400 pulse,
 	 * 430 = 0, 1200 = 1, 88 bits MSB first (layout above) */
 	{ IR_PROTO_MITSU_HEAVY, 3200, 1560, 240, { 400, 400 }, { 430, 1200 }, 200, 400, 88, true,
-	  0, 0, 0, 0, 0, 40000, mitsu_heavy_read, mitsu_heavy_write, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
+	  0, 0, 0, 0, 0, 40000, mitsu_heavy_read, mitsu_heavy_write, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
 	/* Stiebel Eltron ACP24: 390/950 header, 390 pulse, 950 = 0, 1300 = 1,
 	 * 70 bits (layout above) */
 	{ IR_PROTO_ACP24, 390, 950, 150, { 390, 390 }, { 950, 1300 }, 150, 390, 70, true,
-	  0, 0, 0, 0, 0, 22000, acp24_read, acp24_write, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
+	  0, 0, 0, 0, 0, 22000, acp24_read, acp24_write, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
 	/* Kathrein: 210/6218 header, 210 pulse, 1400 = 0, 3000 = 1, 13 bits
 	 * MSB first: IRMP reads 4 address bits from bit 1, 7 command bits
 	 * from bit 5.  Its ±600 µs windows hold Dish Network's 406/6090
@@ -512,7 +553,7 @@ static const struct pd_proto pd_protos[] = {
 	 * more silence than a bit space (3600) after the stop pulse, or a Dish
 	 * frame's first 13 bits pass for Kathrein (never cut a frame short). */
 	{ IR_PROTO_KATHREIN, 210, 6218, 600, { 210, 210 }, { 1400, 3000 }, 600, 210, 13, true,
-	  1, 4, 5, 7, 4000, 35000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0 },
+	  1, 4, 5, 7, 4000, 35000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
 };
 
 #define PD_INFO_X(ID, NAME, MASK, CARRIER, UNIT, MARGIN, NOT_DEFAULT, SUMMARY)          \
@@ -615,6 +656,13 @@ static const struct ir_protocol_info pd_infos[] = {
 		.has_encoder = true,
 		.summary = "Technics, 11-bit command sent with its inverse, Matsushita timing",
 	},
+	{
+		.id = IR_PROTO_JVC, .name = "jvc", .family = "jvc", .scancode_mask = 0xffff,
+		.carrier_hz = 38000, .duty_cycle = 33, .unit_us = 525, .margin_us = 262,
+		.repeat_period_ms = 125, .frame_period_us = 46000,
+		.min_trailing_space_us = 35 * 525, .has_encoder = true,
+		.summary = "JVC, 8-bit address and command, header-less repeats",
+	},
 	PD_INFO(IR_PROTO_NIKON, "nikon", 0x3, 38000, 500, 400,
 		"Nikon camera release, 2-bit command"),
 	PD_INFO(IR_PROTO_PENTAX, "pentax", 0x3f, 38000, 1000, 500,
@@ -662,6 +710,12 @@ struct pd_one {
 	uint32_t pulse;      /* the last pulse (a period row reads the space after it with it) */
 	uint64_t bits[2];
 	uint64_t start_us;
+	/* repeat_gap rows: */
+	bool repeat;         /* this frame has no header: a repeat */
+	bool chain;          /* a frame (or repeat) just ended: a repeat may follow */
+	bool toggle;         /* flip_toggle's, for the decoder's lifetime */
+	uint64_t frame_bits; /* the bits of the last frame with a header */
+	uint64_t end_us;     /* where the silence after the last frame began */
 };
 
 struct pd_dec {
@@ -672,8 +726,10 @@ static void pd_reset(void *state)
 {
 	struct pd_dec *d = state;
 
-	for (size_t i = 0; i < PD_COUNT; i++)
+	for (size_t i = 0; i < PD_COUNT; i++) {
 		d->one[i].state = STATE_INACTIVE;
+		d->one[i].chain = false;
+	}
 }
 
 static bool pd_read(const struct pd_proto *p, const uint64_t bits[2], uint64_t *scancode,
@@ -701,16 +757,35 @@ static unsigned pd_progress(const struct pd_proto *p, const struct pd_one *o)
 
 static void pd_emit(const struct pd_proto *p, struct pd_one *o, struct ir_decode_ctx *ctx)
 {
+	struct ir_protocol_set self = { .bits = { 0 } };
 	uint64_t scancode;
 	unsigned toggle;
 
-	if (pd_read(p, o->bits, &scancode, &toggle))
-		ir_decode_emit(ctx, p->id, scancode, toggle, o->start_us);
-	else
+	o->state = STATE_INACTIVE;
+	if (o->repeat && o->bits[0] != o->frame_bits) {
+		ir_decode_why(ctx, pd_progress(p, o), "%s: a repeat whose bits 0x%llx are not the frame's",
+			      pd_name(p), (unsigned long long)o->bits[0]);
+		return;
+	}
+	if (!o->repeat && !pd_read(p, o->bits, &scancode, &toggle)) {
 		ir_decode_why(ctx, pd_progress(p, o), "%s: %u bits 0x%llx%s: check failed",
 			      pd_name(p), o->count, (unsigned long long)o->bits[0],
 			      o->count > 64 ? "..." : "");
-	o->state = STATE_INACTIVE;
+		return;
+	}
+	if (o->repeat) {
+		ir_protocol_set_add(&self, p->id);
+		ir_decode_emit_repeat(ctx, &self, o->start_us);
+	} else {
+		if (p->flip_toggle)
+			toggle = o->toggle = !o->toggle;
+		o->frame_bits = o->bits[0];
+		ir_decode_emit(ctx, p->id, scancode, toggle, o->start_us);
+	}
+	/* the core may have handed this space over early: time the gap to
+	 * a repeat from here */
+	o->chain = p->repeat_gap != 0;
+	o->end_us = ir_decode_now(ctx);
 }
 
 /* The last pulse is in: emit now or wait for the silence that proves it. */
@@ -725,22 +800,40 @@ static void pd_frame_done(const struct pd_proto *p, struct pd_one *o, struct ir_
 static bool pd_bit_pulse(const struct pd_proto *p, struct pd_one *o, struct ir_decode_ctx *ctx,
 			 uint32_t dur);
 
-/* A pulse that may start a frame: its header pulse, or the first bit's
- * pulse of a row without a header.  False (and idle): not a start. */
+/* Has a repeat_gap row's gap passed since its last frame ended? */
+static bool pd_repeat_due(const struct pd_proto *p, const struct pd_one *o,
+			  const struct ir_decode_ctx *ctx)
+{
+	uint64_t gap = ir_decode_now(ctx) - o->end_us;
+
+	return p->repeat_gap &&
+	       ir_geq_margin(gap > UINT32_MAX ? UINT32_MAX : (uint32_t)gap, p->repeat_gap, p->margin);
+}
+
+/* A pulse that may start a frame: its header pulse, the first bit's pulse
+ * of a row without a header or of a header-less repeat.  False (and
+ * idle): not a start. */
 static bool pd_start(const struct pd_proto *p, struct pd_one *o, struct ir_decode_ctx *ctx,
 		     uint32_t dur)
 {
+	bool chain = o->chain;
+
 	o->state = STATE_INACTIVE;
+	o->chain = false;
+	o->repeat = false;
 	if (p->gap_before && !ir_geq_margin(ir_decode_space_before(ctx), p->gap_before, 0))
 		return false;
-	if (p->header_pulse && !ir_eq_margin(dur, p->header_pulse, p->header_margin))
-		return false;
+	if (p->header_pulse && !ir_eq_margin(dur, p->header_pulse, p->header_margin)) {
+		if (!chain || !pd_repeat_due(p, o, ctx))
+			return false;
+		o->repeat = true; /* this pulse is a header-less repeat's first bit's */
+	}
 	o->pulse = dur;
 	o->start_us = ir_decode_now(ctx);
 	o->count = 0;
 	o->synced = false;
 	o->bits[0] = o->bits[1] = 0;
-	if (p->header_pulse) {
+	if (p->header_pulse && !o->repeat) {
 		o->state = STATE_HEADER_SPACE;
 		return true;
 	}
@@ -926,6 +1019,7 @@ static void pd_decode_one(const struct pd_proto *p, struct pd_one *o, struct ir_
 	if (ir_decode_wants_why(ctx))
 		pd_why(p, o, ctx, pulse, dur);
 	o->state = STATE_INACTIVE;
+	o->chain = false;
 	/* the pulse that broke a frame may start the next one */
 	if (pulse)
 		pd_start(p, o, ctx, dur);
@@ -967,11 +1061,12 @@ static uint32_t pd_space_deadline(const void *state, const struct ir_decode_ctx 
 }
 
 /* The frame of row p for `bits`, ending with its gap (if it has one). */
-static int pd_gen(const struct pd_proto *p, const uint64_t bits[2], struct ir_edge_buf *out)
+static int pd_gen(const struct pd_proto *p, const uint64_t bits[2], bool header,
+		  struct ir_edge_buf *out)
 {
 	int ret = 0;
 
-	if (p->header_pulse) {
+	if (p->header_pulse && header) {
 		ret |= ir_edge_buf_pulse(out, p->header_pulse);
 		ret |= ir_edge_buf_space(out, p->header_space);
 	}
@@ -993,27 +1088,55 @@ static int pd_gen(const struct pd_proto *p, const uint64_t bits[2], struct ir_ed
 	return ret ? -ENOMEM : 0;
 }
 
+static const struct pd_proto *pd_find(enum ir_protocol id)
+{
+	for (size_t i = 0; i < PD_COUNT; i++)
+		if (pd_protos[i].id == id)
+			return &pd_protos[i];
+	return NULL;
+}
+
+/* The bits as sent of row p's frame for (scancode, toggle). */
+static void pd_write(const struct pd_proto *p, uint64_t bits[2], uint64_t scancode,
+		     unsigned toggle)
+{
+	bits[0] = bits[1] = 0;
+	if (p->write) {
+		p->write(bits, scancode, toggle);
+		return;
+	}
+	pd_put(bits, p->cmd_off, p->cmd_len, p->msb_first, scancode & 0xffff);
+	if (p->addr_len)
+		pd_put(bits, p->addr_off, p->addr_len, p->msb_first, scancode >> 16);
+	if (p->toggle_at)
+		pd_set_bit(bits, p->toggle_at - 1, toggle & 1);
+}
+
 static int pd_encode(enum ir_protocol id, uint64_t scancode, unsigned toggle,
 		     struct ir_edge_buf *out)
 {
-	for (size_t i = 0; i < PD_COUNT; i++) {
-		const struct pd_proto *p = &pd_protos[i];
-		uint64_t bits[2] = { 0, 0 };
+	const struct pd_proto *p = pd_find(id);
+	uint64_t bits[2];
 
-		if (p->id != id)
-			continue;
-		if (p->write) {
-			p->write(bits, scancode, toggle);
-		} else {
-			pd_put(bits, p->cmd_off, p->cmd_len, p->msb_first, scancode & 0xffff);
-			if (p->addr_len)
-				pd_put(bits, p->addr_off, p->addr_len, p->msb_first, scancode >> 16);
-			if (p->toggle_at)
-				pd_set_bit(bits, p->toggle_at - 1, toggle & 1);
-		}
-		return pd_gen(p, bits, out);
-	}
-	return -EINVAL;
+	if (!p)
+		return -EINVAL;
+	pd_write(p, bits, scancode, toggle);
+	return pd_gen(p, bits, true, out);
+}
+
+/* A repeat_gap row's repeat: the frame without its header.  The others
+ * send the frame again. */
+static int pd_encode_repeat(enum ir_protocol id, uint64_t scancode, struct ir_edge_buf *out)
+{
+	const struct pd_proto *p = pd_find(id);
+	uint64_t bits[2];
+
+	if (!p)
+		return -EINVAL;
+	if (!p->repeat_gap)
+		return IR_ENCODE_FRAME_AGAIN;
+	pd_write(p, bits, scancode, 0);
+	return pd_gen(p, bits, false, out);
 }
 
 const struct ir_family ir_family_pulse_distance_table = {
@@ -1025,4 +1148,5 @@ const struct ir_family ir_family_pulse_distance_table = {
 	.decode = pd_decode,
 	.space_deadline = pd_space_deadline,
 	.encode = pd_encode,
+	.encode_repeat = pd_encode_repeat,
 };
