@@ -260,7 +260,6 @@ extern const struct ir_family ir_family_nec;
 extern const struct ir_family ir_family_rc5;
 extern const struct ir_family ir_family_rc6;
 extern const struct ir_family ir_family_sony;
-extern const struct ir_family ir_family_sanyo;
 extern const struct ir_family ir_family_sharp;
 extern const struct ir_family ir_family_xmp;
 extern const struct ir_family ir_family_rcmm;

@@ -19,7 +19,6 @@ const struct ir_family *const ir_families[] = {
 	&ir_family_rc5,
 	&ir_family_rc6,
 	&ir_family_sony,
-	&ir_family_sanyo,
 	&ir_family_sharp,
 	&ir_family_mce_kbd,
 	&ir_family_xmp,

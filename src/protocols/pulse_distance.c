@@ -71,6 +71,15 @@ struct pd_proto {
 	 * such frames); 0: none.  Such a row ends its frames with end_space. */
 	uint32_t repeat_gap;
 	bool flip_toggle; /* the toggle flips with every frame with a header (rc-core's JVC) */
+	/* Repeat codes: the header pulse, a space of repeat_space (0: none)
+	 * and a stop pulse (NEC's, for Sanyo); with empty_repeat, the header
+	 * and one pulse ended by end_space of silence (Sanyo's own, which
+	 * encode_repeat sends). */
+	uint32_t repeat_space;
+	bool empty_repeat;
+	/* The header space the encoder sends where the decoder's window is
+	 * centred elsewhere; 0: header_space. */
+	uint32_t header_space_sent;
 };
 
 #define PD_PERIOD_BITS 1u
@@ -363,6 +372,29 @@ static void jvc_write(uint64_t bits[2], uint64_t scancode, unsigned toggle)
 	pd_put(bits, 8, 8, false, scancode);
 }
 
+/* Sanyo, 42 bits LSB first: 13 address, 13 ~address, 8 command,
+ * 8 ~command; rc-core's scancode address << 8 | command, and as in
+ * rc-core only the command is checked against its complement. */
+static bool sanyo_read(const uint64_t bits[2], uint64_t *scancode, unsigned *toggle)
+{
+	uint64_t command = pd_get(bits, 26, 8, false);
+
+	(void)toggle;
+	if ((command ^ pd_get(bits, 34, 8, false)) != 0xff)
+		return false;
+	*scancode = pd_get(bits, 0, 13, false) << 8 | command;
+	return true;
+}
+
+static void sanyo_write(uint64_t bits[2], uint64_t scancode, unsigned toggle)
+{
+	(void)toggle;
+	pd_put(bits, 0, 13, false, scancode >> 8);
+	pd_put(bits, 13, 13, false, ~(scancode >> 8));
+	pd_put(bits, 26, 8, false, scancode);
+	pd_put(bits, 34, 8, false, ~scancode);
+}
+
 /* Row by row, the same protocols as pd_infos below. */
 static const struct pd_proto pd_protos[] = {
 	/* RCA: 4000/4000 header, 500 pulse, 1000 = 0, 2000 = 1, 24 bits, stop
@@ -373,19 +405,19 @@ static const struct pd_proto pd_protos[] = {
 	 * The header (the easiest part for a receiver's AGC to lengthen) is
 	 * read to within a unit. */
 	{ IR_PROTO_RCA, 4000, 4000, 500, { 500, 500 }, { 1000, 2000 }, 250, 500, 24, true,
-	  0, 0, 0, 0, 0, 0, rca_read, rca_write, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
+	  0, 0, 0, 0, 0, 0, rca_read, rca_write, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false, 0, false, 0 },
 	/* Metz (TVs; IRMP 55, DecodeIR's Metz19): 870/2300 header, 435 pulse,
 	 * 960 = 0, 1680 = 1, 19 bits, stop pulse (DecodeIR: 848/2332, 424,
 	 * 954/1696). */
 	{ IR_PROTO_METZ, 870, 2300, 217, { 435, 435 }, { 960, 1680 }, 217, 435, 19, true,
-	  0, 0, 0, 0, 0, 0, metz_read, metz_write, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
+	  0, 0, 0, 0, 0, 0, metz_read, metz_write, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false, 0, false, 0 },
 	/* LEGO Power Functions: 158/1026 start, 158 pulse, 263 = 0, 553 = 1,
 	 * 16 bits, stop pulse (6, 39, 10 and 21 cycles of 38 kHz).  Six-cycle
 	 * bursts are short for a demodulating receiver, which lengthens them
 	 * and shortens the spaces after them: every duration is read to within
 	 * 140 µs, which keeps the two bit spaces apart (263 + 140 < 553 - 140). */
 	{ IR_PROTO_LEGO, 158, 1026, 140, { 158, 158 }, { 263, 553 }, 140, 158, 16, true,
-	  0, 0, 0, 0, 0, 0, lego_read, lego_write, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
+	  0, 0, 0, 0, 0, 0, lego_read, lego_write, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false, 0, false, 0 },
 	/* FDC keyboard (IRMP 18): 2085/966 header, 300 pulse, 220 = 0, 715 = 1,
 	 * 40 bits LSB first, stop pulse.  The header pulse is read to within a
 	 * unit (receiver AGC settling), its space to within half of one. */
@@ -494,58 +526,76 @@ static const struct pd_proto pd_protos[] = {
 	{ IR_PROTO_JVC, 8400, 4200, 262, { 525, 525 }, { 525, 1575 }, 262, 525, 16, false,
 	  0, 0, 0, 0, 2100 + 262, 0, jvc_read, jvc_write, 0, 0, 0, 0, { 0, 0 },
 	  .repeat_gap = 35 * 525, .flip_toggle = true },
+	/*
+	 * Sanyo (LC7461; also Aiwa, Chinon): NEC's header and bits (unit 563
+	 * µs, 21 cycles of 38 kHz), 42 bits, stop pulse, a frame every 108
+	 * ms.  The header space is read centred on rc-core's 8 × 563 = 4504
+	 * (so that its window is inside) and sent as 4500; the header pulse
+	 * to within two units, as for NEC (same header, same receivers: the
+	 * easiest part to lengthen, receiver AGC settling).  Held keys send
+	 * the header and one pulse; NEC's 9000/2250/563 repeat code is taken
+	 * as a Sanyo repeat too (rc-core's NEC decoder repeats whatever key
+	 * was down last, Sanyo's included).  A frame, or a repeat's single
+	 * pulse, is certain once the silence after it is longer than any bit
+	 * space (1688 + 281 = 1969; end_space less the margin: 2252): NEC
+	 * timings carry longer frames too (48-bit NEC variants).  rc-core
+	 * waits 10 units after a frame and 150 (84 ms) after a repeat code.
+	 */
+	{ IR_PROTO_SANYO, 9000, 8 * 563, 2 * 563, { 563, 563 }, { 563, 1688 }, 281, 563, 42,
+	  false, 0, 0, 0, 0, 4 * 563 + 281, 0, sanyo_read, sanyo_write, 281, 0, 0, 0, { 0, 0 },
+	  .repeat_space = 2250, .empty_repeat = true, .header_space_sent = 4500 },
 	/* Nikon cameras (ML-L3): 2200 pulse, 27.1 ms space, 2 bits */
 	{ IR_PROTO_NIKON, 2200, 27100, 2700, { 500, 500 }, { 1500, 3500 }, 400, 500, 2, true,
-	  0, 0, 0, 2, 0, 60000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
+	  0, 0, 0, 2, 0, 60000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false, 0, false, 0 },
 	/* Pentax cameras: 13 ms / 3 ms header, 1000 pulse, 1000 = 0, 3000 = 1 */
 	{ IR_PROTO_PENTAX, 13000, 3000, 1500, { 1000, 1000 }, { 1000, 3000 }, 500, 1000, 6, true,
-	  0, 0, 0, 6, 0, 60000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
+	  0, 0, 0, 6, 0, 60000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false, 0, false, 0 },
 	/* Vincent amplifiers: 2500/4600 header, 550 pulse, 550 = 0, 1540 = 1 */
 	{ IR_PROTO_VINCENT, 2500, 4600, 500, { 550, 550 }, { 550, 1540 }, 275, 550, 32, true,
-	  0, 16, 16, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
+	  0, 16, 16, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false, 0, false, 0 },
 	/* Samsung AH air conditioners: 2500/1900 header, 450 pulse, 450 = 0,
 	 * 1100 = 1; 48 bits LSB first, IRMP reads bits 0-15 and 32-47 */
 	{ IR_PROTO_SAMSUNGAH, 2500, 1900, 400, { 450, 450 }, { 450, 1100 }, 225, 450, 48, false,
-	  0, 16, 32, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
+	  0, 16, 32, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false, 0, false, 0 },
 	/* RC cars: 2000/2000 header, 600 pulse, 900 = 0, 450 = 1, 13 bits LSB
 	 * first, all command */
 	{ IR_PROTO_RCCAR, 2000, 2000, 300, { 600, 600 }, { 900, 450 }, 200, 600, 13, false,
-	  0, 0, 0, 13, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
+	  0, 0, 0, 13, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false, 0, false, 0 },
 	/* LG air conditioners: NEC's 9000/4500 header and 560/560/1690 bits,
 	 * 28 bits.  NEC's header: wait for the silence after bit 28's stop
 	 * pulse (a NEC frame has a bit there, its space at most 1690 µs). */
 	{ IR_PROTO_LGAIR, 9000, 4500, 700, { 560, 560 }, { 560, 1690 }, 400, 560, 28, true,
-	  0, 0, 0, 0, 4000, 40000, lgair_read, lgair_write, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
+	  0, 0, 0, 0, 4000, 40000, lgair_read, lgair_write, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false, 0, false, 0 },
 	/* Melinera (Lidl lights): 8800/4100 header; a 0 is 440 pulse + 590
 	 * space, a 1 970 + 1140; 8 bits MSB first.  NEC frames fit the header
 	 * and the 0 bits: wait for more silence after the stop pulse than
 	 * NEC16's 4.5 ms sync space. */
 	{ IR_PROTO_MELINERA, 8800, 4100, 700, { 440, 970 }, { 590, 1140 }, 250, 440, 8, true,
-	  0, 0, 0, 8, 6000, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
+	  0, 0, 0, 8, 6000, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false, 0, false, 0 },
 	/* Gree air conditioners: 12/6 ms header, 900 pulse, 2100 = 0, 700 = 1,
 	 * 32 bits LSB first: 16 address, 16 command (IRMP reads only these).
 	 * rc-core bounds NEC's leader from below only: the header space
 	 * (±800, above the kernel's 5067 µs NEC limit) keeps NEC frames out. */
 	{ IR_PROTO_GREE, 12000, 6000, 800, { 900, 900 }, { 2100, 700 }, 500, 900, 32, false,
-	  0, 16, 16, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
+	  0, 16, 16, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false, 0, false, 0 },
 	/* IRMP16, IRMP's own data protocol: 842/1052 header, 421 pulse,
 	 * 421 = 0, 842 = 1, 16 bits LSB first.  The header margin stays
 	 * under 200: Samsung AH's 450 µs pulses at their margin (+200) must
 	 * not pass for its 842 µs header pulse. */
 	{ IR_PROTO_IRMP16, 842, 1052, 150, { 421, 421 }, { 421, 842 }, 160, 421, 16, false,
-	  0, 0, 0, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
+	  0, 0, 0, 16, 0, 40000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false, 0, false, 0 },
 	/* iRobot Roomba: 2790/930 header; a 0 is 930 pulse + 2790 space, a 1
 	 * 2790 + 930; 7 bits MSB first, no stop pulse */
 	{ IR_PROTO_ROOMBA, 2790, 930, 600, { 930, 2790 }, { 2790, 930 }, 600, 0, 7, true,
-	  0, 0, 0, 7, 0, 18000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
+	  0, 0, 0, 7, 0, 18000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false, 0, false, 0 },
 	/* Mitsubishi Heavy air conditioners: 3200/1560 header, 400 pulse,
 	 * 430 = 0, 1200 = 1, 88 bits MSB first (layout above) */
 	{ IR_PROTO_MITSU_HEAVY, 3200, 1560, 240, { 400, 400 }, { 430, 1200 }, 200, 400, 88, true,
-	  0, 0, 0, 0, 0, 40000, mitsu_heavy_read, mitsu_heavy_write, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
+	  0, 0, 0, 0, 0, 40000, mitsu_heavy_read, mitsu_heavy_write, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false, 0, false, 0 },
 	/* Stiebel Eltron ACP24: 390/950 header, 390 pulse, 950 = 0, 1300 = 1,
 	 * 70 bits (layout above) */
 	{ IR_PROTO_ACP24, 390, 950, 150, { 390, 390 }, { 950, 1300 }, 150, 390, 70, true,
-	  0, 0, 0, 0, 0, 22000, acp24_read, acp24_write, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
+	  0, 0, 0, 0, 0, 22000, acp24_read, acp24_write, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false, 0, false, 0 },
 	/* Kathrein: 210/6218 header, 210 pulse, 1400 = 0, 3000 = 1, 13 bits
 	 * MSB first: IRMP reads 4 address bits from bit 1, 7 command bits
 	 * from bit 5.  Its ±600 µs windows hold Dish Network's 406/6090
@@ -553,7 +603,7 @@ static const struct pd_proto pd_protos[] = {
 	 * more silence than a bit space (3600) after the stop pulse, or a Dish
 	 * frame's first 13 bits pass for Kathrein (never cut a frame short). */
 	{ IR_PROTO_KATHREIN, 210, 6218, 600, { 210, 210 }, { 1400, 3000 }, 600, 210, 13, true,
-	  1, 4, 5, 7, 4000, 35000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false },
+	  1, 4, 5, 7, 4000, 35000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false, 0, false, 0 },
 };
 
 #define PD_INFO_X(ID, NAME, MASK, CARRIER, UNIT, MARGIN, NOT_DEFAULT, SUMMARY)          \
@@ -663,6 +713,13 @@ static const struct ir_protocol_info pd_infos[] = {
 		.min_trailing_space_us = 35 * 525, .has_encoder = true,
 		.summary = "JVC, 8-bit address and command, header-less repeats",
 	},
+	{
+		.id = IR_PROTO_SANYO, .name = "sanyo", .family = "sanyo",
+		.scancode_mask = 0x1fffff, .carrier_hz = 38000, .duty_cycle = 33, .unit_us = 563,
+		.margin_us = 281, .repeat_period_ms = 125, .frame_period_us = 108000,
+		.min_trailing_space_us = 5625, .has_encoder = true,
+		.summary = "Sanyo/Aiwa, 13-bit address and 8-bit command with complements",
+	},
 	PD_INFO(IR_PROTO_NIKON, "nikon", 0x3, 38000, 500, 400,
 		"Nikon camera release, 2-bit command"),
 	PD_INFO(IR_PROTO_PENTAX, "pentax", 0x3f, 38000, 1000, 500,
@@ -700,6 +757,7 @@ enum pd_state {
 	STATE_BIT_PULSE, /* a bit's pulse, or the stop pulse after the last bit */
 	STATE_BIT_SPACE,
 	STATE_TRAILER,   /* waiting for end_space of silence */
+	STATE_REPEAT_PULSE, /* a repeat code's stop pulse */
 };
 
 struct pd_one {
@@ -755,9 +813,19 @@ static unsigned pd_progress(const struct pd_proto *p, const struct pd_one *o)
 	       (o->state == STATE_BIT_SPACE);
 }
 
-static void pd_emit(const struct pd_proto *p, struct pd_one *o, struct ir_decode_ctx *ctx)
+/* A repeat code or header-less repeat of row p: the core reports the
+ * last frame again if it was p's. */
+static void pd_emit_repeat(const struct pd_proto *p, struct pd_one *o, struct ir_decode_ctx *ctx)
 {
 	struct ir_protocol_set self = { .bits = { 0 } };
+
+	ir_protocol_set_add(&self, p->id);
+	ir_decode_emit_repeat(ctx, &self, o->start_us);
+	o->state = STATE_INACTIVE;
+}
+
+static void pd_emit(const struct pd_proto *p, struct pd_one *o, struct ir_decode_ctx *ctx)
+{
 	uint64_t scancode;
 	unsigned toggle;
 
@@ -774,8 +842,7 @@ static void pd_emit(const struct pd_proto *p, struct pd_one *o, struct ir_decode
 		return;
 	}
 	if (o->repeat) {
-		ir_protocol_set_add(&self, p->id);
-		ir_decode_emit_repeat(ctx, &self, o->start_us);
+		pd_emit_repeat(p, o, ctx);
 	} else {
 		if (p->flip_toggle)
 			toggle = o->toggle = !o->toggle;
@@ -964,6 +1031,9 @@ static void pd_why(const struct pd_proto *p, const struct pd_one *o, struct ir_d
 		ir_decode_why(ctx, progress, "%s: header %s %u us outside %u-%u", name,
 			      p->period & PD_PERIOD_HEADER ? "pulse+space" : "space",
 			      pd_sum(p, PD_PERIOD_HEADER, o->pulse, dur), pd_lo(hdr, hm), hdr + hm);
+	else if (o->state == STATE_REPEAT_PULSE)
+		ir_decode_why(ctx, progress, "%s: repeat code's pulse %u us outside %u-%u", name, dur,
+			      pd_lo(p->stop_pulse, p->margin), p->stop_pulse + p->margin);
 	else if (o->state == STATE_TRAILER)
 		ir_decode_why(ctx, progress,
 			      "%s: %u bits, then a pulse after %u us: not the silence (>= %u) that ends a frame",
@@ -1000,12 +1070,27 @@ static void pd_decode_one(const struct pd_proto *p, struct pd_one *o, struct ir_
 				  p->header_space_margin ? p->header_space_margin : p->header_margin);
 		if (ok)
 			o->state = STATE_BIT_PULSE;
+		if (!ok && !pulse && p->repeat_space &&
+		    ir_eq_margin(dur, p->repeat_space, pd_space_margin(p))) {
+			o->state = STATE_REPEAT_PULSE;
+			ok = true;
+		}
 		break;
 	case STATE_BIT_PULSE:
 		ok = pulse && pd_bit_pulse(p, o, ctx, dur);
 		break;
 	case STATE_BIT_SPACE:
+		if (!pulse && p->empty_repeat && o->count == 0 &&
+		    ir_geq_margin(dur, p->end_space, p->margin)) {
+			pd_emit_repeat(p, o, ctx);
+			return;
+		}
 		ok = !pulse && pd_bit_space(p, o, dur);
+		break;
+	case STATE_REPEAT_PULSE:
+		ok = pulse && ir_eq_margin(dur, p->stop_pulse, p->margin);
+		if (ok)
+			pd_emit_repeat(p, o, ctx);
 		break;
 	case STATE_TRAILER:
 		ok = !pulse && ir_geq_margin(pd_sum(p, PD_PERIOD_BITS, o->pulse, dur), p->end_space,
@@ -1049,7 +1134,10 @@ static uint32_t pd_space_deadline(const void *state, const struct ir_decode_ctx 
 		const struct pd_proto *p = &pd_protos[i];
 		uint32_t need = p->end_space;
 
-		if (d->one[i].state != STATE_TRAILER || !ir_decode_enabled(ctx, p->id))
+		bool empty = p->empty_repeat && d->one[i].state == STATE_BIT_SPACE &&
+			     d->one[i].count == 0; /* a repeat code's silence */
+
+		if ((d->one[i].state != STATE_TRAILER && !empty) || !ir_decode_enabled(ctx, p->id))
 			continue;
 		/* a period row's silence counts with the pulse before it */
 		if (p->period & PD_PERIOD_BITS)
@@ -1068,7 +1156,8 @@ static int pd_gen(const struct pd_proto *p, const uint64_t bits[2], bool header,
 
 	if (p->header_pulse && header) {
 		ret |= ir_edge_buf_pulse(out, p->header_pulse);
-		ret |= ir_edge_buf_space(out, p->header_space);
+		ret |= ir_edge_buf_space(out, p->header_space_sent ? p->header_space_sent
+								   : p->header_space);
 	}
 	for (unsigned i = 0; i < p->nbits; i++) {
 		unsigned b = pd_bit(bits, i);
@@ -1124,8 +1213,9 @@ static int pd_encode(enum ir_protocol id, uint64_t scancode, unsigned toggle,
 	return pd_gen(p, bits, true, out);
 }
 
-/* A repeat_gap row's repeat: the frame without its header.  The others
- * send the frame again. */
+/* A repeat_gap row's repeat: the frame without its header; an
+ * empty_repeat row's: the header and one pulse.  The others send the
+ * frame again. */
 static int pd_encode_repeat(enum ir_protocol id, uint64_t scancode, struct ir_edge_buf *out)
 {
 	const struct pd_proto *p = pd_find(id);
@@ -1133,6 +1223,14 @@ static int pd_encode_repeat(enum ir_protocol id, uint64_t scancode, struct ir_ed
 
 	if (!p)
 		return -EINVAL;
+	if (p->empty_repeat) {
+		int ret = ir_edge_buf_pulse(out, p->header_pulse);
+
+		ret |= ir_edge_buf_space(out, p->header_space_sent ? p->header_space_sent
+								   : p->header_space);
+		ret |= ir_edge_buf_pulse(out, p->stop_pulse);
+		return ret ? -ENOMEM : 0;
+	}
 	if (!p->repeat_gap)
 		return IR_ENCODE_FRAME_AGAIN;
 	pd_write(p, bits, scancode, 0);

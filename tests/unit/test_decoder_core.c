@@ -258,6 +258,50 @@ static void test_whole_frame_repeats_keep_the_toggle(void **state)
 	ir_edge_buf_free(&b);
 }
 
+/* Sanyo's held key sends the header and one pulse; NEC's repeat code
+ * stands for a Sanyo frame too (rc-core's NEC decoder repeats whatever
+ * key was down).  Both are Sanyo repeats only after a Sanyo frame. */
+static void test_sanyo_repeat_codes(void **state)
+{
+	static const struct ir_edge nec_repeat[] = {
+		{ .duration = 9000, .kind = IR_PULSE }, { .duration = 2250, .kind = IR_SPACE },
+		{ .duration = 563, .kind = IR_PULSE },	{ .duration = 96000, .kind = IR_SPACE },
+	};
+	struct ir_protocol_set only_sanyo;
+	struct ir_encode_opts one_repeat = { .repeats = 1 };
+	struct ir_edge_buf held = { 0 }, frame = { 0 };
+	struct ir_decoder *dec;
+
+	(void)state;
+	ir_protocol_set_clear(&only_sanyo);
+	ir_protocol_set_add(&only_sanyo, IR_PROTO_SANYO);
+	dec = new_decoder(&only_sanyo);
+	assert_int_equal(ir_encode(IR_PROTO_SANYO, 0x1234, &one_repeat, &held), 0);
+	assert_int_equal(ir_encode(IR_PROTO_SANYO, 0x1234, NULL, &frame), 0);
+
+	/* the repeat alone stands for nothing */
+	ir_decoder_feed_many(dec, held.edges + frame.len, held.len - frame.len);
+	ir_decoder_feed_many(dec, nec_repeat, 4);
+	ir_decoder_flush(dec);
+	assert_int_equal(log_.count, 0);
+
+	/* the frame, its own repeat, then NEC's repeat code */
+	ir_decoder_feed_many(dec, held.edges, held.len);
+	ir_decoder_feed_many(dec, nec_repeat, 4);
+	ir_decoder_flush(dec);
+	assert_int_equal(log_.count, 3);
+	assert_int_equal(log_.frames[0].scancode, 0x1234);
+	assert_false(log_.frames[0].flags & IR_FRAME_REPEAT);
+	for (size_t i = 1; i < 3; i++) {
+		assert_true(log_.frames[i].flags & IR_FRAME_REPEAT);
+		assert_int_equal(log_.frames[i].protocol, IR_PROTO_SANYO);
+		assert_int_equal(log_.frames[i].scancode, 0x1234);
+	}
+	ir_decoder_free(dec);
+	ir_edge_buf_free(&held);
+	ir_edge_buf_free(&frame);
+}
+
 static void test_disabled_protocols_stay_silent(void **state)
 {
 	struct ir_protocol_set only_rc5;
@@ -386,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_repeat_code_needs_a_recent_frame),
 		cmocka_unit_test(test_jvc_header_less_repeats),
 		cmocka_unit_test(test_whole_frame_repeats_keep_the_toggle),
+		cmocka_unit_test(test_sanyo_repeat_codes),
 		cmocka_unit_test(test_disabled_protocols_stay_silent),
 		cmocka_unit_test(test_state_is_per_source),
 		cmocka_unit_test(test_bad_arguments),
