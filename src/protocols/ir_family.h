@@ -226,6 +226,31 @@ enum ir_rc6_leader_step ir_rc6_leader_feed(struct ir_rc6_leader *l,
 					   const struct ir_rc6_leader_params *p,
 					   const struct ir_decode_ctx *ctx, struct ir_edge *ev);
 
+/* ---- a Manchester body (rc6_leader.c), ir_gen_manchester()'s mirror ---- */
+
+/* The bits after RC-6's and MCIR-2's leader: two `unit` halves a bit, a 1
+ * is pulse then space, MSB first.  In the family's state (zero: empty). */
+struct ir_manchester {
+	bool mid;       /* the bit's first half is in */
+	unsigned count; /* bits read */
+	uint64_t bits;  /* MSB first */
+};
+
+enum ir_manchester_step {
+	IR_MANCHESTER_NEXT,  /* the edge is used up: wait for the next */
+	IR_MANCHESTER_AGAIN, /* a half-bit taken, more of the edge left: feed it again */
+	IR_MANCHESTER_DONE,  /* bit `final_bits` is certain: the frame is whole */
+	IR_MANCHESTER_FAIL,  /* the edge fits no half-bit, or bit max_bits + 1 */
+};
+
+/* Feeds one half-bit's worth of `ev` (a copy the caller goes on with
+ * after AGAIN; the caller stops once less than a half is left).  A final
+ * 1 is certain once its pulse half is over, a final 0 when its pulse half
+ * ends the edge; final_bits 0: the caller decides the end (by silence). */
+enum ir_manchester_step ir_manchester_feed(struct ir_manchester *m, uint32_t unit,
+					   uint32_t margin, unsigned max_bits, unsigned final_bits,
+					   struct ir_edge *ev);
+
 /* ---- encoder helpers (timings in µs; ir_gen.c) ---- */
 
 /* Pulse-distance bits: each bit is `bit_pulse` then space0/space1. */
