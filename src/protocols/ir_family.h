@@ -75,6 +75,11 @@ struct ir_family {
 	/* Optional: the carrier the parameters give (Hz, duty cycle in
 	 * percent; 0 where they give none). */
 	void (*carrier_params)(const void *params, uint32_t *hz, unsigned *duty_pct);
+	/* A table family whose rows wait for silence each on their own: the
+	 * silence handed early (ir_decode_space_early()) is for the rows
+	 * that wait, and the space edge itself still comes after it, for the
+	 * others (a row that took the early one skips it). */
+	bool space_again;
 };
 
 /* ---- the decoder's side, for families (ir_decode_ctx.c) ---- */
@@ -94,6 +99,10 @@ uint32_t ir_decode_carrier(const struct ir_decode_ctx *ctx);
  * light differ only by carrier (pioneer and nec), a keymap naming the
  * rarer one asks for it when the carrier is unknown. */
 bool ir_decode_preferred(const struct ir_decode_ctx *ctx, enum ir_protocol p);
+
+/* Is the space being decoded the silence so far, handed over early
+ * because space_deadline() asked for it, rather than the space edge? */
+bool ir_decode_space_early(const struct ir_decode_ctx *ctx);
 
 /* Source time (µs) at the start of the edge being decoded. */
 uint64_t ir_decode_now(const struct ir_decode_ctx *ctx);
@@ -292,7 +301,6 @@ extern const struct ir_family ir_family_imon;
 extern const struct ir_family ir_family_mce_kbd;
 extern const struct ir_family ir_family_kaseikyo;
 extern const struct ir_family ir_family_grundig;
-extern const struct ir_family ir_family_bose;
 extern const struct ir_family ir_family_nubert;
 extern const struct ir_family ir_family_ruwido;
 extern const struct ir_family ir_family_bang_olufsen;

@@ -26,7 +26,6 @@ const struct ir_family *const ir_families[] = {
 	&ir_family_rcmm,
 	&ir_family_kaseikyo,
 	&ir_family_grundig,
-	&ir_family_bose,
 	&ir_family_nubert,
 	&ir_family_ruwido,
 	&ir_family_bang_olufsen,

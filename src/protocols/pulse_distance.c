@@ -14,7 +14,7 @@
  * starts at its first bit's pulse; a row may ask for that much darkness
  * before its first pulse (`gap_before`) where its frame would otherwise
  * match the middle of another.  Rows whose pulses are short bursts
- * (recs80, thomson, matsushita) read a bit from pulse + space (`period`):
+ * (recs80, thomson, matsushita, bose) read a bit from pulse + space (`period`):
  * a receiver lengthens the burst and shortens the space by as much.
  *
  * Timings are IRMP's (irmpprotocols.h, irmp.c and irsnd.c, read for the
@@ -337,23 +337,48 @@ static void recs80ext_write(uint64_t bits[2], uint64_t scancode, unsigned toggle
 	pd_put(bits, 6, 6, true, scancode);
 }
 
-/* Technics: an 11-bit command LSB first, then the same 11 bits inverted. */
-static bool technics_read(const uint64_t bits[2], uint64_t *scancode, unsigned *toggle)
+/* A `len`-bit command LSB first, then the same bits inverted: the
+ * scancode is the command. */
+static bool pd_read_inverted(const uint64_t bits[2], unsigned len, uint64_t *scancode)
 {
-	uint64_t command = pd_get(bits, 0, 11, false);
+	uint64_t command = pd_get(bits, 0, len, false);
 
-	(void)toggle;
-	if ((command ^ pd_get(bits, 11, 11, false)) != 0x7ff)
+	if ((command ^ pd_get(bits, len, len, false)) != (UINT64_C(1) << len) - 1)
 		return false;
 	*scancode = command;
 	return true;
 }
 
+static void pd_write_inverted(uint64_t bits[2], unsigned len, uint64_t scancode)
+{
+	pd_put(bits, 0, len, false, scancode);
+	pd_put(bits, len, len, false, ~scancode);
+}
+
+/* Technics: an 11-bit command, then inverted. */
+static bool technics_read(const uint64_t bits[2], uint64_t *scancode, unsigned *toggle)
+{
+	(void)toggle;
+	return pd_read_inverted(bits, 11, scancode);
+}
+
 static void technics_write(uint64_t bits[2], uint64_t scancode, unsigned toggle)
 {
 	(void)toggle;
-	pd_put(bits, 0, 11, false, scancode);
-	pd_put(bits, 11, 11, false, ~scancode);
+	pd_write_inverted(bits, 11, scancode);
+}
+
+/* Bose: an 8-bit command, then inverted (no address). */
+static bool bose_read(const uint64_t bits[2], uint64_t *scancode, unsigned *toggle)
+{
+	(void)toggle;
+	return pd_read_inverted(bits, 8, scancode);
+}
+
+static void bose_write(uint64_t bits[2], uint64_t scancode, unsigned toggle)
+{
+	(void)toggle;
+	pd_write_inverted(bits, 8, scancode);
 }
 
 /* JVC, rc-core's layout: the first 8 bits as received (the address)
@@ -544,6 +569,18 @@ static const struct pd_proto pd_protos[] = {
 	{ IR_PROTO_SANYO, 9000, 8 * 563, 2 * 563, { 563, 563 }, { 563, 1688 }, 281, 563, 42,
 	  false, 0, 0, 0, 0, 4 * 563 + 281, 0, sanyo_read, sanyo_write, 281, 0, 0, 0, { 0, 0 },
 	  .repeat_space = 2250, .empty_repeat = true, .header_space_sent = 4500 },
+	/*
+	 * Bose (Wave systems and others): 1060/1425 header, 550 pulse, 437
+	 * (0) or 1425 (1) space, 16 bits LSB first (8 command, then
+	 * inverted), stop pulse; 36 kHz.  Receivers lengthen pulses and
+	 * shorten spaces by about as much (IRMP's recording: 533-600 µs
+	 * pulses, 400-467 µs short spaces): header and bits are read from
+	 * pulse + space (2485, 987, 1975: ~500 µs or more apart, ±300), the
+	 * pulses to within 250.
+	 */
+	{ IR_PROTO_BOSE, 1060, 1425, 250, { 550, 550 }, { 437, 1425 }, 250, 550, 16, false,
+	  0, 0, 0, 0, 0, 0, bose_read, bose_write, 300, 300, 0, 0, { 0, 0 },
+	  .period = PD_PERIOD_BITS | PD_PERIOD_HEADER },
 	/* Nikon cameras (ML-L3): 2200 pulse, 27.1 ms space, 2 bits */
 	{ IR_PROTO_NIKON, 2200, 27100, 2700, { 500, 500 }, { 1500, 3500 }, 400, 500, 2, true,
 	  0, 0, 0, 2, 0, 60000, NULL, NULL, 0, 0, 0, 0, { 0, 0 }, 0, 0, 0, false, 0, false, 0 },
@@ -720,6 +757,14 @@ static const struct ir_protocol_info pd_infos[] = {
 		.min_trailing_space_us = 5625, .has_encoder = true,
 		.summary = "Sanyo/Aiwa, 13-bit address and 8-bit command with complements",
 	},
+	{
+		/* the margin declared: each edge of a bit may be off by half the
+		 * period tolerance when both err the same way */
+		.id = IR_PROTO_BOSE, .name = "bose", .family = "bose", .scancode_mask = 0xff,
+		.carrier_hz = 36000, .duty_cycle = 33, .unit_us = 550, .margin_us = 150,
+		.repeat_period_ms = 125, .min_trailing_space_us = 40000, .has_encoder = true,
+		.summary = "Bose, 8-bit command sent with its inverse",
+	},
 	PD_INFO(IR_PROTO_NIKON, "nikon", 0x3, 38000, 500, 400,
 		"Nikon camera release, 2-bit command"),
 	PD_INFO(IR_PROTO_PENTAX, "pentax", 0x3f, 38000, 1000, 500,
@@ -774,6 +819,7 @@ struct pd_one {
 	bool toggle;         /* flip_toggle's, for the decoder's lifetime */
 	uint64_t frame_bits; /* the bits of the last frame with a header */
 	uint64_t end_us;     /* where the silence after the last frame began */
+	bool took_early;     /* took the silence handed early: skip the space edge */
 };
 
 struct pd_dec {
@@ -787,6 +833,7 @@ static void pd_reset(void *state)
 	for (size_t i = 0; i < PD_COUNT; i++) {
 		d->one[i].state = STATE_INACTIVE;
 		d->one[i].chain = false;
+		d->one[i].took_early = false;
 	}
 }
 
@@ -1110,14 +1157,33 @@ static void pd_decode_one(const struct pd_proto *p, struct pd_one *o, struct ir_
 		pd_start(p, o, ctx, dur);
 }
 
+/* Does row p wait for silence in o's state (end_space after its last
+ * pulse, or after a repeat code's one pulse)? */
+static bool pd_waits(const struct pd_proto *p, const struct pd_one *o)
+{
+	return o->state == STATE_TRAILER ||
+	       (p->empty_repeat && o->state == STATE_BIT_SPACE && o->count == 0);
+}
+
 static void pd_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_edge *e)
 {
 	struct pd_dec *d = state;
-	bool pulse = e->kind == IR_PULSE;
+	bool pulse = e->kind == IR_PULSE, early = ir_decode_space_early(ctx);
 
 	for (size_t i = 0; i < PD_COUNT; i++) {
+		struct pd_one *o = &d->one[i];
+
 		if (!ir_decode_enabled(ctx, pd_protos[i].id))
 			continue;
+		/* silence handed early is for the rows that wait for it; the
+		 * others (a header space in progress...) read the space edge */
+		if (early && !pd_waits(&pd_protos[i], o))
+			continue;
+		if (e->kind == IR_SPACE && !early && o->took_early) {
+			o->took_early = false;
+			continue;
+		}
+		o->took_early = early;
 		ir_decode_set_row(ctx, (unsigned)i);
 		pd_decode_one(&pd_protos[i], &d->one[i], ctx, pulse, e->duration);
 	}
@@ -1134,10 +1200,7 @@ static uint32_t pd_space_deadline(const void *state, const struct ir_decode_ctx 
 		const struct pd_proto *p = &pd_protos[i];
 		uint32_t need = p->end_space;
 
-		bool empty = p->empty_repeat && d->one[i].state == STATE_BIT_SPACE &&
-			     d->one[i].count == 0; /* a repeat code's silence */
-
-		if ((d->one[i].state != STATE_TRAILER && !empty) || !ir_decode_enabled(ctx, p->id))
+		if (!pd_waits(p, &d->one[i]) || !ir_decode_enabled(ctx, p->id))
 			continue;
 		/* a period row's silence counts with the pulse before it */
 		if (p->period & PD_PERIOD_BITS)
@@ -1247,4 +1310,5 @@ const struct ir_family ir_family_pulse_distance_table = {
 	.space_deadline = pd_space_deadline,
 	.encode = pd_encode,
 	.encode_repeat = pd_encode_repeat,
+	.space_again = true,
 };
