@@ -196,6 +196,14 @@
  * the detector decide noise forever (a whole recording lost in the
  * plateau test's trials, test_seqdet_run_is_bounded). */
 #define WEAK_SEQ_MAX_US 1000000.0
+/* A frame's sequence detector gives the line back once it has decided
+ * this much darkness (longer than any space inside a frame: NEC's 4.5 ms,
+ * RC-5's 1.8 ms), and the next frame is started afresh by the weak trigger
+ * and the detector's start rule.  Left running until the timeout, a start
+ * on noise (or a wrong step) decided lone pulses now and then for as long
+ * as the noise lasted, and lenient decoders (imon) made frames of them:
+ * white noise at -12 dBFS, 7 false frames a minute with a 4 σ trigger. */
+#define WEAK_GIVE_BACK_US 20000.0
 /* The idle trigger, in σ of the weak band.  (4 σ: 0 dB 44.1/48 kHz
  * 58.6/61.2 % of frames instead of 41.6/40.0 %, but white noise at
  * -12 dBFS gave false frames, test_weak_noise_gives_no_frame; 3 σ: the
@@ -359,6 +367,11 @@ struct ir_demod {
 	struct ir_seqdet *seqdet;
 	bool weak_seq;         /* it is deciding now */
 	uint64_t weak_seq_n;   /* the sample it started deciding at */
+	double weak_horizon_us; /* it decided everything before this */
+	/* it gave the line back after WEAK_GIVE_BACK_US of darkness: the
+	 * weak trigger waits for the next frame until the line times out */
+	bool weak_wait;
+	double weak_wait_g;    /* the idle level's tracking rate there */
 
 	/* report */
 	double peak, clipped_samples, report_samples;
@@ -444,6 +457,7 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 	d->weak_g = (float)alpha_for(WEAK_BAND_US, d->us_per_sample);
 	d->weak_gain = band_noise_gain(d->weak_g);
 	d->weak_acq_len = (unsigned)ceil(WEAK_ACQUIRE_US / d->us_per_sample);
+	d->weak_wait_g = alpha_for(IDLE_TRACK_US, d->us_per_sample);
 	d->weak_settle_n = (unsigned)ceil(WEAK_SETTLE_BANDS * WEAK_BAND_US / d->us_per_sample);
 	d->weak_mu_b = alpha_for(WEAK_BASELINE_US, d->us_per_sample);
 	d->weak_mu_a = alpha_for(WEAK_STEP_US, d->us_per_sample);
@@ -1189,6 +1203,12 @@ static void weak_stop(struct ir_demod *d)
 static void weak_reject(struct ir_demod *d)
 {
 	weak_stop(d);
+	if (!d->idle && d->state == LINE_SPACE && d->seqdet && d->have_edge) {
+		/* a start between two frames: wait for the next one */
+		d->weak_wait = true;
+		d->level = d->weak_b;
+		return;
+	}
 	if (d->idle && !d->held && !d->cand && d->state == LINE_SPACE && !d->use_slow &&
 	    d->n >= d->settle_until && d->noise_count >= d->warmup_n)
 		enter_idle_fast(d);
@@ -1292,6 +1312,38 @@ static void weak_edge(struct ir_demod *d, double t_edge, double y)
 	d->weak_m_prev = d->pol * (y - d->weak_b) + d->weak_c - d->weak_a / 2;
 }
 
+/* The sequence detector decided WEAK_GIVE_BACK_US of darkness: the frame
+ * is over, the line waits (see WEAK_GIVE_BACK_US). */
+static void weak_give_back(struct ir_demod *d)
+{
+	ir_seqdet_stop(d->seqdet);
+	d->weak_seq = false;
+	d->weak = false;
+	d->weak_b = ir_seqdet_baseline(d->seqdet);
+	d->level = d->weak_b;
+	d->weak_wait = true;
+}
+
+/* Between the frames of a sequence-detected run, until the timeout: only
+ * the weak trigger (in the frames' polarity) and the line's timers. */
+static void weak_wait_sample(struct ir_demod *d, float w_before)
+{
+	double dev = d->w2 - d->weak_b;
+
+	if (fabs(dev) >= d->weak_thr && (d->pol == 0 || dev * d->pol > 0)) {
+		d->weak_wait = false;
+		d->level = d->weak_b;
+		weak_start(d, dev, w_before - d->weak_b);
+		d->weak_wait = !d->weak; /* (a direction the line cannot take) */
+		return;
+	}
+	d->weak_b += d->weak_wait_g * dev;
+	d->level = d->weak_b;
+	line_timers(d);
+	if (d->idle)
+		d->weak_wait = false;
+}
+
 /* One sample of a weak frame (see WEAK_BAND_US); y is the weak band. */
 static void weak_sample(struct ir_demod *d, float x, double y)
 {
@@ -1386,10 +1438,18 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 
 	d->w1 += d->weak_g * (x - d->w1);
 	d->w2 += d->weak_g * (d->w1 - d->w2);
+	if (d->weak_wait) {
+		weak_wait_sample(d, w_before);
+		return;
+	}
 	if (d->weak_seq) {
 		/* seqdet hook: the line's timers run at its decision horizon;
 		 * a start it took back (noise) returns to the idle path */
 		ir_seqdet_push(d->seqdet, x);
+		if (d->weak_seq && d->state == LINE_SPACE && d->weak_horizon_us - d->last_edge_us >= WEAK_GIVE_BACK_US) {
+			weak_give_back(d);
+			return;
+		}
 		if (d->weak_seq &&
 		    (double)(d->n - d->weak_seq_n) * 1e6 >= WEAK_SEQ_MAX_US * d->cfg.sample_rate) {
 			weak_reject(d);
@@ -1620,7 +1680,10 @@ static void seq_edge(void *userdata, double t_us, bool lit)
 /* seqdet hook: the line is decided up to t_us. */
 static void seq_horizon(void *userdata, double t_us)
 {
-	line_timers_at(userdata, t_us);
+	struct ir_demod *d = userdata;
+
+	d->weak_horizon_us = t_us;
+	line_timers_at(d, t_us);
 }
 
 /* Timeouts, space deadlines and overlong pulses, at time now_us. */
@@ -2055,6 +2118,7 @@ void ir_demod_reset(struct ir_demod *d)
 		leave_idle_fast(d);
 	if (d->weak)
 		weak_stop(d);
+	d->weak_wait = false;
 	d->cand = false;
 	d->held = false;
 	d->state = LINE_SPACE;
