@@ -2,6 +2,7 @@
 #include "ir_demod.h"
 
 #include "ir_carrier.h"
+#include "ir_envelope.h"
 #include "ir_seqdet.h"
 
 #include <errno.h>
@@ -351,6 +352,12 @@ struct ir_demod {
 	bool weak_wait;
 	double weak_wait_g;    /* the idle level's tracking rate there */
 
+	/* envelope hook: a photodiode's carrier energy added to the samples
+	 * (ir_envelope.h) at rates that hold the carrier; NULL below 66 kHz.
+	 * The samples go through env_buf in chunks. */
+	struct ir_envelope *envelope;
+	float env_buf[256];
+
 	/* report */
 	double peak, clipped_samples, report_samples;
 	uint64_t edges;
@@ -458,6 +465,14 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 			return ret;
 		}
 	}
+	if (cfg->sample_rate >= 66000) { /* envelope hook */
+		int ret = ir_envelope_new(cfg->sample_rate, &d->envelope);
+
+		if (ret < 0) {
+			ir_demod_free(d);
+			return ret;
+		}
+	}
 	if (d->weak_on) {
 		int ret = ir_seqdet_new(cfg->sample_rate, seq_edge, seq_horizon, d, &d->seqdet);
 
@@ -476,6 +491,7 @@ void ir_demod_free(struct ir_demod *d)
 		return;
 	ir_carrier_free(d->carrier);
 	ir_seqdet_free(d->seqdet);
+	ir_envelope_free(d->envelope);
 	free(d->prime);
 	free(d);
 }
@@ -1941,12 +1957,54 @@ departed:
 	return done;
 }
 
+static void demod_run(struct ir_demod *d, const float *samples, size_t frames, size_t stride);
+
+/* envelope hook: demodulates the n samples of env_buf, which ir_envelope
+ * made of `raw`; while it adds the carrier, the report's peak and clipping
+ * are the input's (what the card recorded), measured here. */
+static void envelope_run(struct ir_demod *d, const float *raw, size_t n, size_t stride)
+{
+	double peak = d->peak, clipped = d->clipped_samples;
+
+	demod_run(d, d->env_buf, n, 1);
+	if (!ir_envelope_active(d->envelope, NULL))
+		return;
+	d->peak = peak;
+	d->clipped_samples = clipped;
+	for (size_t i = 0; i < n; i++) {
+		float ax = fabsf(raw[i * stride]);
+
+		if (ax > d->peak)
+			d->peak = ax;
+		if (ax >= 0.999f)
+			d->clipped_samples++;
+	}
+}
+
 void ir_demod_process(struct ir_demod *d, const float *samples, size_t frames, size_t stride)
+{
+	if (stride == 0)
+		stride = 1;
+	if (d->envelope) { /* envelope hook: the samples through ir_envelope first */
+		for (size_t i = 0; i < frames; i += sizeof(d->env_buf) / sizeof(d->env_buf[0])) {
+			size_t n = frames - i;
+
+			if (n > sizeof(d->env_buf) / sizeof(d->env_buf[0]))
+				n = sizeof(d->env_buf) / sizeof(d->env_buf[0]);
+			ir_envelope_process(d->envelope, samples + i * stride, n, stride, d->env_buf);
+			envelope_run(d, samples + i * stride, n, stride);
+		}
+	} else {
+		demod_run(d, samples, frames, stride);
+	}
+	d->report_samples += (double)frames;
+}
+
+/* ir_demod_process() on the samples the demodulator sees. */
+static void demod_run(struct ir_demod *d, const float *samples, size_t frames, size_t stride)
 {
 	size_t i = 0;
 
-	if (stride == 0)
-		stride = 1;
 	while (i < frames) {
 		if (d->priming) {
 			prime_push(d, samples[i * stride]);
@@ -1962,7 +2020,6 @@ void ir_demod_process(struct ir_demod *d, const float *samples, size_t frames, s
 		process_sample_full(d, samples[i * stride]);
 		i++;
 	}
-	d->report_samples += (double)frames;
 }
 
 void ir_demod_process_interleaved(struct ir_demod *const *demods, unsigned channels,
@@ -1970,8 +2027,18 @@ void ir_demod_process_interleaved(struct ir_demod *const *demods, unsigned chann
 {
 	for (size_t i = 0; i < frames; i++)
 		for (unsigned c = 0; c < channels; c++)
-			if (demods[c])
-				process_sample(demods[c], samples[i * channels + c]);
+			if (demods[c]) {
+				float x = samples[i * channels + c];
+
+				if (demods[c]->envelope) { /* envelope hook */
+					struct ir_demod *d = demods[c];
+
+					d->env_buf[0] = ir_envelope_sample(d->envelope, x);
+					envelope_run(d, &x, 1, 1);
+				} else {
+					process_sample(demods[c], x);
+				}
+			}
 	for (unsigned c = 0; c < channels; c++)
 		if (demods[c])
 			demods[c]->report_samples += (double)frames;
