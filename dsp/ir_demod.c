@@ -352,6 +352,7 @@ struct ir_demod {
 	 * The samples go through env_buf in chunks. */
 	struct ir_envelope *envelope;
 	float env_buf[256];
+	const float *env_raw; /* the input sample of the one in process, for ir_carrier */
 
 	/* report */
 	double peak, clipped_samples, report_samples;
@@ -1395,7 +1396,7 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 	}
 
 	if (d->carrier && d->state == LINE_PULSE)
-		ir_carrier_burst_samples(d->carrier, &x, 1, 1);
+		ir_carrier_burst_samples(d->carrier, d->env_raw ? d->env_raw : &x, 1, 1);
 
 	pred = d->level + d->slope + (d->baseline - d->level) * d->decay_now;
 	r = y - pred;
@@ -1967,7 +1968,8 @@ departed:
 	return done;
 }
 
-static void demod_run(struct ir_demod *d, const float *samples, size_t frames, size_t stride);
+static void demod_run(struct ir_demod *d, const float *samples, size_t frames, size_t stride,
+		      const float *raw, size_t raw_stride);
 
 /* envelope hook: demodulates the n samples of env_buf, which ir_envelope
  * made of `raw`; while it adds the carrier, the report's peak and clipping
@@ -1976,7 +1978,7 @@ static void envelope_run(struct ir_demod *d, const float *raw, size_t n, size_t 
 {
 	double peak = d->peak, clipped = d->clipped_samples;
 
-	demod_run(d, d->env_buf, n, 1);
+	demod_run(d, d->env_buf, n, 1, raw, stride);
 	if (!ir_envelope_active(d->envelope, NULL))
 		return;
 	d->peak = peak;
@@ -2005,13 +2007,16 @@ void ir_demod_process(struct ir_demod *d, const float *samples, size_t frames, s
 			envelope_run(d, samples + i * stride, n, stride);
 		}
 	} else {
-		demod_run(d, samples, frames, stride);
+		demod_run(d, samples, frames, stride, NULL, 0);
 	}
 	d->report_samples += (double)frames;
 }
 
-/* ir_demod_process() on the samples the demodulator sees. */
-static void demod_run(struct ir_demod *d, const float *samples, size_t frames, size_t stride)
+/* ir_demod_process() on the samples the demodulator sees; `raw`, where
+ * not NULL, the input they were made of (envelope hook: the carrier is
+ * measured on it). */
+static void demod_run(struct ir_demod *d, const float *samples, size_t frames, size_t stride,
+		      const float *raw, size_t raw_stride)
 {
 	size_t i = 0;
 
@@ -2027,7 +2032,9 @@ static void demod_run(struct ir_demod *d, const float *samples, size_t frames, s
 				break;
 			leave_idle_fast(d);
 		}
+		d->env_raw = raw ? raw + i * raw_stride : NULL; /* envelope hook */
 		process_sample_full(d, samples[i * stride]);
+		d->env_raw = NULL;
 		i++;
 	}
 }
