@@ -9,7 +9,7 @@
  *   photodiode  the same for a bare photodiode (bench_limit.h)
  *   false       false frames per hour on input with no IR: white noise,
  *               noise with hum, clipped noise, music-like sound; an hour
- *               of each unless --seconds N
+ *               of each unless --seconds N, at 48 kHz unless --rate R
  *   throughput  times real time at 48 and 192 kHz, on silence and on
  *               IR-dense input (one thread's CPU time, this machine)
  *   latency     audio time from a frame's last edge to its report, per
@@ -19,6 +19,7 @@
  *   dense N     callgrind.sh), or N seconds of back-to-back NEC frames
  *
  * Usage: bench_audio [snr|false|throughput|latency|all] [--frames N] [--seconds N]
+ *                    [--rate R]
  *        bench_audio limit|photodiode [options]: see bench_limit.c
  */
 #include <math.h>
@@ -34,6 +35,9 @@
 static unsigned frames_per_point = 200;
 /* `false`: seconds of each kind of input; the figure is per hour */
 static unsigned false_seconds = 3600;
+/* ...and its rate (--rate: 96/192 kHz run the photodiode's carrier
+ * front-end, dsp/ir_envelope.h, too) */
+static unsigned false_rate = 48000;
 
 /* CPU time of this thread: the build machine is shared, and wall time
  * there measures the other jobs as much as this one. */
@@ -89,7 +93,7 @@ static void count_frame(void *userdata, const struct ir_frame *f)
 static double false_per_hour(const char *what, unsigned seconds,
 			     float (*gen)(uint64_t n, void *state), void *state)
 {
-	const unsigned rate = 48000;
+	const unsigned rate = false_rate;
 	struct ir_receiver_config cfg = { .sample_rate = rate, .channels = 1, .channel = 0 };
 	struct ir_protocol_set all;
 	struct ir_receiver *rx;
@@ -134,7 +138,7 @@ static double gauss(struct gen_state *g)
 static float gen_noise(uint64_t n, void *state)
 {
 	struct gen_state *g = state;
-	double t = (double)n / 48000.0;
+	double t = (double)n / false_rate;
 	double x = g->level * gauss(g);
 
 	if (g->hum > 0)
@@ -163,8 +167,8 @@ static void bench_false(void)
 	struct gen_state g;
 	const unsigned seconds = false_seconds;
 
-	printf("False frames on input with no IR (48 kHz, every default protocol, %u s of each)\n",
-	       seconds);
+	printf("False frames on input with no IR (%g kHz, every default protocol, %u s of each)\n",
+	       false_rate / 1000.0, seconds);
 	g = (struct gen_state){ .s = 1, .level = 0.01 };
 	false_per_hour("white noise, -40 dBFS", seconds, gen_noise, &g);
 	g = (struct gen_state){ .s = 2, .level = 0.1 };
@@ -282,6 +286,8 @@ int main(int argc, char **argv)
 			frames_per_point = (unsigned)atoi(argv[i + 1]);
 		else if (strcmp(argv[i], "--seconds") == 0)
 			false_seconds = (unsigned)atoi(argv[i + 1]);
+		else if (strcmp(argv[i], "--rate") == 0)
+			false_rate = (unsigned)atoi(argv[i + 1]);
 	if (strcmp(what, "silence") == 0 || strcmp(what, "dense") == 0) {
 		run_only(what[0] == 'd', argc > 2 ? atof(argv[2]) : 10);
 		return 0;

@@ -8,6 +8,10 @@
  * band-limited, noisy, with hum, DC offset and clipping.  The demodulator
  * finds the edges of that signal, not its levels:
  *
+ *  - at rates that hold a photodiode's carrier (>= 66 kHz), once one is
+ *    seen the carrier's own energy is added to the light's mean before
+ *    anything else (ir_envelope.h); a receiver module's samples pass
+ *    untouched;
  *  - a band-limiting filter removes a photodiode's carrier and noise above
  *    what IR timings need (its width follows the measured noise floor);
  *  - the level of the current state is tracked with a model of the AC

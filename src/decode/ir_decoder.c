@@ -469,7 +469,9 @@ void ir_decoder_space_elapsed(struct ir_decoder *dec, uint32_t elapsed_us)
 		d = slot->family->space_deadline(slot->state, &ctx);
 		if (!d || d > elapsed_us)
 			continue;
-		slot->got_space_early = true;
+		/* a table family's other rows still want the space edge */
+		slot->got_space_early = !slot->family->space_again;
+		ctx.early_space = true;
 		slot->family->decode(slot->state, &ctx, &space);
 	}
 	flush_pending(dec);

@@ -70,6 +70,11 @@ bool ir_decode_preferred(const struct ir_decode_ctx *ctx, enum ir_protocol p)
 	return ctx->preferred && ir_protocol_set_has(ctx->preferred, p);
 }
 
+bool ir_decode_space_early(const struct ir_decode_ctx *ctx)
+{
+	return ctx->early_space;
+}
+
 uint64_t ir_decode_now(const struct ir_decode_ctx *ctx)
 {
 	return ctx->now_us;

@@ -9,6 +9,7 @@
 #ifndef IRJACK_IR_DECODE_CTX_H
 #define IRJACK_IR_DECODE_CTX_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ir_frame.h"
@@ -22,6 +23,9 @@ struct ir_decode_ctx {
 	uint64_t now_us;          /* start of the edge being decoded */
 	uint64_t pulse_end_us;    /* end of the frame if it ends on this edge */
 	uint32_t carrier_hz;      /* the source's last carrier report; 0 = unknown */
+	/* The space being decoded is the silence so far, handed over before
+	 * it ended (ir_decoder_space_elapsed()), not the space edge. */
+	bool early_space;
 	/* Protocols a loaded keymap names: preferred where only the carrier
 	 * would tell two readings apart (see ir_decode_preferred()). */
 	const struct ir_protocol_set *preferred;

@@ -32,6 +32,9 @@
 
 struct ir_decode_ctx;
 
+/* encode_repeat()'s answer for a protocol that repeats its whole frame. */
+#define IR_ENCODE_FRAME_AGAIN 1
+
 struct ir_family {
 	const char *name;
 	/* The protocols this family decodes and encodes, with their numbers. */
@@ -51,7 +54,8 @@ struct ir_family {
 	int (*encode)(enum ir_protocol p, uint64_t scancode, unsigned toggle,
 		      struct ir_edge_buf *out);
 	/* Optional: append the protocol's repeat code (NEC-style).  Protocols
-	 * without one repeat the whole frame. */
+	 * without one repeat the whole frame (a family of both kinds returns
+	 * IR_ENCODE_FRAME_AGAIN for those, having appended nothing). */
 	int (*encode_repeat)(enum ir_protocol p, uint64_t scancode, struct ir_edge_buf *out);
 	/* Optional, for protocols that specialise an rc-core one: the rc-core
 	 * protocol and scancode of the same frame (see ir_protocol_rc_core_view). */
@@ -71,6 +75,11 @@ struct ir_family {
 	/* Optional: the carrier the parameters give (Hz, duty cycle in
 	 * percent; 0 where they give none). */
 	void (*carrier_params)(const void *params, uint32_t *hz, unsigned *duty_pct);
+	/* A table family whose rows wait for silence each on their own: the
+	 * silence handed early (ir_decode_space_early()) is for the rows
+	 * that wait, and the space edge itself still comes after it, for the
+	 * others (a row that took the early one skips it). */
+	bool space_again;
 };
 
 /* ---- the decoder's side, for families (ir_decode_ctx.c) ---- */
@@ -90,6 +99,10 @@ uint32_t ir_decode_carrier(const struct ir_decode_ctx *ctx);
  * light differ only by carrier (pioneer and nec), a keymap naming the
  * rarer one asks for it when the carrier is unknown. */
 bool ir_decode_preferred(const struct ir_decode_ctx *ctx, enum ir_protocol p);
+
+/* Is the space being decoded the silence so far, handed over early
+ * because space_deadline() asked for it, rather than the space edge? */
+bool ir_decode_space_early(const struct ir_decode_ctx *ctx);
 
 /* Source time (µs) at the start of the edge being decoded. */
 uint64_t ir_decode_now(const struct ir_decode_ctx *ctx);
@@ -222,6 +235,31 @@ enum ir_rc6_leader_step ir_rc6_leader_feed(struct ir_rc6_leader *l,
 					   const struct ir_rc6_leader_params *p,
 					   const struct ir_decode_ctx *ctx, struct ir_edge *ev);
 
+/* ---- a Manchester body (rc6_leader.c), ir_gen_manchester()'s mirror ---- */
+
+/* The bits after RC-6's and MCIR-2's leader: two `unit` halves a bit, a 1
+ * is pulse then space, MSB first.  In the family's state (zero: empty). */
+struct ir_manchester {
+	bool mid;       /* the bit's first half is in */
+	unsigned count; /* bits read */
+	uint64_t bits;  /* MSB first */
+};
+
+enum ir_manchester_step {
+	IR_MANCHESTER_NEXT,  /* the edge is used up: wait for the next */
+	IR_MANCHESTER_AGAIN, /* a half-bit taken, more of the edge left: feed it again */
+	IR_MANCHESTER_DONE,  /* bit `final_bits` is certain: the frame is whole */
+	IR_MANCHESTER_FAIL,  /* the edge fits no half-bit, or bit max_bits + 1 */
+};
+
+/* Feeds one half-bit's worth of `ev` (a copy the caller goes on with
+ * after AGAIN; the caller stops once less than a half is left).  A final
+ * 1 is certain once its pulse half is over, a final 0 when its pulse half
+ * ends the edge; final_bits 0: the caller decides the end (by silence). */
+enum ir_manchester_step ir_manchester_feed(struct ir_manchester *m, uint32_t unit,
+					   uint32_t margin, unsigned max_bits, unsigned final_bits,
+					   struct ir_edge *ev);
+
 /* ---- encoder helpers (timings in µs; ir_gen.c) ---- */
 
 /* Pulse-distance bits: each bit is `bit_pulse` then space0/space1. */
@@ -256,8 +294,6 @@ extern const struct ir_family ir_family_nec;
 extern const struct ir_family ir_family_rc5;
 extern const struct ir_family ir_family_rc6;
 extern const struct ir_family ir_family_sony;
-extern const struct ir_family ir_family_jvc;
-extern const struct ir_family ir_family_sanyo;
 extern const struct ir_family ir_family_sharp;
 extern const struct ir_family ir_family_xmp;
 extern const struct ir_family ir_family_rcmm;
@@ -265,10 +301,6 @@ extern const struct ir_family ir_family_imon;
 extern const struct ir_family ir_family_mce_kbd;
 extern const struct ir_family ir_family_kaseikyo;
 extern const struct ir_family ir_family_grundig;
-extern const struct ir_family ir_family_thomson;
-extern const struct ir_family ir_family_recs80;
-extern const struct ir_family ir_family_bose;
-extern const struct ir_family ir_family_matsushita;
 extern const struct ir_family ir_family_nubert;
 extern const struct ir_family ir_family_ruwido;
 extern const struct ir_family ir_family_bang_olufsen;

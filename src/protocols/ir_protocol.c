@@ -18,9 +18,7 @@ const struct ir_family *const ir_families[] = {
 	&ir_family_nec,
 	&ir_family_rc5,
 	&ir_family_rc6,
-	&ir_family_jvc,
 	&ir_family_sony,
-	&ir_family_sanyo,
 	&ir_family_sharp,
 	&ir_family_mce_kbd,
 	&ir_family_xmp,
@@ -28,10 +26,6 @@ const struct ir_family *const ir_families[] = {
 	&ir_family_rcmm,
 	&ir_family_kaseikyo,
 	&ir_family_grundig,
-	&ir_family_thomson,
-	&ir_family_recs80,
-	&ir_family_bose,
-	&ir_family_matsushita,
 	&ir_family_nubert,
 	&ir_family_ruwido,
 	&ir_family_bang_olufsen,
@@ -293,9 +287,10 @@ int ir_encode(enum ir_protocol p, uint64_t scancode, const struct ir_encode_opts
 
 	for (unsigned i = 0; i <= opts->repeats && ret == 0; i++) {
 		ir_edge_buf_clear(&one);
+		ret = IR_ENCODE_FRAME_AGAIN;
 		if (i > 0 && family->encode_repeat)
 			ret = family->encode_repeat(p, scancode, &one);
-		else
+		if (ret == IR_ENCODE_FRAME_AGAIN)
 			ret = family->encode(p, scancode, opts->toggle & 1, &one);
 		if (ret < 0)
 			break;

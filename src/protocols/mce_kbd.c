@@ -45,8 +45,7 @@ static const struct ir_rc6_leader_params mce_kbd_leader = {
 
 enum mce_kbd_state {
 	STATE_INACTIVE, /* in the leader (idle, or part of the way) */
-	STATE_BODY_BIT_START = IR_RC6_LEADER_STATES,
-	STATE_BODY_BIT_END,
+	STATE_BODY = IR_RC6_LEADER_STATES, /* bit start, or (body.mid) end: the next name */
 };
 
 /* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
@@ -58,10 +57,9 @@ static const char *const mce_kbd_states[] = {
 struct mce_kbd_dec {
 	enum mce_kbd_state state;
 	struct ir_rc6_leader leader;
-	unsigned count;
 	unsigned header;
 	unsigned wanted_bits;
-	uint32_t body;
+	struct ir_manchester body;
 	uint64_t start_us;
 };
 
@@ -94,10 +92,10 @@ static void mce_kbd_scancode(const struct mce_kbd_dec *d, enum ir_protocol *prot
 {
 	if (d->wanted_bits == MCIR2_KEYBOARD_NBITS) {
 		*proto = IR_PROTO_MCIR2_KBD;
-		*scancode = d->body & MCIR2_KEYBOARD_MASK;
+		*scancode = d->body.bits & MCIR2_KEYBOARD_MASK;
 	} else {
 		*proto = IR_PROTO_MCIR2_MSE;
-		*scancode = d->body & MCIR2_MOUSE_MASK;
+		*scancode = d->body.bits & MCIR2_MOUSE_MASK;
 	}
 }
 
@@ -115,7 +113,6 @@ static void mce_kbd_decode(void *state, struct ir_decode_ctx *ctx, const struct 
 {
 	struct mce_kbd_dec *d = state;
 	struct ir_edge ev = *e;
-	bool pulse = ev.kind == IR_PULSE;
 	enum ir_rc6_leader_step step;
 
 	if (!ir_geq_margin(ev.duration, MCIR2_UNIT, MCIR2_MARGIN))
@@ -133,43 +130,34 @@ again:
 			return;
 		d->start_us = d->leader.start_us;
 		d->header = d->leader.header;
-		d->count = d->leader.count;
 		d->wanted_bits = mce_kbd_body_bits(d->header);
 		if (!d->wanted_bits)
 			break;
-		d->count = 0;
-		d->body = 0;
-		d->state = STATE_BODY_BIT_START;
+		d->body = (struct ir_manchester){ 0 };
+		d->state = STATE_BODY;
 		goto again;
 
-	case STATE_BODY_BIT_START:
-		if (!ir_eq_margin(ev.duration, MCIR2_UNIT, MCIR2_MARGIN) || d->count >= d->wanted_bits)
-			break;
-		d->body = d->body << 1 | pulse;
-		d->count++;
-		d->state = STATE_BODY_BIT_END;
-		/* A final 1 is certain once its pulse half is over. */
-		if (pulse && d->count == d->wanted_bits)
-			mce_kbd_finish(d, ctx);
-		return;
-
-	case STATE_BODY_BIT_END:
-		d->state = STATE_BODY_BIT_START;
-		ir_edge_consume(&ev, MCIR2_UNIT);
-		/* A final 0 is certain when its pulse half ends the edge. */
-		if (pulse && !ir_geq_margin(ev.duration, MCIR2_UNIT, MCIR2_MARGIN) &&
-		    d->count == d->wanted_bits) {
+	case STATE_BODY:
+		switch (ir_manchester_feed(&d->body, MCIR2_UNIT, MCIR2_MARGIN, d->wanted_bits,
+					   d->wanted_bits, &ev)) {
+		case IR_MANCHESTER_FAIL:
+			goto fail;
+		case IR_MANCHESTER_DONE:
 			mce_kbd_finish(d, ctx);
 			return;
+		case IR_MANCHESTER_AGAIN:
+			goto again;
+		case IR_MANCHESTER_NEXT:
+			return;
 		}
-		goto again;
 	}
 fail:
 	if (d->state == STATE_INACTIVE) /* the leader's state names come first */
 		ir_decode_why_state(ctx, "mce_kbd", mce_kbd_states, d->leader.state,
 				    d->leader.count, e->kind == IR_PULSE, ev.duration);
 	else
-		ir_decode_why_state(ctx, "mce_kbd", mce_kbd_states, d->state, d->count,
+		ir_decode_why_state(ctx, "mce_kbd", mce_kbd_states,
+				    d->state + (d->state == STATE_BODY && d->body.mid), d->body.count,
 				    e->kind == IR_PULSE, ev.duration);
 	d->state = STATE_INACTIVE;
 	d->leader.state = 0;

@@ -85,8 +85,7 @@ enum rc6_state {
 	STATE_INACTIVE, /* in the leader (idle, or part of the way) */
 	STATE_TOGGLE_START = IR_RC6_LEADER_STATES,
 	STATE_TOGGLE_END,
-	STATE_BODY_BIT_START,
-	STATE_BODY_BIT_END,
+	STATE_BODY, /* the body's bit start, or (body.mid) end: the next name */
 };
 
 /* The states' names, for `irjack decode -v` (ir_decode_why_state()). */
@@ -97,10 +96,10 @@ static const char *const rc6_states[] = {
 struct rc6_dec {
 	enum rc6_state state;
 	struct ir_rc6_leader leader;
-	unsigned count;
 	unsigned header;  /* start bit and mode bits, MSB first */
 	bool toggle;      /* the trailer bit */
-	uint32_t body;
+	/* the body's bits; before it, count is the header's (for reasons) */
+	struct ir_manchester body;
 	uint64_t start_us;
 };
 
@@ -153,17 +152,17 @@ static uint32_t rc6_mce_body(uint64_t scancode, unsigned toggle)
 static bool rc6_scancode(const struct rc6_dec *d, enum ir_protocol *proto, uint64_t *scancode,
 			 unsigned *toggle)
 {
-	*scancode = d->body;
+	*scancode = d->body.bits;
 	*toggle = 0;
 	switch (rc6_mode(d)) {
 	case RC6_MODE_0:
-		if (d->count != RC6_0_NBITS)
+		if (d->body.count != RC6_0_NBITS)
 			return false;
 		*proto = IR_PROTO_RC6_0;
 		*toggle = d->toggle;
 		return true;
 	case RC6_MODE_6A:
-		switch (d->count) {
+		switch (d->body.count) {
 		case RC6_6A_20_NBITS:
 			*proto = IR_PROTO_RC6_6A_20;
 			return true;
@@ -172,10 +171,10 @@ static bool rc6_scancode(const struct rc6_dec *d, enum ir_protocol *proto, uint6
 			return true;
 		case RC6_6A_32_NBITS:
 			*proto = IR_PROTO_RC6_6A_32;
-			if (rc6_is_mce_customer(d->body)) {
+			if (rc6_is_mce_customer(d->body.bits)) {
 				*proto = IR_PROTO_RC6_MCE;
-				*toggle = !!(d->body & RC6_MCE_TOGGLE);
-				*scancode = d->body & ~RC6_MCE_TOGGLE;
+				*toggle = !!(d->body.bits & RC6_MCE_TOGGLE);
+				*scancode = d->body.bits & ~RC6_MCE_TOGGLE;
 			}
 			return true;
 		default:
@@ -198,12 +197,6 @@ static bool rc6_6a_complete(const struct rc6_dec *d, const struct ir_decode_ctx 
 	       ir_decode_enabled(ctx, proto);
 }
 
-/* Mode 0 is always 16 bits: its frame ends with its last bit. */
-static bool rc6_final(const struct rc6_dec *d)
-{
-	return rc6_mode(d) == RC6_MODE_0 && d->count == RC6_0_NBITS;
-}
-
 /* IRMP's reading of the mode 6A body so far, if it is a whole frame of an
  * enabled protocol (rc6a, rc6a28). */
 static bool rc6a_complete(const struct rc6_dec *d, const struct ir_decode_ctx *ctx,
@@ -211,10 +204,10 @@ static bool rc6a_complete(const struct rc6_dec *d, const struct ir_decode_ctx *c
 {
 	if (rc6_mode(d) != RC6_MODE_6A)
 		return false;
-	if (d->count == RC6A28_NBITS)
+	if (d->body.count == RC6A28_NBITS)
 		*proto = IR_PROTO_RC6A28;
-	else if (d->count == RC6_6A_32_NBITS && (d->body & RC6A_LONG_CUSTOMER) &&
-		 !rc6_is_mce_customer(d->body))
+	else if (d->body.count == RC6_6A_32_NBITS && (d->body.bits & RC6A_LONG_CUSTOMER) &&
+		 !rc6_is_mce_customer(d->body.bits))
 		*proto = IR_PROTO_RC6A;
 	else
 		return false;
@@ -241,10 +234,10 @@ static void rc6_finish(struct rc6_dec *d, struct ir_decode_ctx *ctx)
 	if (rc6_scancode(d, &proto, &scancode, &toggle))
 		ir_decode_emit(ctx, proto, scancode, toggle, d->start_us);
 	if (rc6a_complete(d, ctx, &proto) && proto == IR_PROTO_RC6A28)
-		ir_decode_emit(ctx, proto, d->body, 0, d->start_us);
+		ir_decode_emit(ctx, proto, d->body.bits, 0, d->start_us);
 	else if (rc6a_complete(d, ctx, &proto))
-		ir_decode_emit(ctx, proto, d->body & ~(RC6A_LONG_CUSTOMER | RC6A_TOGGLE),
-			       !!(d->body & RC6A_TOGGLE), d->start_us);
+		ir_decode_emit(ctx, proto, d->body.bits & ~(RC6A_LONG_CUSTOMER | RC6A_TOGGLE),
+			       !!(d->body.bits & RC6A_TOGGLE), d->start_us);
 	d->state = STATE_INACTIVE;
 }
 
@@ -270,7 +263,7 @@ again:
 			return;
 		d->start_us = d->leader.start_us;
 		d->header = d->leader.header;
-		d->count = d->leader.count;
+		d->body.count = d->leader.count;
 		d->state = STATE_TOGGLE_START;
 		goto again;
 
@@ -285,44 +278,40 @@ again:
 		if (!ir_geq_margin(ev.duration, RC6_TOGGLE_HALF, RC6_MARGIN) ||
 		    !(d->header & RC6_START_BIT) || rc6_mode(d) == RC6_MODE_UNKNOWN)
 			break;
-		d->count = 0;
-		d->body = 0;
-		d->state = STATE_BODY_BIT_START;
+		d->body = (struct ir_manchester){ 0 };
+		d->state = STATE_BODY;
 		ir_edge_consume(&ev, RC6_TOGGLE_HALF);
 		goto again;
 
-	case STATE_BODY_BIT_START:
-		if (!pulse && ev.duration >= RC6_END_SPACE && rc6_any_complete(d, ctx)) {
+	case STATE_BODY:
+		/* mode 6A's length is its silence */
+		if (!d->body.mid && !pulse && ev.duration >= RC6_END_SPACE &&
+		    rc6_any_complete(d, ctx)) {
 			rc6_finish(d, ctx);
 			return;
 		}
-		if (!ir_eq_margin(ev.duration, RC6_UNIT, RC6_MARGIN) || d->count >= rc6_max_bits(d))
-			break;
-		d->body = d->body << 1 | pulse;
-		d->count++;
-		d->state = STATE_BODY_BIT_END;
-		/* A final 1 is certain once its pulse half is over. */
-		if (pulse && rc6_final(d))
-			rc6_finish(d, ctx);
-		return;
-
-	case STATE_BODY_BIT_END:
-		d->state = STATE_BODY_BIT_START;
-		ir_edge_consume(&ev, RC6_UNIT);
-		/* A final 0 is certain when its pulse half ends the edge. */
-		if (pulse && !ir_geq_margin(ev.duration, RC6_UNIT, RC6_MARGIN) && rc6_final(d)) {
+		/* mode 0 always has RC6_0_NBITS: its frame ends with its last bit */
+		switch (ir_manchester_feed(&d->body, RC6_UNIT, RC6_MARGIN, rc6_max_bits(d),
+					   rc6_mode(d) == RC6_MODE_0 ? RC6_0_NBITS : 0, &ev)) {
+		case IR_MANCHESTER_FAIL:
+			goto fail;
+		case IR_MANCHESTER_DONE:
 			rc6_finish(d, ctx);
 			return;
+		case IR_MANCHESTER_AGAIN:
+			goto again;
+		case IR_MANCHESTER_NEXT:
+			return;
 		}
-		goto again;
 	}
 fail:
 	if (d->state == STATE_INACTIVE) /* the leader's state names come first */
 		ir_decode_why_state(ctx, "rc6", rc6_states, d->leader.state, d->leader.count,
 				    e->kind == IR_PULSE, ev.duration);
 	else
-		ir_decode_why_state(ctx, "rc6", rc6_states, d->state, d->count,
-				    e->kind == IR_PULSE, ev.duration);
+		ir_decode_why_state(ctx, "rc6", rc6_states,
+				    d->state + (d->state == STATE_BODY && d->body.mid),
+				    d->body.count, e->kind == IR_PULSE, ev.duration);
 	d->state = STATE_INACTIVE;
 	d->leader.state = 0;
 }
@@ -333,10 +322,10 @@ static uint32_t rc6_space_deadline(const void *state, const struct ir_decode_ctx
 
 	if (!rc6_any_complete(d, ctx))
 		return 0;
-	if (d->state == STATE_BODY_BIT_START)
+	if (d->state == STATE_BODY && !d->body.mid)
 		return RC6_END_SPACE;
 	/* After a final 1's pulse: its dark half, then the end. */
-	if (d->state == STATE_BODY_BIT_END && (d->body & 1))
+	if (d->state == STATE_BODY && d->body.mid && (d->body.bits & 1))
 		return RC6_UNIT + RC6_END_SPACE;
 	return 0;
 }

@@ -3,7 +3,8 @@
  * rc6_leader.c - the leader RC-6 (rc6.c, with IRMP's rc6a reading) and
  * MCIR-2 (mce_kbd.c) share: a long prefix pulse, RC-6's prefix space, and
  * the start and mode bits, Manchester (a 1 is pulse then space) at one
- * unit per half.  One copy of the machine, the numbers from each family.
+ * unit per half; and the Manchester body after it.  One copy of each
+ * machine, the numbers from each family.
  */
 #include "ir_family.h"
 
@@ -58,4 +59,27 @@ enum ir_rc6_leader_step ir_rc6_leader_feed(struct ir_rc6_leader *l,
 			break;
 		}
 	}
+}
+
+enum ir_manchester_step ir_manchester_feed(struct ir_manchester *m, uint32_t unit,
+					   uint32_t margin, unsigned max_bits, unsigned final_bits,
+					   struct ir_edge *ev)
+{
+	bool pulse = ev->kind == IR_PULSE;
+
+	if (!m->mid) {
+		/* a bit's first half on its own: exactly one unit */
+		if (!ir_eq_margin(ev->duration, unit, margin) || m->count >= max_bits)
+			return IR_MANCHESTER_FAIL;
+		m->bits = m->bits << 1 | pulse;
+		m->count++;
+		m->mid = true;
+		return pulse && m->count == final_bits ? IR_MANCHESTER_DONE : IR_MANCHESTER_NEXT;
+	}
+	/* the second half may run into the next bit */
+	m->mid = false;
+	ir_edge_consume(ev, unit);
+	if (pulse && !ir_geq_margin(ev->duration, unit, margin) && m->count == final_bits)
+		return IR_MANCHESTER_DONE;
+	return IR_MANCHESTER_AGAIN;
 }

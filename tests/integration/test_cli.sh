@@ -137,11 +137,16 @@ pipe nec:0x0408 '$s/^space .*/space 563\npulse 563\nspace 1688\npulse 563\nspace
 [ $? = 1 ] || fail "decode -v of an undecodable train must exit 1"
 expect_err '^0.000000-0.067[0-9]* s: 68 edges, no protocol took them$'
 expect_err '^  nec: header space 3800 us outside 3937-5067'
-# the pulse-distance engine's rows, and a hand-written family, say theirs
+# the pulse-distance engine's rows (jvc and sanyo are rows since #19),
+# and a hand-written family, say theirs
 "$IRJACK" encode rca:0x50012 | sed 's/^space 4000$/space 3300/' | "$IRJACK" decode -v - >"$TMP/out" 2>"$TMP/err"
 expect_err '^  rca: header space 3300 us outside 3500-4500$'
 "$IRJACK" encode jvc:0x1234 | sed 's/^space 4200$/space 3000/' | "$IRJACK" decode -v - >"$TMP/out" 2>"$TMP/err"
-expect_err '^  jvc: header space, after 0 bits: space 3000 us fits nothing there$'
+expect_err '^  jvc: header space 3000 us outside 3938-4462$'
+"$IRJACK" encode sanyo:0x1234 | sed 's/^space 4500$/space 3000/' | "$IRJACK" decode -v - >"$TMP/out" 2>"$TMP/err"
+expect_err '^  sanyo: header space 3000 us outside 4223-4785$'
+"$IRJACK" encode kaseikyo:0x20020b01 | sed 's/^space 1728$/space 1000/' | "$IRJACK" decode -v - >"$TMP/out" 2>"$TMP/err"
+expect_err '^  kaseikyo: header space, after 0 bits: space 1000 us fits nothing there$'
 "$IRJACK" encode nec:0x0408 | "$IRJACK" decode -v - >"$TMP/out" 2>"$TMP/err"
 [ -s "$TMP/err" ] && fail "decode -v of a good frame printed reasons: $(cat "$TMP/err")"
 # the US protocols through the CLI, and blaupunkt only at its carrier

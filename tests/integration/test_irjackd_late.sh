@@ -16,6 +16,7 @@ daemon=
 trap '[ -n "$daemon" ] && kill $daemon 2>/dev/null; rm -rf "$TMP"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$(dirname "$0")/lib.sh"
 command -v irw >/dev/null || { echo "FAIL: irw missing (Debian: lirc)"; exit 1; }
 sock=$TMP/lircd
 
@@ -34,8 +35,7 @@ CONF
 
 "$IRJACKD" --config "$TMP/d.conf" 2>"$TMP/daemon.err" &
 daemon=$!
-i=0; while [ ! -S "$sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-[ -S "$sock" ] || fail "no socket with both devices missing: $(cat "$TMP/daemon.err")"
+eventually lircd_up "$sock" || fail "no socket with both devices missing: $(cat "$TMP/daemon.err")"
 kill -0 $daemon 2>/dev/null || fail "irjackd exited with its devices missing: $(cat "$TMP/daemon.err")"
 "$IRJACK" status -s "$sock" >"$TMP/status1.out" 2>&1 || fail "irjack status: $(cat "$TMP/status1.out")"
 grep -q "^source receiver lirc:.* waiting" "$TMP/status1.out" ||
@@ -45,17 +45,17 @@ grep -q "^source late file:.* waiting" "$TMP/status1.out" ||
 grep -q "source receiver: waiting for its device" "$TMP/daemon.err" ||
 	fail "no 'waiting' in the log: $(cat "$TMP/daemon.err")"
 
-timeout 8 irw "$sock" >"$TMP/irw.out" 2>&1 &
+irw "$sock" >"$TMP/irw.out" 2>&1 &
 irw=$!
-sleep 1
-cp "$SRC/samples/nec-remote-irmp.mode2" "$TMP/late.mode2"
+wait_clients "$sock" 1 || fail "irw not served: $(cat "$TMP/daemon.err")"
+# whole, by a rename: a retry must not open half a file
+put_in_place "$SRC/samples/nec-remote-irmp.mode2" "$TMP/late.mode2"
 # the retry wait doubles from 0.25 s to 2 s: opened within 2.5 s of appearing
 i=0; while ! grep -q "source late: opened on retry" "$TMP/daemon.err" && [ $i -lt 25 ]; do
 	sleep 0.1; i=$((i + 1)); done
 grep -q "source late: opened on retry" "$TMP/daemon.err" ||
 	fail "the file that appeared was not opened within 2.5 s: $(cat "$TMP/daemon.err")"
-wait $irw
-grep -q ' 00 KEY_VOLUMEUP irmp_nec$' "$TMP/irw.out" ||
+wait_for "$TMP/irw.out" ' 00 KEY_VOLUMEUP irmp_nec$' ||
 	fail "irw named no key from the late file: $(cat "$TMP/irw.out")"
 "$IRJACK" status -s "$sock" >"$TMP/status2.out" 2>&1
 grep -q "^source late file:.* waiting" "$TMP/status2.out" &&
@@ -65,6 +65,7 @@ grep -q "^source receiver lirc:.* waiting" "$TMP/status2.out" ||
 # seconds of retries, one error line: a missing device does not flood the log
 n=$(grep -c "source receiver (lirc:" "$TMP/daemon.err")
 [ "$n" = 1 ] || fail "the missing device was logged $n times, expected once: $(cat "$TMP/daemon.err")"
+kill $irw; wait $irw 2>/dev/null
 kill $daemon; wait $daemon; daemon=
 
 # required = yes: the missing device stops the start, as before

@@ -21,6 +21,7 @@ daemon=
 trap '[ -n "$daemon" ] && kill $daemon 2>/dev/null; rm -rf "$TMP"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$(dirname "$0")/lib.sh"
 for tool in irw irsend; do
 	command -v $tool >/dev/null || { echo "FAIL: $tool missing (Debian: lirc)"; exit 1; }
 done
@@ -39,8 +40,7 @@ lirc_options = $TMP/lirc/lirc_options.conf
 keymap = $SRC/tests/data/irmp-nec.toml
 [source irmp]
 type = file
-device = $SRC/samples/nec-remote-irmp.mode2
-replay_delay_ms = 1500
+device = $TMP/irmp.mode2
 CONF
 
 "$IRJACKD" --check-config --config "$TMP/d.conf" >"$TMP/check.out" 2>"$TMP/check.err" ||
@@ -51,11 +51,15 @@ grep -q "driver devinput: not supported" "$TMP/check.err" && fail "devinput stil
 
 "$IRJACKD" --config "$TMP/d.conf" 2>"$TMP/daemon.err" &
 daemon=$!
-i=0; while [ ! -S "$sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+eventually lircd_up "$sock" || fail "irjackd's socket never answered: $(cat "$TMP/daemon.err")"
 [ "$(stat -c %a "$sock" 2>/dev/null)" = 666 ] || fail "socket mode $(stat -c %a "$sock" 2>&1), expected 666"
-timeout 5 irw "$sock" >"$TMP/irw.out" 2>&1 &
+irw "$sock" >"$TMP/irw.out" 2>&1 &
 irw=$!
-timeout 3 irsend -d "$sock" LIST "" "" >"$TMP/list.out" 2>&1 || fail "irsend LIST: $(cat "$TMP/list.out")"
+# the recording put in place once irw is served (the daemon waits for the
+# missing file): a replay_delay_ms would race irw's start
+wait_clients "$sock" 1 || fail "irw not served: $(cat "$TMP/daemon.err")"
+put_in_place "$SRC/samples/nec-remote-irmp.mode2" "$TMP/irmp.mode2"
+timeout 60 irsend -d "$sock" LIST "" "" >"$TMP/list.out" 2>&1 || fail "irsend LIST: $(cat "$TMP/list.out")"
 grep -q "devinput" "$TMP/list.out" || fail "LIST lacks the included devinput remote: $(cat "$TMP/list.out")"
 grep -q "irmp_nec" "$TMP/list.out" || fail "LIST lacks irmp_nec: $(cat "$TMP/list.out")"
 if [ ! -d /sys/class/rc ] || [ -z "$(ls /sys/class/rc)" ]; then
@@ -63,7 +67,8 @@ if [ ! -d /sys/class/rc ] || [ -z "$(ls /sys/class/rc)" ]; then
 	grep -q "^source lirc devinput:auto waiting" "$TMP/status.out" ||
 		fail "the devinput source is not waiting: $(cat "$TMP/status.out")"
 fi
-wait $irw
+wait_for "$TMP/irw.out" ' 00 KEY_VOLUMEUP irmp_nec$'
+kill $irw; wait $irw 2>/dev/null
 kill $daemon; wait $daemon; daemon=
 grep -q ' 00 KEY_VOLUMEUP irmp_nec$' "$TMP/irw.out" || fail "irw named no key: $(cat "$TMP/irw.out") $(cat "$TMP/daemon.err")"
 

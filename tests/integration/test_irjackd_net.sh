@@ -19,6 +19,7 @@ pids=
 trap 'for p in $pids; do kill $p 2>/dev/null; done; rm -rf "$TMP"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+. "$(dirname "$0")/lib.sh"
 for tool in python3 irw irsend systemd-socket-activate; do
 	command -v $tool >/dev/null || { echo "FAIL: $tool missing (lirc, systemd, python3)"; exit 1; }
 done
@@ -37,7 +38,7 @@ wait_server() {
 	"$PY" - "$1" <<'PY'
 import socket, sys, time
 addr = sys.argv[1]
-for attempt in range(100):
+for attempt in range(1200):  # 120 s: a broken run only
     try:
         if addr.startswith("/"):
             s = socket.socket(socket.AF_UNIX)
@@ -62,22 +63,35 @@ sys.exit(1)
 PY
 }
 
-# Reads key lines from $1 (path or HOST:PORT) for $2 seconds into $3, in
-# the background ($! is its pid).
+# Reads $2 key lines from $1 (path or HOST:PORT) into $3, in the
+# background ($! is its pid): ready ($3.ready) once the daemon has answered
+# its VERSION (it serves this client: key lines reach it), done when the
+# lines have come (and 0.5 s more: a line too many would show) or after
+# 120 s (a broken run).
 cat >"$TMP/collect.py" <<'PY'
 import socket, sys, time
-addr, secs = sys.argv[1], float(sys.argv[2])
+addr, want, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 if addr.startswith("/"):
     s = socket.socket(socket.AF_UNIX)
     s.connect(addr)
 else:
     host, port = addr.rsplit(":", 1)
     s = socket.create_connection((host, int(port)))
-open(sys.argv[3] + ".ready", "w").close()
-end = time.time() + secs
+s.settimeout(120)
+s.sendall(b"VERSION\n")
 data = b""
-while time.time() < end:
-    s.settimeout(max(0.01, end - time.time()))
+while b"\nEND\n" not in data[data.find(b"BEGIN\n"):] or b"BEGIN\n" not in data:
+    data += s.recv(4096)
+begin = data.find(b"BEGIN\n")
+end = data.find(b"\nEND\n", begin) + 5
+data = data[:begin] + data[end:]  # key lines before or after the reply are kept
+open(out + ".ready", "w").close()
+deadline = time.time() + 120
+quiet = None
+while time.time() < (quiet or deadline):
+    if quiet is None and data.count(b"\n") >= want:
+        quiet = time.time() + 0.5
+    s.settimeout(max(0.01, (quiet or deadline) - time.time()))
     try:
         chunk = s.recv(4096)
     except socket.timeout:
@@ -85,12 +99,12 @@ while time.time() < end:
     if not chunk:
         break
     data += chunk
-open(sys.argv[3], "w").write(data.decode())
+open(out, "w").write(data.decode())
 PY
 # Waits until the STATUS of the daemon on socket $1 has a line matching $2.
 cat >"$TMP/status.py" <<'PY'
 import re, socket, sys, time
-for attempt in range(100):
+for attempt in range(1200):  # 120 s: a broken run only
     try:
         s = socket.socket(socket.AF_UNIX)
         s.connect(sys.argv[1])
@@ -117,11 +131,10 @@ collect() {
 	"$PY" "$TMP/collect.py" "$1" "$2" "$3" &
 	pids="$pids $!"
 }
-# Waits until the collectors writing $@ are connected (python starts slowly).
+# Waits until the collectors writing $@ are served (python starts slowly).
 wait_ready() {
 	for f in "$@"; do
-		i=0
-		while [ ! -e "$f.ready" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+		eventually test -e "$f.ready" || fail "collector $f never served"
 	done
 }
 
@@ -133,13 +146,15 @@ KEYS='0000000000000007 00 KEY_VOLUMEUP irmp_nec
 
 # ---- listen: the TCP port speaks the socket's protocol ----
 port=$(free_port)
+# (key-up after 1 s, not 125 ms: a starved daemon released a held key
+# between a frame and its repeat, and the repeat counters below changed)
 cat >"$TMP/a.conf" <<CONF
 [daemon]
 keymap = $SRC/tests/data/irmp-nec.toml
+keyup_timeout_ms = 1000
 [source irmp]
 type = file
-device = $SRC/samples/nec-remote-irmp.mode2
-replay_delay_ms = 5000
+device = $TMP/irmp.mode2
 [output lircd]
 path = $TMP/a.sock
 listen = 127.0.0.1:$port
@@ -150,12 +165,15 @@ CONF
 "$IRJACKD" --config "$TMP/a.conf" 2>"$TMP/a.err" &
 a=$!; pids="$pids $a"
 wait_server 127.0.0.1:$port || fail "no lircd server on TCP port $port: $(cat "$TMP/a.err")"
-collect 127.0.0.1:$port 8 "$TMP/tcp.out"; tcp=$!
-collect "$TMP/a.sock" 8 "$TMP/unix.out"; unix=$!
+collect 127.0.0.1:$port 5 "$TMP/tcp.out"; tcp=$!
+collect "$TMP/a.sock" 5 "$TMP/unix.out"; unix=$!
 wait_ready "$TMP/tcp.out" "$TMP/unix.out"
-timeout 3 irsend -a 127.0.0.1:$port LIST irmp_nec "" >"$TMP/list.out" 2>&1 || fail "irsend -a LIST"
+# the recording put in place once both are served (the daemon waits for
+# the missing file): a 5 s replay delay raced their start
+put_in_place "$SRC/samples/nec-remote-irmp.mode2" "$TMP/irmp.mode2"
+timeout 60 irsend -a 127.0.0.1:$port LIST irmp_nec "" >"$TMP/list.out" 2>&1 || fail "irsend -a LIST"
 [ "$(grep -c KEY_VOL "$TMP/list.out")" = 2 ] || fail "LIST over TCP: $(cat "$TMP/list.out")"
-timeout 3 irsend -a 127.0.0.1:$port SEND_ONCE irmp_nec KEY_VOLUMEUP || fail "irsend -a SEND_ONCE"
+timeout 60 irsend -a 127.0.0.1:$port SEND_ONCE irmp_nec KEY_VOLUMEUP || fail "irsend -a SEND_ONCE"
 wait $tcp $unix
 printf '%s\n' "$KEYS" >"$TMP/keys.want"
 cmp -s "$TMP/keys.want" "$TMP/tcp.out" || fail "key lines over TCP: $(cat "$TMP/tcp.out")"
@@ -189,7 +207,7 @@ printf '[output lircd]\nlisten = 70000\n[source x]\ntype = lircd\ndevice = h:1\n
 # simulate AT KEY: a key line from the daemon at AT (path or HOST:PORT)
 simulate() {
 	case $1 in /*) opt="-d $1" ;; *) opt="-a $1" ;; esac
-	timeout 3 irsend $opt SIMULATE "$2" || fail "irsend SIMULATE at $1"
+	timeout 60 irsend $opt SIMULATE "$2" || fail "irsend SIMULATE at $1"
 }
 
 # ---- type = lircd: B reads A's TCP port ----
@@ -219,7 +237,7 @@ b=$!; pids="$pids $b"
 wait_status "$TMP/b.sock" "source a lircd:127.0.0.1:$port running, irjackd [0-9a-f]{16}" ||
 	fail "B's source never connected to A: $(cat "$TMP/b.err")"
 collect "$TMP/b.sock" 3 "$TMP/b.out"; cb=$!
-collect "$TMP/a.sock" 3 "$TMP/a.out"; ca=$!
+collect "$TMP/a.sock" 2 "$TMP/a.out"; ca=$!
 wait_ready "$TMP/b.out" "$TMP/a.out"
 simulate 127.0.0.1:$port "0000000000000007 00 KEY_VOLUMEUP tv"
 simulate 127.0.0.1:$port "0000000000000007 01 KEY_VOLUMEUP tv"
@@ -284,16 +302,16 @@ CONF
 systemd-socket-activate -l "$TMP/act.sock" -l 127.0.0.1:$port \
 	"$IRJACKD" --config "$TMP/act.conf" 2>"$TMP/act.err" &
 act=$!; pids="$pids $act"
-i=0; while [ ! -S "$TMP/act.sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+eventually test -S "$TMP/act.sock" || fail "systemd-socket-activate made no socket"
 wait_status "$TMP/act.sock" "output lircd $TMP/act.sock, tcp \\(systemd\\)" ||
 	fail "STATUS names systemd's socket and port: $(cat "$TMP/act.err")"
 grep -q "lircd socket $TMP/act.sock from systemd" "$TMP/act.err" || fail "log: $(cat "$TMP/act.err")"
 [ -e "$TMP/configured.sock" ] && fail "irjackd bound the configured path beside systemd's socket"
-collect 127.0.0.1:$port 3 "$TMP/act-tcp.out"; ct=$!
-collect "$TMP/act.sock" 3 "$TMP/act-unix.out"; cu=$!
+collect 127.0.0.1:$port 1 "$TMP/act-tcp.out"; ct=$!
+collect "$TMP/act.sock" 1 "$TMP/act-unix.out"; cu=$!
 wait_ready "$TMP/act-tcp.out" "$TMP/act-unix.out"
 simulate "$TMP/act.sock" "0000000000000005 00 KEY_5 tv"
-timeout 3 irsend -a 127.0.0.1:$port SEND_ONCE tv KEY_5 >"$TMP/act-send.out" 2>&1
+timeout 60 irsend -a 127.0.0.1:$port SEND_ONCE tv KEY_5 >"$TMP/act-send.out" 2>&1
 grep -q 'unknown remote' "$TMP/act-send.out" || fail "irsend -a on systemd's port: $(cat "$TMP/act-send.out")"
 wait $ct $cu
 for side in tcp unix; do
@@ -302,7 +320,7 @@ for side in tcp unix; do
 done
 # a reload keeps serving on systemd's socket; a stop leaves it to systemd
 kill -HUP $act
-sleep 0.5
+wait_status "$TMP/act.sock" "reloads 1 " || fail "the reload not counted"
 wait_server "$TMP/act.sock" || fail "systemd's socket after a reload: $(cat "$TMP/act.err")"
 kill $act; wait $act || fail "irjackd under socket activation did not stop cleanly: $(cat "$TMP/act.err")"
 [ -S "$TMP/act.sock" ] || fail "irjackd removed systemd's socket file"

@@ -19,16 +19,7 @@ for tool in irw irsend python3; do
 done
 sock=$TMP/lircd
 
-# Waits up to $2 s for file $1 to contain $3 (a grep pattern).
-wait_for() {
-	i=0
-	while ! grep -q -- "$3" "$1" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -gt $(($2 * 10)) ] && return 1
-		sleep 0.1
-	done
-	return 0
-}
+. "$(dirname "$0")/lib.sh"
 
 # The systemd side of sd_notify: a datagram socket whose messages are
 # written one per line.
@@ -46,7 +37,7 @@ with open(sys.argv[2], "w", buffering=1) as log:
         pass
 PY
 listener=$!
-i=0; while [ ! -S "$TMP/notify" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+eventually test -S "$TMP/notify" || fail "the notify listener did not start"
 
 cp "$SRC/tests/data/irmp-nec.toml" "$TMP/keys.toml"
 sed -e 's/KEY_VOLUMEUP/KEY_PLAY/' -e 's/KEY_VOLUMEDOWN/KEY_STOP/' \
@@ -58,8 +49,7 @@ cat >"$TMP/d.conf" <<CONF
 keymap = $TMP/keys.toml
 [source irmp]
 type = file
-device = $SRC/samples/nec-remote-irmp.mode2
-replay_delay_ms = 800
+device = $TMP/irmp.mode2
 [source samsung]
 type = file
 device = $TMP/samsung.mode2
@@ -76,13 +66,17 @@ cp "$TMP/d.conf" "$TMP/good.conf"
 
 NOTIFY_SOCKET=$TMP/notify "$IRJACKD" --config "$TMP/d.conf" 2>"$TMP/daemon.err" &
 daemon=$!
-wait_for "$TMP/notify.log" 5 '^READY=1$' || fail "no READY=1 on NOTIFY_SOCKET: $(cat "$TMP/notify.log")"
+wait_for "$TMP/notify.log" '^READY=1$' || fail "no READY=1 on NOTIFY_SOCKET: $(cat "$TMP/notify.log")"
 [ -S "$sock" ] || fail "READY=1 came before the socket existed"
 irw "$sock" >"$TMP/irw.out" 2>&1 &
 irw=$!
-wait_for "$TMP/irw.out" 5 KEY_VOLUMEDOWN || fail "first keymap: no KEY_VOLUMEDOWN: $(cat "$TMP/irw.out")"
+# the recording put in place once irw is served (the daemon waits for the
+# missing file): a replay_delay_ms would race irw's start
+wait_clients "$sock" 1 || fail "irw not served: $(cat "$TMP/daemon.err")"
+put_in_place "$SRC/samples/nec-remote-irmp.mode2" "$TMP/irmp.mode2"
+wait_for "$TMP/irw.out" KEY_VOLUMEDOWN || fail "first keymap: no KEY_VOLUMEDOWN: $(cat "$TMP/irw.out")"
 # the recording's last frame (a repeat) comes ~110 ms after the press irw saw
-wait_for "$TMP/irw.out" 5 ' 01 KEY_VOLUMEDOWN' || fail "no repeat of KEY_VOLUMEDOWN: $(cat "$TMP/irw.out")"
+wait_for "$TMP/irw.out" ' 01 KEY_VOLUMEDOWN' || fail "no repeat of KEY_VOLUMEDOWN: $(cat "$TMP/irw.out")"
 
 # irjack status: the source's figures
 "$IRJACK" status -s "$sock" >"$TMP/status.out" 2>&1 || fail "irjack status exited $?: $(cat "$TMP/status.out")"
@@ -98,8 +92,8 @@ grep -q 'nothing: No such file' "$TMP/status.err" || fail "status error: $(cat "
 # SIGHUP, new keymap: the same frames now press other keys.
 cp "$TMP/keys-new.toml" "$TMP/keys.toml"
 kill -HUP $daemon
-wait_for "$TMP/notify.log" 5 '^RELOADING=1$' || fail "no RELOADING=1 on SIGHUP"
-wait_for "$TMP/irw.out" 5 KEY_STOP || fail "after SIGHUP: no KEY_STOP: $(cat "$TMP/irw.out")"
+wait_for "$TMP/notify.log" '^RELOADING=1$' || fail "no RELOADING=1 on SIGHUP"
+wait_for "$TMP/irw.out" KEY_STOP || fail "after SIGHUP: no KEY_STOP: $(cat "$TMP/irw.out")"
 grep -q KEY_PLAY "$TMP/irw.out" || fail "after SIGHUP: no KEY_PLAY"
 grep -q 'reloaded: 2 sources, 1 remote, 6 buttons' "$TMP/daemon.err" || fail "reload not logged: $(cat "$TMP/daemon.err")"
 [ "$(grep -c '^READY=1$' "$TMP/notify.log")" = 2 ] || fail "READY=1 after the reload: $(cat "$TMP/notify.log")"
@@ -108,10 +102,10 @@ grep -q 'reloaded: 2 sources, 1 remote, 6 buttons' "$TMP/daemon.err" || fail "re
 # running with what it had (the new keymap's buttons, both transmitters).
 printf '[source irmp]\ntype = file\nthis line is broken\n' >"$TMP/d.conf"
 kill -HUP $daemon
-wait_for "$TMP/daemon.err" 5 'reload rejected' || fail "broken config not rejected: $(cat "$TMP/daemon.err")"
+wait_for "$TMP/daemon.err" 'reload rejected' || fail "broken config not rejected: $(cat "$TMP/daemon.err")"
 grep -q "d.conf:3: " "$TMP/daemon.err" || fail "the broken line is not named: $(cat "$TMP/daemon.err")"
 kill -0 $daemon 2>/dev/null || fail "irjackd died on a broken configuration"
-timeout 3 irsend -d "$sock" LIST irmp_nec "" >"$TMP/list.out" 2>&1 || fail "LIST after the rejected reload"
+timeout 60 irsend -d "$sock" LIST irmp_nec "" >"$TMP/list.out" 2>&1 || fail "LIST after the rejected reload"
 grep -q KEY_PLAY "$TMP/list.out" || fail "LIST after the rejected reload: $(cat "$TMP/list.out")"
 "$IRJACK" status -s "$sock" >"$TMP/status.out" 2>&1
 grep -q 'reloads 1 (1 rejected)' "$TMP/status.out" || fail "status counts reloads: $(head -1 "$TMP/status.out")"
@@ -120,46 +114,51 @@ grep -q 'reloads 1 (1 rejected)' "$TMP/status.out" || fail "status counts reload
 cp "$TMP/good.conf" "$TMP/d.conf"
 printf '[[protocols]]\nname = "x"\nprotocol = "nec"\n[protocols.scancodes]\n0x1 = KEY_A\n' >"$TMP/keys.toml"
 kill -HUP $daemon
-wait_for "$TMP/daemon.err" 5 'keys.toml:5: ' || fail "broken keymap not named: $(cat "$TMP/daemon.err")"
+wait_for "$TMP/daemon.err" 'keys.toml:5: ' || fail "broken keymap not named: $(cat "$TMP/daemon.err")"
 [ "$(grep -c 'reload rejected' "$TMP/daemon.err")" = 2 ] || fail "broken keymap reload not rejected"
 
 # SET_TRANSMITTERS: 2 → the second only; 1 2 → both; 3 → refused.
-timeout 3 irsend -d "$sock" SET_TRANSMITTERS 2 || fail "SET_TRANSMITTERS 2"
-timeout 3 irsend -d "$sock" SEND_ONCE irmp_nec KEY_PLAY || fail "SEND_ONCE to transmitter 2"
+timeout 60 irsend -d "$sock" SET_TRANSMITTERS 2 || fail "SET_TRANSMITTERS 2"
+timeout 60 irsend -d "$sock" SEND_ONCE irmp_nec KEY_PLAY || fail "SEND_ONCE to transmitter 2"
 [ -e "$TMP/one.mode2" ] && fail "transmitter 1 sent though only 2 was set"
 grep -q '^pulse 9000$' "$TMP/two.mode2" || fail "transmitter 2 sent nothing"
-timeout 3 irsend -d "$sock" SET_TRANSMITTERS 1 2 || fail "SET_TRANSMITTERS 1 2"
-timeout 3 irsend -d "$sock" SEND_ONCE irmp_nec KEY_STOP || fail "SEND_ONCE to both"
+timeout 60 irsend -d "$sock" SET_TRANSMITTERS 1 2 || fail "SET_TRANSMITTERS 1 2"
+timeout 60 irsend -d "$sock" SEND_ONCE irmp_nec KEY_STOP || fail "SEND_ONCE to both"
 grep -q '^pulse 9000$' "$TMP/one.mode2" 2>/dev/null || fail "transmitter 1 sent nothing after SET_TRANSMITTERS 1 2"
 [ "$(grep -c '^pulse 9000$' "$TMP/two.mode2")" = 2 ] || fail "transmitter 2 did not send twice"
-timeout 3 irsend -d "$sock" SET_TRANSMITTERS 3 >"$TMP/set.err" 2>&1 && fail "SET_TRANSMITTERS 3 of 2 accepted"
+timeout 60 irsend -d "$sock" SET_TRANSMITTERS 3 >"$TMP/set.err" 2>&1 && fail "SET_TRANSMITTERS 3 of 2 accepted"
 
 # SEND_START repeats the button every frame period until SEND_STOP, with
 # lircd's rules: one button at a time, SEND_ONCE refused meanwhile,
 # SEND_STOP must name it.  The file transmitter is paced like a real one.
-timeout 3 irsend -d "$sock" SET_TRANSMITTERS 1 || fail "SET_TRANSMITTERS 1"
+timeout 60 irsend -d "$sock" SET_TRANSMITTERS 1 || fail "SET_TRANSMITTERS 1"
 rm -f "$TMP/one.mode2"
 t0=$(date +%s%N)
-timeout 3 irsend -d "$sock" SEND_START irmp_nec KEY_PLAY || fail "SEND_START"
-timeout 3 irsend -d "$sock" SEND_START irmp_nec KEY_PLAY >"$TMP/rep.err" 2>&1 &&
+timeout 60 irsend -d "$sock" SEND_START irmp_nec KEY_PLAY || fail "SEND_START"
+timeout 60 irsend -d "$sock" SEND_START irmp_nec KEY_PLAY >"$TMP/rep.err" 2>&1 &&
 	fail "a second SEND_START accepted"
 grep -q 'already repeating' "$TMP/rep.err" || fail "second SEND_START: $(cat "$TMP/rep.err")"
-timeout 3 irsend -d "$sock" SEND_ONCE irmp_nec KEY_STOP >"$TMP/rep.err" 2>&1 &&
+timeout 60 irsend -d "$sock" SEND_ONCE irmp_nec KEY_STOP >"$TMP/rep.err" 2>&1 &&
 	fail "SEND_ONCE while repeating accepted"
 grep -q 'busy: repeating' "$TMP/rep.err" || fail "SEND_ONCE while repeating: $(cat "$TMP/rep.err")"
-timeout 3 irsend -d "$sock" SEND_STOP irmp_nec KEY_STOP >"$TMP/rep.err" 2>&1 &&
+timeout 60 irsend -d "$sock" SEND_STOP irmp_nec KEY_STOP >"$TMP/rep.err" 2>&1 &&
 	fail "SEND_STOP of another button accepted"
 grep -q 'specified code does not match' "$TMP/rep.err" || fail "SEND_STOP mismatch: $(cat "$TMP/rep.err")"
 "$IRJACK" status -s "$sock" >"$TMP/status.out" 2>&1
 grep -q '^repeating irmp_nec KEY_PLAY, [0-9]* repeats\{0,1\} sent$' "$TMP/status.out" ||
 	fail "status while repeating: $(cat "$TMP/status.out")"
-sleep 1
-timeout 3 irsend -d "$sock" SEND_STOP irmp_nec KEY_PLAY || fail "SEND_STOP"
+# five repeats written (not a second a loaded host may spend elsewhere)
+eventually has_lines "$TMP/one.mode2" 5 '^pulse 9000$'
+timeout 60 irsend -d "$sock" SEND_STOP irmp_nec KEY_PLAY || fail "SEND_STOP"
 t1=$(date +%s%N)
-sleep 0.3
-sent=$(grep -c '^pulse 9000$' "$TMP/one.mode2")
-sleep 0.3
-[ "$(grep -c '^pulse 9000$' "$TMP/one.mode2")" = "$sent" ] || fail "still sending after SEND_STOP"
+# the transmitter's thread may finish the frame it was writing: until the
+# count holds for 0.3 s (a count that keeps growing fails here)
+same_for_a_while() {
+	sent=$(grep -c '^pulse 9000$' "$TMP/one.mode2")
+	sleep 0.3
+	[ "$(grep -c '^pulse 9000$' "$TMP/one.mode2")" = "$sent" ]
+}
+eventually same_for_a_while || fail "still sending after SEND_STOP"
 # NEC: a frame, then a repeat code every 108 ms while held
 periods=$(((t1 - t0) / 108000000))
 [ "$sent" -ge 5 ] && [ "$sent" -le $((periods + 2)) ] ||
@@ -168,10 +167,10 @@ periods=$(((t1 - t0) / 108000000))
 [ "$(grep -c ' nec .* repeat' "$TMP/rep.dec")" = $((sent - 1)) ] &&
 	[ "$(grep -vc repeat "$TMP/rep.dec")" = 1 ] ||
 	fail "the repeats do not decode as one press and $((sent - 1)) repeats: $(cat "$TMP/rep.dec")"
-timeout 3 irsend -d "$sock" SEND_STOP irmp_nec KEY_PLAY >"$TMP/rep.err" 2>&1 && fail "SEND_STOP when idle accepted"
+timeout 60 irsend -d "$sock" SEND_STOP irmp_nec KEY_PLAY >"$TMP/rep.err" 2>&1 && fail "SEND_STOP when idle accepted"
 grep -q 'not repeating' "$TMP/rep.err" || fail "SEND_STOP when idle: $(cat "$TMP/rep.err")"
 # lircd's SEND_STOP may name only the remote, or nothing
-timeout 3 irsend -d "$sock" SEND_START irmp_nec KEY_STOP || fail "SEND_START (2)"
+timeout 60 irsend -d "$sock" SEND_START irmp_nec KEY_STOP || fail "SEND_START (2)"
 python3 - "$sock" >"$TMP/stop.out" 2>&1 <<'PY' || fail "bare SEND_STOP: $(cat "$TMP/stop.out")"
 import socket, sys
 s = socket.socket(socket.AF_UNIX)
@@ -192,7 +191,7 @@ wait $daemon
 rc=$?
 daemon=
 [ "$rc" = 0 ] || fail "irjackd exit $rc on SIGTERM: $(tail -3 "$TMP/daemon.err")"
-wait_for "$TMP/notify.log" 2 '^STOPPING=1$' || fail "no STOPPING=1"
+wait_for "$TMP/notify.log" '^STOPPING=1$' || fail "no STOPPING=1"
 [ -S "$sock" ] && fail "socket left behind"
 kill $listener 2>/dev/null
 

@@ -176,6 +176,188 @@ static void test_repeat_code_needs_a_recent_frame(void **state)
 	ir_edge_buf_free(&held);
 }
 
+/* JVC repeats its frame without the header (rc-core's reading, a row of
+ * the pulse-distance engine since #19): a repeat stands for the frame
+ * before it only with that frame's bits and after rc-core's 35 units of
+ * silence; every frame with a header flips the toggle. */
+static void test_jvc_header_less_repeats(void **state)
+{
+	struct ir_protocol_set only_jvc;
+	struct ir_encode_opts one_repeat = { .repeats = 1 };
+	struct ir_edge_buf held = { 0 }, other = { 0 }, frame = { 0 };
+	struct ir_edge_buf mixed = { 0 };
+	struct ir_decoder *dec;
+
+	(void)state;
+	ir_protocol_set_clear(&only_jvc);
+	ir_protocol_set_add(&only_jvc, IR_PROTO_JVC);
+	dec = new_decoder(&only_jvc);
+	assert_int_equal(ir_encode(IR_PROTO_JVC, 0x1234, &one_repeat, &held), 0);
+	assert_int_equal(ir_encode(IR_PROTO_JVC, 0x5678, &one_repeat, &other), 0);
+	assert_int_equal(ir_encode(IR_PROTO_JVC, 0x1234, NULL, &frame), 0);
+
+	/* a held key: the frame (toggle flipped on), then its repeat */
+	ir_decoder_feed_many(dec, held.edges, held.len);
+	ir_decoder_flush(dec);
+	assert_int_equal(log_.count, 2);
+	assert_int_equal(log_.frames[0].scancode, 0x1234);
+	assert_true(log_.frames[0].flags & IR_FRAME_TOGGLE);
+	assert_false(log_.frames[0].flags & IR_FRAME_REPEAT);
+	assert_true(log_.frames[1].flags & IR_FRAME_REPEAT);
+	assert_int_equal(log_.frames[1].scancode, 0x1234);
+
+	/* the next press: the toggle flips back */
+	ir_decoder_feed_many(dec, frame.edges, frame.len);
+	ir_decoder_flush(dec);
+	assert_int_equal(log_.count, 3);
+	assert_false(log_.frames[2].flags & (IR_FRAME_TOGGLE | IR_FRAME_REPEAT));
+
+	/* 0x1234's frame, then 0x5678's repeat: not this frame's bits */
+	assert_int_equal(ir_edge_buf_append(&mixed, frame.edges, frame.len), 0);
+	assert_int_equal(ir_edge_buf_append(&mixed, other.edges + frame.len, other.len - frame.len), 0);
+	ir_decoder_feed_many(dec, mixed.edges, mixed.len);
+	ir_decoder_flush(dec);
+	assert_int_equal(log_.count, 4);
+	assert_int_equal(log_.frames[3].scancode, 0x1234);
+
+	/* the repeat 10 ms after the frame: too soon for one */
+	mixed.len = 0;
+	assert_int_equal(ir_edge_buf_append(&mixed, held.edges, held.len), 0);
+	mixed.edges[frame.len - 1].duration = 10000;
+	ir_decoder_feed_many(dec, mixed.edges, mixed.len);
+	ir_decoder_flush(dec);
+	assert_int_equal(log_.count, 5);
+	assert_false(log_.frames[4].flags & IR_FRAME_REPEAT);
+	ir_decoder_free(dec);
+	ir_edge_buf_free(&held);
+	ir_edge_buf_free(&other);
+	ir_edge_buf_free(&frame);
+	ir_edge_buf_free(&mixed);
+}
+
+/* A protocol without a repeat code of its own sends its whole frame again,
+ * toggle and all, even when its family has repeat codes for others (the
+ * pulse-distance engine: JVC's). */
+static void test_whole_frame_repeats_keep_the_toggle(void **state)
+{
+	struct ir_encode_opts held = { .toggle = 1, .repeats = 2 };
+	struct ir_edge_buf b = { 0 };
+	struct ir_decoder *dec = new_decoder(NULL);
+
+	(void)state;
+	assert_int_equal(ir_encode(IR_PROTO_RECS80, 0x5001f, &held, &b), 0);
+	ir_decoder_feed_many(dec, b.edges, b.len);
+	ir_decoder_flush(dec);
+	assert_int_equal(log_.count, 3);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(log_.frames[i].protocol, IR_PROTO_RECS80);
+		assert_int_equal(log_.frames[i].scancode, 0x5001f);
+		assert_true(log_.frames[i].flags & IR_FRAME_TOGGLE);
+	}
+	ir_decoder_free(dec);
+	ir_edge_buf_free(&b);
+}
+
+/* Sanyo's held key sends the header and one pulse; NEC's repeat code
+ * stands for a Sanyo frame too (rc-core's NEC decoder repeats whatever
+ * key was down).  Both are Sanyo repeats only after a Sanyo frame. */
+static void test_sanyo_repeat_codes(void **state)
+{
+	static const struct ir_edge nec_repeat[] = {
+		{ .duration = 9000, .kind = IR_PULSE }, { .duration = 2250, .kind = IR_SPACE },
+		{ .duration = 563, .kind = IR_PULSE },	{ .duration = 96000, .kind = IR_SPACE },
+	};
+	struct ir_protocol_set only_sanyo;
+	struct ir_encode_opts one_repeat = { .repeats = 1 };
+	struct ir_edge_buf held = { 0 }, frame = { 0 };
+	struct ir_decoder *dec;
+
+	(void)state;
+	ir_protocol_set_clear(&only_sanyo);
+	ir_protocol_set_add(&only_sanyo, IR_PROTO_SANYO);
+	dec = new_decoder(&only_sanyo);
+	assert_int_equal(ir_encode(IR_PROTO_SANYO, 0x1234, &one_repeat, &held), 0);
+	assert_int_equal(ir_encode(IR_PROTO_SANYO, 0x1234, NULL, &frame), 0);
+
+	/* the repeat alone stands for nothing */
+	ir_decoder_feed_many(dec, held.edges + frame.len, held.len - frame.len);
+	ir_decoder_feed_many(dec, nec_repeat, 4);
+	ir_decoder_flush(dec);
+	assert_int_equal(log_.count, 0);
+
+	/* the frame, its own repeat, then NEC's repeat code */
+	ir_decoder_feed_many(dec, held.edges, held.len);
+	ir_decoder_feed_many(dec, nec_repeat, 4);
+	ir_decoder_flush(dec);
+	assert_int_equal(log_.count, 3);
+	assert_int_equal(log_.frames[0].scancode, 0x1234);
+	assert_false(log_.frames[0].flags & IR_FRAME_REPEAT);
+	for (size_t i = 1; i < 3; i++) {
+		assert_true(log_.frames[i].flags & IR_FRAME_REPEAT);
+		assert_int_equal(log_.frames[i].protocol, IR_PROTO_SANYO);
+		assert_int_equal(log_.frames[i].scancode, 0x1234);
+	}
+	ir_decoder_free(dec);
+	ir_edge_buf_free(&held);
+	ir_edge_buf_free(&frame);
+}
+
+/* Feeds `b` as a live source does: before each space that lasts long
+ * enough, the silence the decoder asks for (ir_decoder_space_elapsed()). */
+static void feed_live(struct ir_decoder *dec, const struct ir_edge_buf *b)
+{
+	for (size_t i = 0; i < b->len; i++) {
+		uint32_t deadline = ir_decoder_space_deadline(dec);
+
+		if (b->edges[i].kind == IR_SPACE && deadline && b->edges[i].duration >= deadline)
+			ir_decoder_space_elapsed(dec, deadline);
+		ir_decoder_feed(dec, &b->edges[i]);
+	}
+	ir_decoder_flush(dec);
+}
+
+/* Silence handed over early changes when frames are reported, never which:
+ * one table row waiting for silence (JVC's stop pulse) must not cut the
+ * space another row is reading short (Nikon's 27 ms header space, begun
+ * by that same pulse: IRMP's JVC capture as audio lost every repeat to
+ * it when JVC became a row of the pulse-distance engine). */
+static void test_early_silence_changes_no_frame(void **state)
+{
+	static const struct {
+		enum ir_protocol p;
+		uint64_t scancode;
+	} held[] = {
+		{ IR_PROTO_JVC, 0x0321 },	 { IR_PROTO_SANYO, 0x1234 }, { IR_PROTO_TECHNICS, 0x5a5 },
+		{ IR_PROTO_LGAIR, 0x12345 }, { IR_PROTO_NEC, 0x04fb },	 { IR_PROTO_KASEIKYO, 0x20020b01 },
+	};
+	struct ir_encode_opts two_repeats = { .repeats = 2 };
+	static struct frame_log plain;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(held) / sizeof(held[0]); k++) {
+		struct ir_edge_buf b = { 0 };
+		struct ir_decoder *dec = new_decoder(NULL);
+
+		assert_int_equal(ir_encode(held[k].p, held[k].scancode, &two_repeats, &b), 0);
+		/* a JVC stop pulse and 25 ms later the repeat: Nikon's header */
+		if (held[k].p == IR_PROTO_JVC)
+			for (size_t i = 0; i < b.len; i++)
+				if (b.edges[i].kind == IR_SPACE && b.edges[i].duration > 15000)
+					b.edges[i].duration = 25000;
+		decode_edges(NULL, b.edges, b.len, &plain);
+		feed_live(dec, &b);
+		assert_true(plain.count >= 3);
+		assert_int_equal(log_.count, plain.count);
+		for (size_t i = 0; i < plain.count; i++) {
+			assert_int_equal(log_.frames[i].protocol, plain.frames[i].protocol);
+			assert_int_equal(log_.frames[i].scancode, plain.frames[i].scancode);
+			assert_int_equal(log_.frames[i].flags, plain.frames[i].flags);
+		}
+		ir_decoder_free(dec);
+		ir_edge_buf_free(&b);
+	}
+}
+
 static void test_disabled_protocols_stay_silent(void **state)
 {
 	struct ir_protocol_set only_rc5;
@@ -302,6 +484,10 @@ int main(void)
 		cmocka_unit_test(test_timeout_finishes_a_frame),
 		cmocka_unit_test(test_overflow_discards_a_partial_frame),
 		cmocka_unit_test(test_repeat_code_needs_a_recent_frame),
+		cmocka_unit_test(test_jvc_header_less_repeats),
+		cmocka_unit_test(test_whole_frame_repeats_keep_the_toggle),
+		cmocka_unit_test(test_sanyo_repeat_codes),
+		cmocka_unit_test(test_early_silence_changes_no_frame),
 		cmocka_unit_test(test_disabled_protocols_stay_silent),
 		cmocka_unit_test(test_state_is_per_source),
 		cmocka_unit_test(test_bad_arguments),

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include "ir_envelope.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+/* The lowest rate whose Nyquist frequency is above a 30 kHz carrier with
+ * room for a codec's transition band (as ir_carrier.h). */
+#define ENV_MIN_RATE 66000u
+/* The mixers: the carriers remotes use (RC-5/RC-6/RC-MM 36 kHz, NEC and
+ * most others 38, Sony 40, some 30/33 and 56 kHz), where the rate's
+ * passband holds them (a codec passes up to 0.4535 × rate). */
+static const double env_carriers_hz[] = { 30000, 33000, 36000, 38000, 40000, 56000 };
+#define ENV_CHANNELS (sizeof(env_carriers_hz) / sizeof(env_carriers_hz[0]))
+/* The mixers run in ENV_LANES lanes, unused ones idle (a fixed count the
+ * compiler turns into whole vector operations: the bank costs at 192 kHz
+ * about a third of what a loop over the channels in use did). */
+#define ENV_LANES 8
+_Static_assert(ENV_CHANNELS <= ENV_LANES, "a lane per mixer");
+#define ENV_PASSBAND 0.45
+/* Each mixer's low-pass: two one-pole sections of ENV_BAND_US.  The noise
+ * it lets into the magnitude is what a non-coherent detector pays for (the
+ * narrower, the less), while a 444 µs unit (RC-6, the shortest of the
+ * photodiode protocols but RC-MM) must keep its height and a carrier 1 kHz
+ * off its mixer (the bank is 2-3 kHz apart) must pass: 50 µs keeps 91 %
+ * of it and settles within 250 µs. */
+#define ENV_BAND_US 50.0
+/* The fundamental's weight beside the input's mean: maximal-ratio
+ * combining of the mean (A·D, noise σ²) and the fundamental's half
+ * amplitude (A sin(πD)/π, noise σ²/2 per quadrature component) gives
+ * 2 sin(πD)/(πD); 1.65 at the usual D = 1/3, 1.8 at 1/4, 1.27 at 1/2. */
+#define ENV_WEIGHT 1.65
+/* What is added is low-passed: its noise adds to the input's below the
+ * band (W²/2 of it per quadrature component) but not to the fast
+ * sample-to-sample noise the demodulator measures its floor on (and that
+ * its sequence detector takes as white).  So the input's part above the
+ * band, x - lowpass(x), is scaled by sqrt(1 + W²/2): the output's noise is
+ * again white, at the level that holds within a unit. */
+/* The low-passes settle within this many time constants (1e-4 left). */
+#define ENV_SETTLE_BANDS 12.0
+/* Carrier detection: the correlation of each mixer's magnitude with the
+ * low-passed input over ENV_STAT_MS, updated every ENV_STAT_US
+ * (the low-passes keep nothing faster).  Noise alone reads |ρ| ≈ 0.04
+ * (about 600 independent samples in 100 ms of a 3 kHz band); a photodiode's
+ * frames read 0.2 at -6 dB SNR and more above. */
+#define ENV_STAT_US 80.0
+#define ENV_STAT_MS 100.0
+#define ENV_RHO_ON 0.25
+/* ...and the magnitude must move with the input's level by at least
+ * ENV_BETA_ON of it (the regression slope cov / var): a receiver module's
+ * edges put a short broadband blip into every mixer's magnitude, which
+ * correlates with the level (ρ up to 0.35 at 30 dB) but moves it by 0.035
+ * at most (every module trial of the limit bench); a photodiode's carrier
+ * moves it by 0.83 of the mean's step (at D = 1/3), 0.08-0.2 once the
+ * level's own noise dilutes the slope at 0 to -6 dB. */
+#define ENV_BETA_ON 0.07
+/* Another mixer takes over only when its magnitude moves this much more
+ * with the level (a remote with another carrier): no flapping between
+ * neighbours that both see a carrier between them. */
+#define ENV_SWITCH 1.5
+/* The magnitude's dark level, taken off so the output idles where the
+ * input does, moves this slowly (from samples under the magnitude's mean):
+ * much slower than any frame, so the demodulator's baseline follows it as
+ * it follows AC-coupling drift. */
+#define ENV_MEAN_MS 1000.0
+/* See switch_when_quiet(): longer than any space inside a frame (NEC's
+ * 4.5 ms header space, RC-MM's and Sony's gaps are shorter). */
+#define ENV_QUIET_MS 20.0
+#define ENV_QUIET_SMOOTH_MS 1.0
+#define ENV_RENORM_EVERY 1024u
+
+struct ir_envelope {
+	unsigned rate, channels;
+	float g;                          /* the low-pass sections' coefficient */
+	/* per mixer: oscillator (c, s), its step (cw, sw), I and Q low-passes */
+	float c[ENV_LANES], s[ENV_LANES], cw[ENV_LANES], sw[ENV_LANES];
+	float i1[ENV_LANES], i2[ENV_LANES], q1[ENV_LANES], q2[ENV_LANES];
+	float l1, l2;                     /* the input's own low-pass */
+	/* statistics (every stat_every samples: ENV_STAT_US) */
+	unsigned stat_every;
+	double a_stat;                    /* their EMA coefficient */
+	double a_ref;                     /* m_ref's, per sample */
+	double l_mean, l_var;
+	double m_mean[ENV_CHANNELS], m_var[ENV_CHANNELS], cov[ENV_CHANNELS];
+	unsigned long long n, stats;      /* samples, statistics updates */
+	unsigned long long warm;          /* updates before ρ is trusted */
+	unsigned long long settle;        /* samples before the first update */
+	int chan;                         /* the mixer in use; -1 while none */
+	float sign;
+	int pending;                      /* the mixer chosen, until quiet; -1: none */
+	float pending_sign;
+	unsigned long long quiet, quiet_n; /* quiet updates, and how many it takes */
+	double m_smooth, a_smooth;        /* its magnitude smoothed, and the coefficient */
+	double m_ref;                     /* the used magnitude's dark level */
+	float hf; /* the input's fast part's gain (see ENV_WEIGHT) */
+};
+
+int ir_envelope_new(unsigned sample_rate, struct ir_envelope **out)
+{
+	struct ir_envelope *e;
+
+	if (!out || sample_rate < ENV_MIN_RATE || sample_rate > 1000000)
+		return -EINVAL;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	e->rate = sample_rate;
+	for (size_t k = 0; k < ENV_CHANNELS; k++) {
+		double w = 2 * M_PI * env_carriers_hz[k] / sample_rate;
+
+		if (env_carriers_hz[k] > ENV_PASSBAND * sample_rate)
+			break;
+		e->cw[k] = (float)cos(w);
+		e->sw[k] = (float)sin(w);
+		e->channels++;
+	}
+	e->g = (float)(1 - exp(-1e6 / sample_rate / ENV_BAND_US));
+	e->hf = (float)sqrt(1 + ENV_WEIGHT * ENV_WEIGHT / 2);
+	e->stat_every = (unsigned)(ENV_STAT_US * 1e-6 * sample_rate);
+	e->a_stat = 1 - exp(-(double)e->stat_every / (ENV_STAT_MS * 1e-3 * sample_rate));
+	e->a_ref = 1 - exp(-1.0 / (ENV_MEAN_MS * 1e-3 * sample_rate));
+	e->warm = (unsigned long long)(ENV_STAT_MS * 1e-3 * sample_rate / e->stat_every);
+	e->quiet_n = (unsigned long long)(ENV_QUIET_MS * 1e-3 * sample_rate / e->stat_every);
+	e->a_smooth = 1 - exp(-(double)e->stat_every / (ENV_QUIET_SMOOTH_MS * 1e-3 * sample_rate));
+	e->settle = (unsigned long long)(ENV_SETTLE_BANDS * ENV_BAND_US * 1e-6 * sample_rate);
+	ir_envelope_reset(e);
+	*out = e;
+	return 0;
+}
+
+void ir_envelope_free(struct ir_envelope *e)
+{
+	free(e);
+}
+
+void ir_envelope_reset(struct ir_envelope *e)
+{
+	for (unsigned k = 0; k < e->channels; k++) {
+		e->c[k] = 1;
+		e->s[k] = 0;
+		e->i1[k] = e->i2[k] = e->q1[k] = e->q2[k] = 0;
+		e->m_mean[k] = e->m_var[k] = e->cov[k] = 0;
+	}
+	e->l1 = e->l2 = 0;
+	e->l_mean = e->l_var = 0;
+	e->n = e->stats = 0;
+	e->chan = e->pending = -1;
+	e->sign = 0;
+	e->quiet = 0;
+}
+
+bool ir_envelope_active(const struct ir_envelope *e, double *hz)
+{
+	if (e->chan < 0)
+		return false;
+	if (hz)
+		*hz = env_carriers_hz[e->chan];
+	return true;
+}
+
+/* Keeps the oscillators on the unit circle (float rotation drifts). */
+static void renormalize(struct ir_envelope *e)
+{
+	for (unsigned k = 0; k < e->channels; k++) {
+		float r2 = e->c[k] * e->c[k] + e->s[k] * e->s[k];
+		float f = (3 - r2) / 2;
+
+		e->c[k] *= f;
+		e->s[k] *= f;
+	}
+}
+
+static void switch_when_quiet(struct ir_envelope *e, double m);
+
+/* The correlation of mixer k's magnitude with the input's level. */
+static double rho(const struct ir_envelope *e, unsigned k)
+{
+	double v = e->l_var * e->m_var[k];
+
+	return v > 0 ? fabs(e->cov[k]) / sqrt(v) : 0;
+}
+
+/* The statistics, and the choice of mixer from them: the one whose
+ * magnitude moves most with the level (the largest covariance: the mixer
+ * nearest the carrier passes most of it; the correlations of neighbours
+ * come close, as a strong carrier saturates them all). */
+static void update_stats(struct ir_envelope *e)
+{
+	/* plain averages until there are as many updates as the averaging
+	 * time holds, then moving ones: averages seeded from the first values
+	 * and decaying together would read as a correlation */
+	double a = e->stats < e->warm ? 1.0 / (double)(e->stats + 1) : e->a_stat;
+	double dl;
+	unsigned best = 0;
+
+	dl = e->l2 - e->l_mean;
+	e->l_mean += a * dl;
+	e->l_var += a * (dl * dl - e->l_var);
+	for (unsigned k = 0; k < e->channels; k++) {
+		double m = sqrt((double)e->i2[k] * e->i2[k] + (double)e->q2[k] * e->q2[k]);
+		double dm = m - e->m_mean[k];
+
+		e->m_mean[k] += a * dm;
+		e->m_var[k] += a * (dm * dm - e->m_var[k]);
+		e->cov[k] += a * (dl * dm - e->cov[k]);
+		if (fabs(e->cov[k]) > fabs(e->cov[best]))
+			best = k;
+	}
+	e->stats++;
+	if (e->pending >= 0)
+		switch_when_quiet(e, sqrt((double)e->i2[e->pending] * e->i2[e->pending] +
+					  (double)e->q2[e->pending] * e->q2[e->pending]));
+	if (e->stats < e->warm || (int)best == e->chan || rho(e, best) < ENV_RHO_ON ||
+	    fabs(e->cov[best]) < ENV_BETA_ON * e->l_var)
+		return;
+	if (e->chan >= 0 && fabs(e->cov[best]) < ENV_SWITCH * fabs(e->cov[e->chan]))
+		return;
+	if (e->pending != (int)best) {
+		e->pending = (int)best;
+		e->pending_sign = e->cov[best] > 0 ? 1.0f : -1.0f;
+		e->quiet = 0;
+		e->m_smooth = e->m_mean[best];
+	}
+}
+
+/* A mixer chosen is used from a quiet moment on (its magnitude, smoothed
+ * over ENV_QUIET_SMOOTH_MS, under its mean + σ for ENV_QUIET_MS: between
+ * frames, where a burst lifts it well over that), its magnitude then the
+ * reference: the output goes on from the input without a step, and no
+ * frame is cut in two by the change. */
+static void switch_when_quiet(struct ir_envelope *e, double m)
+{
+	unsigned k = (unsigned)e->pending;
+
+	e->m_smooth += e->a_smooth * (m - e->m_smooth);
+	if (e->m_smooth > e->m_mean[k] + sqrt(e->m_var[k])) {
+		e->quiet = 0;
+		return;
+	}
+	if (++e->quiet < e->quiet_n)
+		return;
+	e->chan = e->pending;
+	e->sign = e->pending_sign;
+	e->m_ref = m;
+	e->pending = -1;
+}
+
+float ir_envelope_sample(struct ir_envelope *e, float x)
+{
+	const float g = e->g;
+	float fast;
+	double m;
+
+	if (e->n == 0)
+		e->l1 = e->l2 = x; /* the stream starts at whatever level it has */
+	e->l1 += g * (x - e->l1);
+	e->l2 += g * (e->l1 - e->l2);
+	/* The mixers take the input less its low-pass: a level (a receiver
+	 * module's, DC-coupled; the light's mean) mixed to the carrier would
+	 * leak 0.7 % through the low-pass into every magnitude.  A plain loop
+	 * over arrays, which the compiler vectorizes. */
+	fast = x - e->l2;
+	for (unsigned k = 0; k < ENV_LANES; k++) {
+		float c = e->c[k], s = e->s[k];
+
+		e->i1[k] += g * (fast * c - e->i1[k]);
+		e->q1[k] += g * (fast * s - e->q1[k]);
+		e->i2[k] += g * (e->i1[k] - e->i2[k]);
+		e->q2[k] += g * (e->q1[k] - e->q2[k]);
+		e->c[k] = c * e->cw[k] - s * e->sw[k];
+		e->s[k] = s * e->cw[k] + c * e->sw[k];
+	}
+	e->n++;
+	if (e->n % ENV_RENORM_EVERY == 0)
+		renormalize(e);
+	/* The statistics start once the low-passes have settled on the
+	 * stream's first samples (or the means would be seeded off and both
+	 * decay together at the same rate: a correlation of ±1). */
+	if (e->n % e->stat_every == 0 && e->n >= e->settle)
+		update_stats(e);
+	if (e->chan < 0)
+		return x;
+	m = sqrt((double)e->i2[e->chan] * e->i2[e->chan] + (double)e->q2[e->chan] * e->q2[e->chan]);
+	/* the dark level follows slowly, from dark samples only */
+	if (m < e->m_mean[e->chan])
+		e->m_ref += e->a_ref * (m - e->m_ref);
+	return e->l2 + e->hf * fast + e->sign * (float)(ENV_WEIGHT * (m - e->m_ref));
+}
+
+void ir_envelope_process(struct ir_envelope *e, const float *in, size_t n, size_t stride,
+			 float *out)
+{
+	if (stride == 0)
+		stride = 1;
+	for (size_t i = 0; i < n; i++)
+		out[i] = ir_envelope_sample(e, in[i * stride]);
+}
