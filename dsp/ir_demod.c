@@ -196,6 +196,21 @@
  * as the noise lasted, and lenient decoders (imon) made frames of them:
  * white noise at -12 dBFS, 7 false frames a minute with a 4 σ trigger. */
 #define WEAK_GIVE_BACK_US 20000.0
+/* A strong frame that comes while the weak detector owns the line (its
+ * run, or its wait between frames) ends it: the weak band moves by
+ * STRONG_RATIO times the detector's step, and by STRONG_NOISE σ of its
+ * noise, within STRONG_LOOK_US (a unit's edge, not hum or droop).  The
+ * wide band then starts afresh from the level before the move (polarity
+ * and step unknown).  Without it a weak start on 50 Hz hum swinging by a
+ * sixth of the step, 20 ms before a real recording's first frame, kept
+ * the detector deciding the hum, in the hum's polarity, through every
+ * frame of the recording (held keys repeat before the timeout): the VM's
+ * 0 of 6 frames after snd-aloop's zeros, at 6 of 64 phases of their end
+ * (test_demod_leading_silence). */
+#define STRONG_LOOK_US 300.0
+#define STRONG_RATIO 2.5
+#define STRONG_NOISE 10.0
+#define STRONG_HIST_MAX 64
 /* The idle trigger, in σ of the weak band.  (4 σ: 0 dB 44.1/48 kHz
  * 58.6/61.2 % of frames instead of 41.6/40.0 %, but white noise at
  * -12 dBFS gave false frames, test_weak_noise_gives_no_frame; 3 σ: the
@@ -351,6 +366,9 @@ struct ir_demod {
 	 * weak trigger waits for the next frame until the line times out */
 	bool weak_wait;
 	double weak_wait_g;    /* the idle level's tracking rate there */
+	/* the weak band's last strong_d samples (see STRONG_LOOK_US) */
+	float strong_hist[STRONG_HIST_MAX];
+	unsigned strong_d, strong_i, strong_n;
 
 	/* envelope hook: a photodiode's carrier energy added to the samples
 	 * (ir_envelope.h) at rates that hold the carrier; NULL below 66 kHz.
@@ -444,6 +462,8 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 	d->weak_gain = band_noise_gain(d->weak_g);
 	d->weak_acq_len = (unsigned)ceil(WEAK_ACQUIRE_US / d->us_per_sample);
 	d->weak_wait_g = alpha_for(IDLE_TRACK_US, d->us_per_sample);
+	d->strong_d = (unsigned)ceil(STRONG_LOOK_US / d->us_per_sample);
+	d->strong_d = d->strong_d < 2 ? 2 : d->strong_d > STRONG_HIST_MAX ? STRONG_HIST_MAX : d->strong_d;
 	d->weak_k_min = alpha_for(WEAK_TAU_MAX_US, d->us_per_sample);
 	if (d->block_n < 2)
 		d->block_n = 2;
@@ -1302,6 +1322,58 @@ static void weak_wait_sample(struct ir_demod *d, float w_before)
 		d->weak_wait = false;
 }
 
+/* See STRONG_LOOK_US: true when the weak band moved like a strong frame's
+ * edge; `ref` gets its level before the move.  Records this sample. */
+static bool strong_edge(struct ir_demod *d, float *ref)
+{
+	float old = d->strong_hist[d->strong_i];
+	bool full = d->strong_n >= d->strong_d;
+	double dev = (double)d->w2 - old, a = d->seqdet ? ir_seqdet_step(d->seqdet) : 0;
+
+	d->strong_hist[d->strong_i] = d->w2;
+	d->strong_i = d->strong_i + 1 < d->strong_d ? d->strong_i + 1 : 0;
+	if (!full) {
+		d->strong_n++;
+		return false;
+	}
+	*ref = old;
+	return (d->weak_seq || d->weak_wait) && fabs(dev) >= STRONG_RATIO * a &&
+	       dev * dev >= STRONG_NOISE * STRONG_NOISE * 2 * d->weak_noise2;
+}
+
+/* See STRONG_LOOK_US: the weak detector's run or wait ends, and the wide
+ * band meets the edge as a stream's first, from the level `ref`. */
+static void strong_preempts_weak(struct ir_demod *d, float ref)
+{
+	double now_us = (double)d->n * d->us_per_sample;
+
+	if (d->weak_seq)
+		ir_seqdet_stop(d->seqdet);
+	d->weak_seq = false;
+	d->weak = false;
+	d->weak_acq = false;
+	d->weak_wait = false;
+	d->weak_b = ref;
+	d->deadline_us = 0;
+	if (d->state == LINE_PULSE) {
+		/* dark from where the move began: the edge starts a pulse of
+		 * its own, not the continuation of the detector's */
+		double from_us = now_us - d->strong_d * d->us_per_sample;
+
+		close_state(d, from_us > d->last_edge_us ? from_us : d->last_edge_us);
+		d->state = LINE_SPACE;
+	}
+	d->idle = true;
+	if (d->cfg.polarity == IR_POLARITY_AUTO)
+		d->pol = 0;
+	d->step = 0;
+	d->step_known = false;
+	set_band(d, 0);
+	d->cand = false;
+	d->level = d->recent = d->baseline = ref;
+	d->slope = 0;
+}
+
 /* One sample of a weak frame's first pulse, measured before the sequence
  * detector starts (see WEAK_ACQUIRE_US). */
 static void weak_sample(struct ir_demod *d, float x)
@@ -1350,6 +1422,10 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 
 	d->w1 += d->weak_g * (x - d->w1);
 	d->w2 += d->weak_g * (d->w1 - d->w2);
+	float strong_ref;
+
+	if (strong_edge(d, &strong_ref))
+		strong_preempts_weak(d, strong_ref);
 	if (d->weak_wait) {
 		weak_wait_sample(d, w_before);
 		return;
@@ -1682,6 +1758,7 @@ static void enter_idle_fast(struct ir_demod *d)
 static void leave_idle_fast(struct ir_demod *d)
 {
 	d->idle_fast = false;
+	d->strong_n = 0; /* its history stopped on the idle path */
 	d->level = d->idle_level;
 	d->recent = d->idle_level;
 	d->slope = 0;
