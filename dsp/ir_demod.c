@@ -196,6 +196,21 @@
  * as the noise lasted, and lenient decoders (imon) made frames of them:
  * white noise at -12 dBFS, 7 false frames a minute with a 4 σ trigger. */
 #define WEAK_GIVE_BACK_US 20000.0
+/* A strong frame that comes while the weak detector owns the line (its
+ * run, or its wait between frames) ends it: the weak band moves by
+ * STRONG_RATIO times the detector's step, and by STRONG_NOISE σ of its
+ * noise, within STRONG_LOOK_US (a unit's edge, not hum or droop).  The
+ * wide band then starts afresh from the level before the move (polarity
+ * and step unknown).  Without it a weak start on 50 Hz hum swinging by a
+ * sixth of the step, 20 ms before a real recording's first frame, kept
+ * the detector deciding the hum, in the hum's polarity, through every
+ * frame of the recording (held keys repeat before the timeout): the VM's
+ * 0 of 6 frames after snd-aloop's zeros, at 6 of 64 phases of their end
+ * (test_demod_leading_silence). */
+#define STRONG_LOOK_US 300.0
+#define STRONG_RATIO 2.5
+#define STRONG_NOISE 10.0
+#define STRONG_HIST_MAX 64
 /* The idle trigger, in σ of the weak band.  (4 σ: 0 dB 44.1/48 kHz
  * 58.6/61.2 % of frames instead of 41.6/40.0 %, but white noise at
  * -12 dBFS gave false frames, test_weak_noise_gives_no_frame; 3 σ: the
@@ -351,12 +366,16 @@ struct ir_demod {
 	 * weak trigger waits for the next frame until the line times out */
 	bool weak_wait;
 	double weak_wait_g;    /* the idle level's tracking rate there */
+	/* the weak band's last strong_d samples (see STRONG_LOOK_US) */
+	float strong_hist[STRONG_HIST_MAX];
+	unsigned strong_d, strong_i, strong_n;
 
 	/* envelope hook: a photodiode's carrier energy added to the samples
 	 * (ir_envelope.h) at rates that hold the carrier; NULL below 66 kHz.
 	 * The samples go through env_buf in chunks. */
 	struct ir_envelope *envelope;
 	float env_buf[256];
+	const float *env_raw; /* the input sample of the one in process, for ir_carrier */
 
 	/* report */
 	double peak, clipped_samples, report_samples;
@@ -443,6 +462,8 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 	d->weak_gain = band_noise_gain(d->weak_g);
 	d->weak_acq_len = (unsigned)ceil(WEAK_ACQUIRE_US / d->us_per_sample);
 	d->weak_wait_g = alpha_for(IDLE_TRACK_US, d->us_per_sample);
+	d->strong_d = (unsigned)ceil(STRONG_LOOK_US / d->us_per_sample);
+	d->strong_d = d->strong_d < 2 ? 2 : d->strong_d > STRONG_HIST_MAX ? STRONG_HIST_MAX : d->strong_d;
 	d->weak_k_min = alpha_for(WEAK_TAU_MAX_US, d->us_per_sample);
 	if (d->block_n < 2)
 		d->block_n = 2;
@@ -1301,6 +1322,58 @@ static void weak_wait_sample(struct ir_demod *d, float w_before)
 		d->weak_wait = false;
 }
 
+/* See STRONG_LOOK_US: true when the weak band moved like a strong frame's
+ * edge; `ref` gets its level before the move.  Records this sample. */
+static bool strong_edge(struct ir_demod *d, float *ref)
+{
+	float old = d->strong_hist[d->strong_i];
+	bool full = d->strong_n >= d->strong_d;
+	double dev = (double)d->w2 - old, a = d->seqdet ? ir_seqdet_step(d->seqdet) : 0;
+
+	d->strong_hist[d->strong_i] = d->w2;
+	d->strong_i = d->strong_i + 1 < d->strong_d ? d->strong_i + 1 : 0;
+	if (!full) {
+		d->strong_n++;
+		return false;
+	}
+	*ref = old;
+	return (d->weak_seq || d->weak_wait) && fabs(dev) >= STRONG_RATIO * a &&
+	       dev * dev >= STRONG_NOISE * STRONG_NOISE * 2 * d->weak_noise2;
+}
+
+/* See STRONG_LOOK_US: the weak detector's run or wait ends, and the wide
+ * band meets the edge as a stream's first, from the level `ref`. */
+static void strong_preempts_weak(struct ir_demod *d, float ref)
+{
+	double now_us = (double)d->n * d->us_per_sample;
+
+	if (d->weak_seq)
+		ir_seqdet_stop(d->seqdet);
+	d->weak_seq = false;
+	d->weak = false;
+	d->weak_acq = false;
+	d->weak_wait = false;
+	d->weak_b = ref;
+	d->deadline_us = 0;
+	if (d->state == LINE_PULSE) {
+		/* dark from where the move began: the edge starts a pulse of
+		 * its own, not the continuation of the detector's */
+		double from_us = now_us - d->strong_d * d->us_per_sample;
+
+		close_state(d, from_us > d->last_edge_us ? from_us : d->last_edge_us);
+		d->state = LINE_SPACE;
+	}
+	d->idle = true;
+	if (d->cfg.polarity == IR_POLARITY_AUTO)
+		d->pol = 0;
+	d->step = 0;
+	d->step_known = false;
+	set_band(d, 0);
+	d->cand = false;
+	d->level = d->recent = d->baseline = ref;
+	d->slope = 0;
+}
+
 /* One sample of a weak frame's first pulse, measured before the sequence
  * detector starts (see WEAK_ACQUIRE_US). */
 static void weak_sample(struct ir_demod *d, float x)
@@ -1349,6 +1422,10 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 
 	d->w1 += d->weak_g * (x - d->w1);
 	d->w2 += d->weak_g * (d->w1 - d->w2);
+	float strong_ref;
+
+	if (strong_edge(d, &strong_ref))
+		strong_preempts_weak(d, strong_ref);
 	if (d->weak_wait) {
 		weak_wait_sample(d, w_before);
 		return;
@@ -1378,7 +1455,7 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 	}
 
 	if (d->carrier && d->state == LINE_PULSE)
-		ir_carrier_burst_samples(d->carrier, &x, 1, 1);
+		ir_carrier_burst_samples(d->carrier, d->env_raw ? d->env_raw : &x, 1, 1);
 
 	pred = d->level + d->slope + (d->baseline - d->level) * d->decay_now;
 	r = y - pred;
@@ -1686,6 +1763,7 @@ static void enter_idle_fast(struct ir_demod *d)
 static void leave_idle_fast(struct ir_demod *d)
 {
 	d->idle_fast = false;
+	d->strong_n = 0; /* its history stopped on the idle path */
 	d->level = d->idle_level;
 	d->recent = d->idle_level;
 	d->slope = 0;
@@ -1962,7 +2040,8 @@ departed:
 	return done;
 }
 
-static void demod_run(struct ir_demod *d, const float *samples, size_t frames, size_t stride);
+static void demod_run(struct ir_demod *d, const float *samples, size_t frames, size_t stride,
+		      const float *raw, size_t raw_stride);
 
 /* envelope hook: demodulates the n samples of env_buf, which ir_envelope
  * made of `raw`; while it adds the carrier, the report's peak and clipping
@@ -1971,7 +2050,7 @@ static void envelope_run(struct ir_demod *d, const float *raw, size_t n, size_t 
 {
 	double peak = d->peak, clipped = d->clipped_samples;
 
-	demod_run(d, d->env_buf, n, 1);
+	demod_run(d, d->env_buf, n, 1, raw, stride);
 	if (!ir_envelope_active(d->envelope, NULL))
 		return;
 	d->peak = peak;
@@ -2000,13 +2079,16 @@ void ir_demod_process(struct ir_demod *d, const float *samples, size_t frames, s
 			envelope_run(d, samples + i * stride, n, stride);
 		}
 	} else {
-		demod_run(d, samples, frames, stride);
+		demod_run(d, samples, frames, stride, NULL, 0);
 	}
 	d->report_samples += (double)frames;
 }
 
-/* ir_demod_process() on the samples the demodulator sees. */
-static void demod_run(struct ir_demod *d, const float *samples, size_t frames, size_t stride)
+/* ir_demod_process() on the samples the demodulator sees; `raw`, where
+ * not NULL, the input they were made of (envelope hook: the carrier is
+ * measured on it). */
+static void demod_run(struct ir_demod *d, const float *samples, size_t frames, size_t stride,
+		      const float *raw, size_t raw_stride)
 {
 	size_t i = 0;
 
@@ -2022,7 +2104,9 @@ static void demod_run(struct ir_demod *d, const float *samples, size_t frames, s
 				break;
 			leave_idle_fast(d);
 		}
+		d->env_raw = raw ? raw + i * raw_stride : NULL; /* envelope hook */
 		process_sample_full(d, samples[i * stride]);
+		d->env_raw = NULL;
 		i++;
 	}
 }

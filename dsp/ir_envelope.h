@@ -16,9 +16,11 @@
  *
  *     x + s · W · (M - mean M)
  *
- * with W (ENV_WEIGHT) the weight that maximal-ratio combining gives the
- * fundamental beside the mean (2 sin(πD) / (πD) = 1.65 at D = 1/3) and s
- * the light's sign on the input (a photodiode may be wired either way).
+ * with W (ENV_WEIGHT, 2.2) near the weight that maximal-ratio combining
+ * gives the fundamental beside the mean (2 sin(πD) / (πD) = 1.65 at
+ * D = 1/3; more for a magnitude, see ir_envelope.c) and s the light's sign
+ * on the input (a photodiode may be wired either way); the input's part
+ * above the mixers' band is scaled so the output's noise stays white.
  *
  * A receiver module's line carries no carrier, so nothing is added until a
  * carrier is seen: every few samples the correlation of each mixer's M with

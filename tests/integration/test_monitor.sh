@@ -98,7 +98,10 @@ assert float(sys.argv[2]) >= 0.5, "not paced: %s s" % sys.argv[2]
 snr = max(float(k['snr'].rstrip('dB')) for k in kv)
 assert snr > 20, snr
 assert all(k['polarity'] == 'high' for k in kv[1:]), [k['polarity'] for k in kv]
-assert any(k['carrier'] == '36000Hz' for k in kv), [k['carrier'] for k in kv]
+# (36 kHz within the README's ±0.05 %: which samples make up each burst
+# follows the demodulator's edges, and moved the estimate by 1-2 Hz)
+assert any(k['carrier'].endswith('Hz') and abs(float(k['carrier'][:-2]) - 36000) <= 18
+           for k in kv), [k['carrier'] for k in kv]
 assert all(float(k['clipped'].rstrip('%')) == 0 for k in kv)
 assert kv[-1]['frames'] == '2' and kv[-1]['xruns'] == '0'
 print("clean: %d updates in %.2f s, SNR up to %.1f dB" % (len(kv), float(sys.argv[2]), snr))

@@ -216,8 +216,8 @@ static void test_photodiode_frames_decode_at_96_and_192_khz(void **state)
 		mean96 += at96 / 3;
 		mean192 += at192 / 3;
 	}
-	/* measured with the front-end: 96 kHz 6 dB nec 95, rc5 70, sony12
-	 * 82 % (mean 82); 192 kHz 3 dB 98, 80, 90 (89).  Without it (the
+	/* measured with the front-end: 96 kHz 6 dB nec 98, rc5 52, sony12
+	 * 95 % (mean 82); 192 kHz 3 dB 98, 90, 98 (95).  Without it (the
 	 * demodulator's band filters keep only the light's mean): 96 kHz
 	 * nec 55, rc5 2, sony12 42 % (33); 192 kHz 45, 5, 38 (29). */
 	assert_true(mean96 >= 72);
