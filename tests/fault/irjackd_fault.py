@@ -393,6 +393,8 @@ def scenario_stuck():
     if "not reading" not in d.stderr():
         fail("no log line for the dropped clients: " + d.stderr()[-300:])
     # the memory is given back and nothing more is held for the gone clients
+    # (irw is paced to within 200 lines: it may still be printing the rest)
+    eventually("irw's %d flood lines" % sent, lambda: len(irw.lines("flood")) >= sent)
     got_flood = len(irw.lines("flood"))
     figure("stuck: irw received %d of %d flood lines" % (got_flood, sent))
     if got_flood != sent:
