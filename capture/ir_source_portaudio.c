@@ -37,7 +37,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <pa_linux_alsa.h>
 #include <portaudio.h>
 #include <sched.h>
 
@@ -48,6 +47,7 @@
 #define DEFAULT_PERIOD_US 4000  /* a 562 µs NEC unit is 27 samples; 4 ms keeps latency low */
 #define DEFAULT_PERIODS 4
 #define DEFAULT_RING_MS 500
+#define PA_FIFO_PRIORITY 50     /* as the ALSA source: above ordinary threads, below IRQ threads */
 #define DRAIN_FRAMES 1024       /* frames per copy out of the ring */
 #define NO_GAP UINT64_MAX
 /* The supervisor looks every WATCH_MS; no callback for STALL_MS (and many
@@ -182,7 +182,17 @@ static int on_audio(const void *input, void *output, unsigned long frames,
 	(void)time;
 	atomic_fetch_add_explicit(&ps->callbacks, 1, memory_order_relaxed);
 	if (!atomic_load_explicit(&ps->seen_thread, memory_order_relaxed)) {
-		int policy = sched_getscheduler(0);
+		int policy;
+
+		/* Raised here, by the thread itself, not by PortAudio's ALSA
+		 * host (PaAlsa_EnableRealtimeScheduling): its BoostPriority
+		 * reads errno after pthread_setschedparam, which returns its
+		 * error instead, so a refusal became "Internal PortAudio
+		 * error" at random (4 of 18 test runs on a loaded host). */
+		if (ps->realtime_wanted)
+			pthread_setschedparam(pthread_self(), SCHED_FIFO,
+					      &(struct sched_param){ .sched_priority = PA_FIFO_PRIORITY });
+		policy = sched_getscheduler(0);
 
 		atomic_store(&ps->realtime, policy == SCHED_FIFO || policy == SCHED_RR);
 		atomic_store(&ps->seen_thread, true);
@@ -397,11 +407,6 @@ static int stream_open(struct pa_source *ps, bool first, int channel, char *err,
 		snprintf(ps->device, sizeof(ps->device), "%.*s", (int)sizeof(ps->device) - 1,
 			 info->name);
 	}
-	/* PortAudio's ALSA host creates its thread SCHED_FIFO when asked (and
-	 * silently normal when refused); other hosts manage their own. */
-	if (ps->realtime_wanted && Pa_GetHostApiInfo(info->hostApi) &&
-	    Pa_GetHostApiInfo(info->hostApi)->type == paALSA)
-		PaAlsa_EnableRealtimeScheduling(ps->stream, 1);
 	Pa_SetStreamFinishedCallback(ps->stream, on_finished);
 	return 0;
 }
