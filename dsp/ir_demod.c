@@ -177,9 +177,9 @@
  *  - from there the sequence detector (ir_seqdet.h) decides the frame's
  *    runs, and gives the line back after WEAK_GIVE_BACK_US of darkness.
  *
- * Out of idle the wide band starts only strong steps (WEAK_MAX_STEP), so
- * strong signals take the path above as before, and the weak detector only
- * ever starts out of idle or between the frames it decided.
+ * The wide band keeps the race for what it sees (a first edge over its
+ * threshold), and the weak detector starts what it alone sees, out of idle
+ * or between the frames it decided.
  */
 #define WEAK_BAND_US 100.0
 /* A sequence-detected run of frames that never goes dark for a timeout
@@ -219,13 +219,11 @@
 #define WEAK_ACQUIRE_US 400.0
 #define WEAK_MIN_STEP 4.0
 /* A step from WEAK_MAX_STEP σ of the wide (fast) band up is the wide band's:
- * out of idle it starts only those (weak_owns_start), and the weak
- * detector hands those it measured back.  Below it the wide band, once it
- * has learnt a step and chosen a narrow band, won the race for 0 dB frames
- * and decided them badly (0 dB 44.1/48 kHz 37.0/30.0 % of frames without
- * the race rule, 41.6/40.0 % with it).  (6 σ: 47.0/45.7 %, but real frames
- * of samples/nec-mic-jack-44k.wav after leading noise were lost,
- * test_demod_leading_silence.) */
+ * the weak detector hands those it measured back.  (Letting the weak
+ * detector own every step under it out of idle, the wide band starting
+ * only stronger ones, raised 0 dB 44.1/48 kHz from 41.3/34.9 to 42.8/41.2 %
+ * of frames, but a bare photodiode's RC-5 at 44.1 kHz and 15 dB fell from
+ * 97 to 35 %, decided by the sequence detector: not done.) */
 #define WEAK_MAX_STEP 4.0
 /* The sequence detector works with one-sample blocks: at 16 kHz too
  * (16 kHz 6 dB: 31.2 % of frames without it, 54.4 % with). */
@@ -1146,14 +1144,6 @@ static double weak_strong(const struct ir_demod *d)
 	return WEAK_MAX_STEP * sqrt(d->raw_noise2 * d->fast_gain);
 }
 
-/* True where a frame that starts now is the sequence detector's unless it
- * is strong: the line idle and dark, nothing held, the detector on. */
-static bool weak_owns_start(const struct ir_demod *d)
-{
-	return d->seqdet && d->idle && !d->held && d->state == LINE_SPACE && isfinite(d->weak_thr) &&
-	       !weak_start_held(d);
-}
-
 /* Time (µs) where `prev` (sample n - 2) to `cur` (sample n - 1) crossed 0. */
 static double weak_cross_time(const struct ir_demod *d, double prev, double cur)
 {
@@ -1506,16 +1496,7 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 
 		if (retracting)
 			dir = r > 0 ? 1 : -1;
-		/* Out of idle a step the weak detector can take is its own (see
-		 * weak_owns_start): the wide band only starts strong ones.  Not
-		 * where the carrier path runs (66 kHz and up): there the wide
-		 * band's envelope frames of a bare photodiode were lost (sony12
-		 * 192 kHz 3 dB 90 % -> 22 %, test_photodiode_envelope), and
-		 * receiver-module frames gained nothing (96 kHz 0 dB 79.0 ->
-		 * 74.7 %). */
-		double thr_idle = !d->carrier && !retracting && weak_owns_start(d) ? fmax(thr, weak_strong(d)) : thr;
-
-		if ((dir == 0 && fabs(r) > thr_idle) || (dir != 0 && r * dir > thr)) {
+		if ((dir == 0 && fabs(r) > thr) || (dir != 0 && r * dir > thr)) {
 			d->cand = true;
 			d->cand_dir = dir ? dir : (r > 0 ? 1 : -1);
 			/* Out of idle either direction may start a pulse, and a
