@@ -151,6 +151,31 @@ static bool known_failure(const char *path, double noise_sd)
 	return noise_sd == 0 && strstr(path, "xiaolaba-TCL_MUTE_WAVE_L+.wav") != NULL;
 }
 
+/* The frames of `bare` that `padded` (the same recording after `lead_s`
+ * seconds of `noise_sd` silence) lacks: says which on stderr, counts the
+ * checks in `checked`, returns how many. */
+static unsigned lost_after_lead(const char *path, const struct frames *bare, const struct frames *padded,
+				double lead_s, double noise_sd, unsigned *checked)
+{
+	uint64_t shift = (uint64_t)llround(lead_s * 1e6);
+	unsigned lost = 0;
+
+	for (size_t i = 0; i < bare->count; i++) {
+		bool found = false;
+
+		for (size_t j = 0; j < padded->count && !found; j++)
+			found = same_frame(&bare->f[i], &padded->f[j], shift);
+		(*checked)++;
+		if (found)
+			continue;
+		lost++;
+		fprintf(stderr, "%s: frame %zu (scancode 0x%llx at %.4f s) lost after %.6f s of %s %.0f dBFS\n",
+			path, i, (unsigned long long)bare->f[i].scancode, bare->f[i].start_us / 1e6, lead_s,
+			noise_sd > 0 ? "noise at" : "zeros", noise_sd > 0 ? 20 * log10(noise_sd) : -INFINITY);
+	}
+	return lost;
+}
+
 /* Every frame of the bare recording, for every lead-in: returns how many
  * were missed (and says which on stderr); `known` counts the misses of
  * known_failure() cases, which are not in the result. */
@@ -171,27 +196,14 @@ static unsigned missed_with_lead_in(const char *path, unsigned *checked, unsigne
 	*frames += (unsigned)bare->count;
 	for (size_t l = 0; l < sizeof(lead_s) / sizeof(lead_s[0]); l++) {
 		for (size_t s = 0; s < sizeof(noise_sd) / sizeof(noise_sd[0]); s++) {
-			uint64_t shift = (uint64_t)llround(lead_s[l] * 1e6);
+			unsigned lost;
 
 			decode(&rec, lead_s[l], noise_sd[s], padded);
-			for (size_t i = 0; i < bare->count; i++) {
-				bool found = false;
-
-				for (size_t j = 0; j < padded->count && !found; j++)
-					found = same_frame(&bare->f[i], &padded->f[j], shift);
-				(*checked)++;
-				if (!found) {
-					if (known_failure(path, noise_sd[s]))
-						(*known)++;
-					else
-						missed++;
-					fprintf(stderr,
-						"%s: frame %zu (scancode 0x%llx at %.4f s) lost after %.2f s of %s %.0f dBFS\n",
-						path, i, (unsigned long long)bare->f[i].scancode,
-						bare->f[i].start_us / 1e6, lead_s[l],
-						noise_sd[s] > 0 ? "noise at" : "zeros", noise_sd[s] > 0 ? 20 * log10(noise_sd[s]) : -INFINITY);
-				}
-			}
+			lost = lost_after_lead(path, bare, padded, lead_s[l], noise_sd[s], checked);
+			if (known_failure(path, noise_sd[s]))
+				*known += lost;
+			else
+				missed += lost;
 		}
 	}
 	free(rec.samples);
@@ -220,22 +232,9 @@ static unsigned missed_at_every_phase(const char *path, unsigned *checked)
 	decode(&rec, 0, 0, bare);
 	for (unsigned phase = 0; phase < 64; phase++) {
 		double lead_s = (0.65 * rec.rate + phase) / rec.rate;
-		uint64_t shift = (uint64_t)llround(lead_s * 1e6);
 
 		decode(&rec, lead_s, 0, padded);
-		for (size_t i = 0; i < bare->count; i++) {
-			bool found = false;
-
-			for (size_t j = 0; j < padded->count && !found; j++)
-				found = same_frame(&bare->f[i], &padded->f[j], shift);
-			(*checked)++;
-			if (!found) {
-				missed++;
-				fprintf(stderr, "%s: frame %zu (scancode 0x%llx at %.4f s) lost after %.6f s of zeros\n",
-					path, i, (unsigned long long)bare->f[i].scancode,
-					bare->f[i].start_us / 1e6, lead_s);
-			}
-		}
+		missed += lost_after_lead(path, bare, padded, lead_s, 0, checked);
 	}
 	free(rec.samples);
 	free(bare);
