@@ -617,28 +617,35 @@ static void release_held(struct ir_demod *d)
 	d->have_edge = true;
 }
 
-/* The provisional first pulse was a disturbance: the line has been dark
- * since the held mark, and is idle with nothing learnt from it. */
 static void set_band(struct ir_demod *d, int band);
 
+/* Nothing learnt of the line holds: it is idle, its polarity (when
+ * automatic) and step unknown, and the band is the wide one (a narrow band
+ * is chosen for a step's height, see choose_band). */
+static void forget_line(struct ir_demod *d)
+{
+	d->idle = true;
+	if (d->cfg.polarity == IR_POLARITY_AUTO)
+		d->pol = 0;
+	d->step = 0;
+	d->step_known = false;
+	set_band(d, 0);
+}
+
+/* The provisional first pulse was a disturbance: the line has been dark
+ * since the held mark, and is idle with nothing learnt from it. */
 static void retract_held(struct ir_demod *d)
 {
 	d->held = false;
 	d->start_edges = 0;
 	d->state = LINE_SPACE;
-	d->idle = true;
 	d->last_edge_us = d->held_from_us;
 	d->last_edge_rounded = d->held_from_rounded;
 	d->timed_out = d->held_timed_out;
 	d->have_edge = d->held_have_edge;
-	if (d->cfg.polarity == IR_POLARITY_AUTO)
-		d->pol = 0;
-	d->step = 0;
-	d->step_known = false;
 	if (d->carrier)
 		ir_carrier_burst_discard(d->carrier);
-	/* The band was chosen for the disturbance's height (see choose_band) */
-	set_band(d, 0);
+	forget_line(d);
 }
 
 /* Moves the last-edge mark to t_edge without reporting the state it ends
@@ -657,18 +664,13 @@ static void start_retract(struct ir_demod *d)
 	d->start_len = 0;
 	d->start_edges = 0;
 	d->state = LINE_SPACE;
-	d->idle = true;
 	d->timed_out = false;
 	d->have_edge = false;
 	d->last_edge_us = 0;
 	d->last_edge_rounded = 0;
-	if (d->cfg.polarity == IR_POLARITY_AUTO)
-		d->pol = 0;
-	d->step = 0;
-	d->step_known = false;
 	if (d->carrier)
 		ir_carrier_burst_discard(d->carrier);
-	set_band(d, 0);
+	forget_line(d);
 }
 
 /* See START_PROOF_US: the "pulse" under way is darkness, so the stream
@@ -860,12 +862,7 @@ static void relearn_noise(struct ir_demod *d)
 			close_state(d, (double)d->n * d->us_per_sample);
 			d->state = LINE_SPACE;
 		}
-		d->idle = true;
-		if (d->cfg.polarity == IR_POLARITY_AUTO)
-			d->pol = 0;
-		d->step = 0;
-		d->step_known = false;
-		set_band(d, 0);
+		forget_line(d);
 	}
 	d->noise_count = 0;
 	d->rise_seeded = false;
@@ -1353,12 +1350,7 @@ static void strong_preempts_weak(struct ir_demod *d, float ref)
 		close_state(d, from_us > d->last_edge_us ? from_us : d->last_edge_us);
 		d->state = LINE_SPACE;
 	}
-	d->idle = true;
-	if (d->cfg.polarity == IR_POLARITY_AUTO)
-		d->pol = 0;
-	d->step = 0;
-	d->step_known = false;
-	set_band(d, 0);
+	forget_line(d);
 	d->cand = false;
 	d->level = d->recent = d->baseline = ref;
 	d->slope = 0;
