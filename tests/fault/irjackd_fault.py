@@ -390,8 +390,7 @@ def scenario_stuck():
         fail("%d of %d stuck clients still connected" % (stuck_count - len(gone), stuck_count))
     if hwm > rss0 + stuck_count * CLIENT_BUFFER // 1024 + 2048:
         fail("max RSS %d KiB beyond the bound" % hwm)
-    if "not reading" not in d.stderr():
-        fail("no log line for the dropped clients: " + d.stderr()[-300:])
+    eventually("a log line for the dropped clients", lambda: "not reading" in d.stderr())
     # the memory is given back and nothing more is held for the gone clients
     # (irw is paced to within 200 lines: it may still be printing the rest)
     eventually("irw's %d flood lines" % sent, lambda: len(irw.lines("flood")) >= sent)
@@ -647,8 +646,7 @@ def scenario_reload():
     figure("reload: after the file is back: %s" % line)
     if "waiting" in line or "last none" in line:
         fail("the source was not opened again once its file was back: %r" % line)
-    if "opened on retry" not in d.stderr():
-        fail("no log line for the retry: " + d.stderr()[-300:])
+    eventually("a log line for the retry", lambda: "opened on retry" in d.stderr())
     d.stop()
 
 
@@ -789,8 +787,7 @@ def scenario_socket():
     r = command(kept, "VERSION")
     if not r or r[2] != "SUCCESS":
         fail("the client connected before the reload lost its connection: %r" % r)
-    if "made anew" not in d.stderr():
-        fail("no log line for the socket made anew: " + d.stderr()[-300:])
+    eventually("a log line for the socket made anew", lambda: "made anew" in d.stderr())
     d.stop()
 
 
@@ -871,8 +868,8 @@ def scenario_fair():
         t1 = time.monotonic()
         while not idle_logged() and time.monotonic() < t1 + 1:
             time.sleep(0.01)
-    if not any("closed 1 idle client" in l for l in d.stderr().splitlines()):
-        fail("no log line for the closed idle client: %r" % d.stderr()[-300:])
+    eventually("a log line for the closed idle client",
+               lambda: any("closed 1 idle client" in l for l in d.stderr().splitlines()))
     holder.kill()
     holder.wait()
     d.stop()
@@ -938,8 +935,7 @@ def scenario_txloop():
     if during == 0:
         fail("no decoded frame reached irw while a transmission played")
     who = "SEND_ONCE irmp_nec KEY_VOLUMEUP 1000 from pid %d uid %d" % (os.getpid(), os.getuid())
-    if who not in d.stderr():
-        fail("the transmit request's sender is not logged (%r): %r" % (who, d.stderr()[-300:]))
+    eventually("the transmit request's sender logged (%r)" % who, lambda: who in d.stderr())
     # 108 s of signal at the transmitter's rate, 16-bit: all of it written
     if size < 108 * 44100 * 2:
         fail("the transmission was cut short: %d bytes of samples" % size)
@@ -999,8 +995,11 @@ def scenario_limits():
                                                                     MAX_CLIENTS))
     if served != MAX_CLIENTS:
         fail("%d clients served, the limit is %d" % (served, MAX_CLIENTS))
-    if "clients" not in d.stderr() or "refused" not in d.stderr():
-        fail("no log line for refused clients: %r" % d.stderr()[-300:])
+    # the daemon logs in its own time (a refused client may see its end
+    # before the line is written: under ASan on a loaded host it was not
+    # there yet when the last client was read)
+    eventually("a log line for refused clients",
+               lambda: "clients" in d.stderr() and "refused" in d.stderr())
     for c in clients:
         c.close()
     # their slots free once the daemon has read their ends
