@@ -34,34 +34,7 @@ free_port() {
 }
 
 # Waits until a lircd server answers VERSION at $1 (a path or HOST:PORT).
-wait_server() {
-	"$PY" - "$1" <<'PY'
-import socket, sys, time
-addr = sys.argv[1]
-for attempt in range(1200):  # 120 s: a broken run only
-    try:
-        if addr.startswith("/"):
-            s = socket.socket(socket.AF_UNIX)
-            s.connect(addr)
-        else:
-            host, port = addr.rsplit(":", 1)
-            s = socket.create_connection((host, int(port)))
-        s.settimeout(2)
-        s.sendall(b"VERSION\n")
-        data = b""
-        while not data.endswith(b"END\n"):
-            chunk = s.recv(4096)
-            if not chunk:
-                break
-            data += chunk
-        if b"SUCCESS" in data:
-            sys.exit(0)
-    except OSError:
-        pass
-    time.sleep(0.1)
-sys.exit(1)
-PY
-}
+wait_server() { eventually lircd_up "$1"; }
 
 # Reads $2 key lines from $1 (path or HOST:PORT) into $3, in the
 # background ($! is its pid): ready ($3.ready) once the daemon has answered
