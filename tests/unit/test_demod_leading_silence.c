@@ -212,14 +212,13 @@ static unsigned missed_with_lead_in(const char *path, unsigned *checked, unsigne
 	return missed;
 }
 
-/* Exact zeros whose end falls at every phase of the demodulator's blocks
- * (its idle path updates the noise floor every 16 samples and the rest
- * every 64): snd-aloop gives zeros until aplay starts, at no particular
- * sample.  The lead lengths above are all multiples of 64 samples at 44.1
- * and 48 kHz, and samples/nec-mic-jack-44k.wav (50 Hz hum swinging by a
- * sixth of the step 20 ms before its first frame) lost all six frames at 6
- * of these 64 phases: the weak detector started on the hum and decided the
- * strong frames that followed as noise for a second. */
+/* Exact zeros ending at each of 64 consecutive samples: snd-aloop gives
+ * zeros until aplay starts, at no particular sample, and where the
+ * recording's first samples fall decides what the demodulator meets
+ * first.  samples/nec-mic-jack-44k.wav (50 Hz hum swinging by a sixth of
+ * the step 20 ms before its first frame) lost all six frames at 6 of these
+ * 64 ends: the weak detector started on the hum and went on deciding the
+ * hum through every frame (see STRONG_LOOK_US in dsp/ir_demod.c). */
 static unsigned missed_at_every_phase(const char *path, unsigned *checked)
 {
 	struct recording rec;
