@@ -77,6 +77,30 @@ static void test_weak_or_wide_at_6_db(void **state)
 	assert_int_equal(false_frames, 0);
 }
 
+/* Who starts a 0 dB frame at 48 kHz: the wide band decides such frames
+ * badly.  It used to take every step measured over 4 σ of its fast band
+ * (2.2 σ of the input, a 0 dB step being 2 σ: half of them), and to win
+ * the race out of idle; and the weak trigger was turned off now and then
+ * by its white-noise gate, whose estimate scatters at 0 dB.  Of the frames
+ * lost, NEC DC 9 of 10 and JVC DC 18 of 23 were the wide band's starts.
+ * Now a step under 6 σ of the fast band is the detector's, out of idle
+ * too, and the gate is at 0.4.  These trials: NEC 54.4 -> 84.4 %, JVC
+ * 60.0 -> 83.3 %; the bars sit between (the figures are the bench's). */
+static void test_weak_owns_0_db_starts(void **state)
+{
+	unsigned false_frames = 0;
+	double nec = 0, jvc = 0;
+
+	(void)state;
+	for (uint64_t seed = 30; seed < 33; seed++) {
+		nec += weak_trial("nec", 48000, 0, 0, 30, seed, &false_frames) / 3;
+		jvc += weak_trial("jvc", 48000, 0, 0, 30, seed, &false_frames) / 3;
+	}
+	printf("0 dB, DC, 48 kHz: nec %.1f %%, jvc %.1f %%, wrong codes %u\n", nec, jvc, false_frames);
+	assert_true(nec >= 72);
+	assert_true(jvc >= 72);
+}
+
 static unsigned noise_frames;
 
 static void count_frame(void *userdata, const struct ir_frame *f)
@@ -124,6 +148,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_weak_frames_decode_at_0_db),
 		cmocka_unit_test(test_weak_or_wide_at_6_db),
+		cmocka_unit_test(test_weak_owns_0_db_starts),
 		cmocka_unit_test(test_weak_noise_gives_no_frame),
 	};
 
