@@ -1240,13 +1240,20 @@ static void weak_acquired(struct ir_demod *d)
 {
 	double k = d->decay > d->weak_k_min ? d->decay : alpha_for(WEAK_TAU_START_US, d->us_per_sample);
 	double a = d->weak_acq_sum / d->weak_acq_n, t0, mid_n, sd = sqrt(d->weak_noise2);
+	/* RC-MM: a first pulse that ended inside the acquisition is the
+	 * sequence detector's however strong (the wide band cannot hold
+	 * RC-MM's 167 µs pulses at 6 dB), and its level is that of its lit
+	 * samples (the dark ones after it placed t0 too early) */
+	double a_short = ir_seqdet_short_first(d->seqdet, d->weak_b, d->weak_dir, d->raw_noise2);
 
 	d->weak_acq = false;
+	if (a_short > 0)
+		a = a_short;
 	if (a < WEAK_MIN_STEP * sd) {
 		weak_reject(d); /* noise, or a wander: nothing was told */
 		return;
 	}
-	if (a >= weak_strong(d)) {
+	if (a >= weak_strong(d) && a_short <= 0) {
 		/* as the wide band would have taken it, or left it */
 		if (a >= threshold(d))
 			weak_hand_over(d, a);
