@@ -131,6 +131,8 @@ struct ir_seqdet {
 	int dec_level;
 	double dec_c;
 	double sx[RING];        /* Σx per block (raw samples) */
+	float *xr;              /* the raw samples of the last RING blocks
+				 * (RING × L), to place edges to the sample */
 	double xsum;            /* of the block being filled */
 	int lev[RING];          /* traceback scratch */
 };
@@ -166,12 +168,19 @@ int ir_seqdet_new(unsigned sample_rate, ir_seqdet_edge_fn edge_fn,
 		free(sd);
 		return -EINVAL;
 	}
+	sd->xr = calloc((size_t)RING * sd->L, sizeof(*sd->xr));
+	if (!sd->xr) {
+		free(sd);
+		return -ENOMEM;
+	}
 	*out = sd;
 	return 0;
 }
 
 void ir_seqdet_free(struct ir_seqdet *sd)
 {
+	if (sd)
+		free(sd->xr);
 	free(sd);
 }
 
@@ -476,6 +485,46 @@ static void track(struct ir_seqdet *sd, struct trellis *t, uint64_t j, int s)
 	sd->dec_c = T + dd * t->wl;
 }
 
+/* The sample where the decided change from level `from` to `to` at block
+ * j's start fits best, within a block either way (blocks of ~55 µs put
+ * an edge up to half a block off, and a period of two edges a whole
+ * block: more than half RC-MM's ±83 µs).  The samples' restored levels
+ * are taken against the low-pass c at the boundary (it moves by little
+ * over two blocks). */
+static double refine_edge(const struct ir_seqdet *sd, const struct trellis *t, uint64_t j, int from,
+			  int to)
+{
+	double tf = from ? t->a : 0, tt = to ? t->a : 0, best = 0, acc;
+	int L = (int)sd->L, shift = 0;
+
+	if (j == 0 || sd->L < 2)
+		return 0;
+	/* earlier: samples of block j - 1 take the new level */
+	acc = 0;
+	for (int k = 1; k < L; k++) {
+		uint64_t jj = j - 1;
+		double r = sd->pol * ((double)sd->xr[(jj % RING) * sd->L + (unsigned)(L - k)] - sd->b) + sd->dec_c;
+
+		acc += (tt - tf) * (tt + tf - 2 * r);
+		if (acc < best) {
+			best = acc;
+			shift = -k;
+		}
+	}
+	/* later: samples of block j keep the old level */
+	acc = 0;
+	for (int k = 0; k + 1 < L; k++) {
+		double r = sd->pol * ((double)sd->xr[(j % RING) * sd->L + (unsigned)k] - sd->b) + sd->dec_c;
+
+		acc += (tf - tt) * (tf + tt - 2 * r);
+		if (acc < best) {
+			best = acc;
+			shift = k + 1;
+		}
+	}
+	return shift;
+}
+
 /* Traces the best survivor back and tells the decisions of blocks up to
  * `upto` (exclusive). */
 static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
@@ -505,7 +554,8 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 		int l = sd->lev[j % RING];
 
 		if (l != sd->dec_level) {
-			double t_us = ((double)(sd->n0 + j * sd->L) - 0.5) * sd->us;
+			double t_us = ((double)(sd->n0 + j * sd->L) - 0.5 +
+				       refine_edge(sd, t, j, sd->dec_level, l)) * sd->us;
 
 			sd->dec_level = l;
 			sd->edge_fn(sd->userdata, t_us, l != 0);
@@ -559,6 +609,7 @@ void ir_seqdet_push(struct ir_seqdet *sd, float x)
 	if (!sd->running)
 		return;
 	sd->xsum += x;
+	sd->xr[(sd->nb % RING) * sd->L + sd->fill] = x;
 	sd->ub[sd->fill++] = (float)(sd->pol * ((double)x - sd->b));
 	if (sd->fill == sd->L) {
 		sd->fill = 0;
