@@ -38,7 +38,9 @@ static void display_usage(FILE *out)
 		"  -d, --device DEV     usb:imon (first found) or usb:imon:BUS:ADDR\n"
 		"  -t, --type KIND      auto (from the USB id: 0038/0039/0045 LCD, else VFD),\n"
 		"                       vfd or lcd\n"
-		"  -i, --icons LIST     LCD icons, comma-separated (none, all, or: %s);\n"
+		"  -i, --icons LIST     LCD icons, comma-separated: none, all, or of these:\n");
+	cli_print_wrapped(out, ir_imon_icon_names(), 0, 23, 79);
+	fprintf(out,
 		"                       alone, without TEXT, they change the icons only\n"
 		"      --clock          set the display's clock to now and show it\n"
 		"      --off            LCD: backlight off; VFD: blank\n"
@@ -53,9 +55,9 @@ static void display_usage(FILE *out)
 		"                       irjackd's [output lcddev] does it for its source)\n"
 		"  -h, --help           show this help\n"
 		"\n"
-		"Exit status: 0 shown (--lcddev: served until stopped); 2 bad arguments, no receiver or display, or a USB\n"
-		"error (irjackd holding the receiver: use --socket); 1 irjackd refused.\n",
-		ir_imon_icon_names());
+		"Exit status: 0 shown (--lcddev: served until stopped); 2 bad arguments,\n"
+		"no receiver or display, or a USB error (irjackd holding the receiver:\n"
+		"use --socket); 1 irjackd refused.\n");
 }
 
 /* Fills `s` from the arguments left after the options. */
