@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* rc-core's default: how long the line must stay dark before decoders are
  * told the frame is over. */
 #define DEFAULT_TIMEOUT_US 125000u
@@ -1902,13 +1906,151 @@ static inline void process_sample(struct ir_demod *d, float x)
 	process_sample_full(d, x);
 }
 
+/* The idle path's state over one stretch, in locals (see idle_run), and
+ * the gains and thresholds that stay constant over it. */
+struct idle_regs {
+	float f1, f2, w1, w2, level, r;
+	float g, wg, a, thr, wthr;
+};
+
+#ifdef __SSE2__
+/*
+ * One whole stretch of IDLE_NOISE_EVERY samples on the idle path, the
+ * filters in SIMD lanes: where no sample departs, leaves in `s` exactly
+ * what the scalar steps (idle_run's loop) would have left, bit for bit,
+ * and returns true; where one departs returns false with `s` untouched,
+ * and the scalar steps redo the stretch to find which (a frame's start:
+ * rare).
+ *
+ * Why it is exact: every lane does the scalar code's own float operations
+ * (x + g * (y - x), level + a * r), each rounded to float; a + b and a * b
+ * are exact either way round, so operands are ordered to spare register
+ * copies.  Only the departure test is gathered: the largest |r| and
+ * |w2 - level| of the stretch, against thresholds constant over it.  The
+ * two bands' two sections run as a pipeline, one vector [f2, w2, f1, w1]:
+ * the second sections of sample k-1 beside the first sections of sample
+ * k, so one vector step does four filter updates (one by one, at 30
+ * instructions a sample, they were four fifths of the idle cost).
+ */
+static inline bool idle_stretch(const float *p, ptrdiff_t stride, struct idle_regs *s)
+{
+	const __m128 gv = _mm_setr_ps(s->g, s->wg, s->g, s->wg), av = _mm_set_ss(s->a);
+	const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+	const __m128 aligned = _mm_setr_ps(s->f2, s->w2, s->f1, s->w1);
+	__m128 lv = _mm_set1_ps(s->level), m = _mm_setzero_ps(), v, dv, in, out;
+
+	/* sample 0's first sections; the second sections' lanes (0, 1) are
+	 * kept from `aligned` */
+	in = _mm_shuffle_ps(aligned, _mm_load_ss(p), _MM_SHUFFLE(0, 0, 1, 0));
+	in = _mm_mul_ps(_mm_sub_ps(in, aligned), gv);
+	v = _mm_shuffle_ps(aligned, _mm_add_ps(in, aligned), _MM_SHUFFLE(3, 2, 1, 0));
+#define IDLE_LANE_STEP(in_)                                                                      \
+	do {                                                                                      \
+		in = _mm_sub_ps((in_), v);                                                        \
+		in = _mm_mul_ps(in, gv);                                                          \
+		v = _mm_add_ps(in, v);                                                            \
+		dv = _mm_sub_ps(v, lv); /* [r, w2 - level] of the sample before */                \
+		lv = _mm_add_ss(lv, _mm_mul_ss(dv, av));                                          \
+		lv = _mm_unpacklo_ps(lv, lv);                                                     \
+		m = _mm_max_ps(m, _mm_and_ps(dv, absmask));                                       \
+	} while (0)
+#pragma GCC unroll 16
+	for (int k = 1; k < IDLE_NOISE_EVERY; k++)
+		IDLE_LANE_STEP(_mm_shuffle_ps(v, _mm_load_ss(p + k * stride), _MM_SHUFFLE(0, 0, 3, 2)));
+	/* the last sample's second sections (lanes 2, 3: kept from before) */
+	out = v;
+	IDLE_LANE_STEP(_mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 2, 3, 2)));
+#undef IDLE_LANE_STEP
+	/* A NaN is no departure for the scalar steps, but maxps would forget
+	 * the largest before it: a NaN (or an infinity, which makes one)
+	 * stays in the filters to the last sample, and such a stretch is
+	 * left to the scalar steps. */
+	out = _mm_shuffle_ps(v, out, _MM_SHUFFLE(3, 2, 1, 0)); /* [f2, w2, f1, w1] */
+	if (_mm_movemask_ps(_mm_or_ps(_mm_cmpge_ps(m, _mm_setr_ps(s->thr, s->wthr, INFINITY, INFINITY)),
+				      _mm_cmpunord_ps(dv, dv))) &
+	    3)
+		return false;
+	s->f2 = _mm_cvtss_f32(out);
+	s->w2 = _mm_cvtss_f32(_mm_shuffle_ps(out, out, _MM_SHUFFLE(1, 1, 1, 1)));
+	s->f1 = _mm_cvtss_f32(_mm_shuffle_ps(out, out, _MM_SHUFFLE(2, 2, 2, 2)));
+	s->w1 = _mm_cvtss_f32(_mm_shuffle_ps(out, out, _MM_SHUFFLE(3, 3, 3, 3)));
+	s->level = _mm_cvtss_f32(lv);
+	s->r = _mm_cvtss_f32(dv);
+	return true;
+}
+#else
+/* idle_stretch() without SIMD: the scalar steps, unrolled (the loop's own
+ * bookkeeping was a fifth of the work). */
+static inline bool idle_stretch(const float *p, ptrdiff_t stride, struct idle_regs *s)
+{
+	float f1 = s->f1, f2 = s->f2, w1 = s->w1, w2 = s->w2, level = s->level, r = 0;
+
+#pragma GCC unroll 16
+	for (int k = 0; k < IDLE_NOISE_EVERY; k++) {
+		float xk = p[k * stride];
+		float n1 = f1 + s->g * (xk - f1);
+		float n2 = f2 + s->g * (n1 - f2);
+		float m1 = w1 + s->wg * (xk - w1);
+		float m2 = w2 + s->wg * (m1 - w2);
+
+		r = n2 - level;
+		if (fabsf(r) >= s->thr || fabsf(m2 - level) >= s->wthr)
+			return false;
+		f1 = n1;
+		f2 = n2;
+		w1 = m1;
+		w2 = m2;
+		level += s->a * r;
+	}
+	s->f1 = f1;
+	s->f2 = f2;
+	s->w1 = w1;
+	s->w2 = w2;
+	s->level = level;
+	s->r = r;
+	return true;
+}
+#endif
+
+/*
+ * Up to `count` whole stretches from `p` (the first at a noise sample's
+ * boundary), each with its noise sample and housekeeping as idle_run does
+ * them; stops before a stretch in which a sample departs.  Returns the
+ * stretches done; `s` is the state after them.  Not inlined: in a small
+ * function the SIMD stretch keeps its vectors in registers.
+ */
+static __attribute__((noinline)) size_t idle_stretches(struct ir_demod *d, const float *p,
+						       ptrdiff_t stride, size_t count,
+						       struct idle_regs *s)
+{
+	size_t k;
+
+	for (k = 0; k < count; k++, p += IDLE_NOISE_EVERY * stride) {
+		float x = p[(IDLE_NOISE_EVERY - 1) * stride];
+
+		if (!idle_stretch(p, stride, s))
+			break;
+		d->n += IDLE_NOISE_EVERY;
+		d->w2 = s->w2;
+		d->idle_level = s->level;
+		idle_noise(d, x, p[(IDLE_NOISE_EVERY - 2) * stride], s->r);
+		if (d->n % IDLE_HOUSEKEEPING == 0) {
+			idle_housekeeping(d, x);
+			s->thr = d->idle_thr;
+			s->wthr = d->weak_thr;
+		}
+	}
+	return k;
+}
+
 /*
  * The idle path over a run of samples, with the state in locals (the
  * compiler cannot keep it in registers through the struct: the samples
  * might alias it).  Stops before the first sample that departs from the
  * level by the threshold; returns how many samples it consumed.
  */
-static size_t idle_run(struct ir_demod *d, const float *samples, size_t n, size_t stride)
+static __attribute__((noinline)) size_t idle_run(struct ir_demod *d, const float *samples, size_t n,
+						  size_t stride)
 {
 	float f1 = d->f1, f2 = d->f2, level = d->idle_level;
 	float w1 = d->w1, w2 = d->w2;
@@ -1916,6 +2058,7 @@ static size_t idle_run(struct ir_demod *d, const float *samples, size_t n, size_
 	float thr = d->idle_thr, wthr = d->weak_thr;
 	const float *p = samples;
 	size_t done = 0;
+	bool departs = false; /* the stretch at p, as idle_stretches found */
 
 	while (done < n) {
 		/* up to the next noise sample, without counting per sample */
@@ -1924,63 +2067,39 @@ static size_t idle_run(struct ir_demod *d, const float *samples, size_t n, size_
 		float r = 0;
 
 		i = 0;
-		if (run == IDLE_NOISE_EVERY) {
-			/* A whole stretch: unrolled, the loop's own bookkeeping
-			 * was a fifth of the work. */
-#define IDLE_STEP(k)                                                                              \
-	do {                                                                                      \
-		float xk = p[(k) * (ptrdiff_t)stride];                                            \
-		float n1 = f1 + g * (xk - f1);                                                    \
-		float n2 = f2 + g * (n1 - f2);                                                    \
-		float m1 = w1 + wg * (xk - w1);                                                   \
-		float m2 = w2 + wg * (m1 - w2);                                                   \
-		r = n2 - level;                                                                   \
-		if (fabsf(r) >= thr || fabsf(m2 - level) >= wthr) {                               \
-			i = (k);                                                                  \
-			goto departed;                                                            \
-		}                                                                                 \
-		f1 = n1;                                                                          \
-		f2 = n2;                                                                          \
-		w1 = m1;                                                                          \
-		w2 = m2;                                                                          \
-		level += a * r;                                                                   \
-	} while (0)
-			IDLE_STEP(0);
-			IDLE_STEP(1);
-			IDLE_STEP(2);
-			IDLE_STEP(3);
-			IDLE_STEP(4);
-			IDLE_STEP(5);
-			IDLE_STEP(6);
-			IDLE_STEP(7);
-			IDLE_STEP(8);
-			IDLE_STEP(9);
-			IDLE_STEP(10);
-			IDLE_STEP(11);
-			IDLE_STEP(12);
-			IDLE_STEP(13);
-			IDLE_STEP(14);
-			IDLE_STEP(15);
-#undef IDLE_STEP
-			i = IDLE_NOISE_EVERY;
-departed:
-			p += (ptrdiff_t)i * (ptrdiff_t)stride;
-		} else {
-			for (; i < run; i++, p += stride) {
-				float n1 = f1 + g * (*p - f1);
-				float n2 = f2 + g * (n1 - f2);
-				float m1 = w1 + wg * (*p - w1);
-				float m2 = w2 + wg * (m1 - w2);
+		if (run == IDLE_NOISE_EVERY && !departs) {
+			struct idle_regs s = { f1, f2, w1, w2, level, 0, g, wg, a, thr, wthr };
+			size_t count = (n - done) / IDLE_NOISE_EVERY;
+			size_t k = idle_stretches(d, p, (ptrdiff_t)stride, count, &s);
 
-				r = n2 - level;
-				if (fabsf(r) >= thr || fabsf(m2 - level) >= wthr)
-					break;
-				f1 = n1;
-				f2 = n2;
-				w1 = m1;
-				w2 = m2;
-				level += a * r;
-			}
+			f1 = s.f1;
+			f2 = s.f2;
+			w1 = s.w1;
+			w2 = s.w2;
+			level = s.level;
+			thr = s.thr;
+			wthr = s.wthr;
+			done += k * IDLE_NOISE_EVERY;
+			p += (ptrdiff_t)(k * IDLE_NOISE_EVERY) * (ptrdiff_t)stride;
+			departs = k < count;
+			continue; /* then a short run at the end, or the stretch that departs */
+		}
+		/* a short run, or a sample departs: one at a time, to find it */
+		departs = false;
+		for (; i < run; i++, p += stride) {
+			float n1 = f1 + g * (*p - f1);
+			float n2 = f2 + g * (n1 - f2);
+			float m1 = w1 + wg * (*p - w1);
+			float m2 = w2 + wg * (m1 - w2);
+
+			r = n2 - level;
+			if (fabsf(r) >= thr || fabsf(m2 - level) >= wthr)
+				break;
+			f1 = n1;
+			f2 = n2;
+			w1 = m1;
+			w2 = m2;
+			level += a * r;
 		}
 		done += i;
 		d->n += i;
