@@ -1913,74 +1913,114 @@ struct idle_regs {
 	float g, wg, a, thr, wthr;
 };
 
+/* After a whole stretch: its noise sample, and every IDLE_HOUSEKEEPING
+ * samples the housekeeping, as idle_run does them (x: the stretch's last
+ * sample, x_before the one before it; r its r). */
+static inline void idle_stretch_done(struct ir_demod *d, float w2, float level, float x,
+				     float x_before, float r)
+{
+	d->n += IDLE_NOISE_EVERY;
+	d->w2 = w2;
+	d->idle_level = level;
+	idle_noise(d, x, x_before, r);
+	if (d->n % IDLE_HOUSEKEEPING == 0)
+		idle_housekeeping(d, x);
+}
+
 #ifdef __SSE2__
 /*
- * One whole stretch of IDLE_NOISE_EVERY samples on the idle path, the
- * filters in SIMD lanes: where no sample departs, leaves in `s` exactly
- * what the scalar steps (idle_run's loop) would have left, bit for bit,
- * and returns true; where one departs returns false with `s` untouched,
- * and the scalar steps redo the stretch to find which (a frame's start:
- * rare).
+ * Up to `count` whole stretches of IDLE_NOISE_EVERY samples from `p` (the
+ * first at a noise sample's boundary), each with its noise sample and
+ * housekeeping (idle_stretch_done); stops before a stretch in which a
+ * sample departs.  Returns the stretches done; `s` is the state after
+ * them, exactly what the scalar steps (idle_run's loop) would have left,
+ * bit for bit.  A stretch in which a sample departs is left to the
+ * scalar steps, to find which (a frame's start: rare).  Not inlined: in
+ * a small function the vectors stay in registers.
  *
- * Why it is exact: every lane does the scalar code's own float operations
- * (x + g * (y - x), level + a * r), each rounded to float; a + b and a * b
- * are exact either way round, so operands are ordered to spare register
- * copies.  Only the departure test is gathered: the largest |r| and
- * |w2 - level| of the stretch, against thresholds constant over it.  The
- * two bands' two sections run as a pipeline, one vector [f2, w2, f1, w1]:
- * the second sections of sample k-1 beside the first sections of sample
- * k, so one vector step does four filter updates (one by one, at 30
- * instructions a sample, they were four fifths of the idle cost).
+ * The two bands side by side in SIMD lanes.  Why it is exact: every lane
+ * does the scalar code's own float operations (x + g * (y - x), level +
+ * a * r), each rounded to float; a + b and a * b are exact either way
+ * round.  Only the departure test is gathered: the largest |r| and
+ * |w2 - level| of the stretch, against thresholds constant over it.  Why
+ * this layout: the steps are chains of dependent operations (each
+ * section's new value needs its last), so the time per sample is a
+ * chain's latency, three operations; the first sections [f1, w1], the
+ * second [f2, w2] and the level (in every lane) are three vectors whose
+ * chains hold no shuffle.  (One vector [f2, w2, f1, w1] run as a pipeline
+ * took two instructions a sample less, but the shuffle in its chain made
+ * it a seventh slower than the scalar steps in wall time.)
  */
-static inline bool idle_stretch(const float *p, ptrdiff_t stride, struct idle_regs *s)
+static __attribute__((noinline)) size_t idle_stretches(struct ir_demod *d, const float *p,
+						       ptrdiff_t stride, size_t count,
+						       struct idle_regs *s)
 {
-	const __m128 gv = _mm_setr_ps(s->g, s->wg, s->g, s->wg), av = _mm_set_ss(s->a);
+	const __m128 gv = _mm_setr_ps(s->g, s->wg, s->g, s->wg), av = _mm_set1_ps(s->a);
 	const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
-	const __m128 aligned = _mm_setr_ps(s->f2, s->w2, s->f1, s->w1);
-	__m128 lv = _mm_set1_ps(s->level), m = _mm_setzero_ps(), v, dv, in, out;
+	__m128 b1 = _mm_setr_ps(s->f1, s->w1, s->f1, s->w1), b2 = _mm_setr_ps(s->f2, s->w2, s->f2, s->w2);
+	__m128 lv = _mm_set1_ps(s->level), tv = _mm_setr_ps(s->thr, s->wthr, INFINITY, INFINITY);
+	size_t k;
 
-	/* sample 0's first sections; the second sections' lanes (0, 1) are
-	 * kept from `aligned` */
-	in = _mm_shuffle_ps(aligned, _mm_load_ss(p), _MM_SHUFFLE(0, 0, 1, 0));
-	in = _mm_mul_ps(_mm_sub_ps(in, aligned), gv);
-	v = _mm_shuffle_ps(aligned, _mm_add_ps(in, aligned), _MM_SHUFFLE(3, 2, 1, 0));
-#define IDLE_LANE_STEP(in_)                                                                      \
+	for (k = 0; k < count; k++, p += IDLE_NOISE_EVERY * stride) {
+		__m128 n1 = b1, n2 = b2, nl = lv, m = _mm_setzero_ps(), dv = m, f2;
+
+#define IDLE_SIMD_STEP(x)                                                                        \
 	do {                                                                                      \
-		in = _mm_sub_ps((in_), v);                                                        \
-		in = _mm_mul_ps(in, gv);                                                          \
-		v = _mm_add_ps(in, v);                                                            \
-		dv = _mm_sub_ps(v, lv); /* [r, w2 - level] of the sample before */                \
-		lv = _mm_add_ss(lv, _mm_mul_ss(dv, av));                                          \
-		lv = _mm_unpacklo_ps(lv, lv);                                                     \
+		n1 = _mm_add_ps(_mm_mul_ps(_mm_sub_ps((x), n1), gv), n1);                         \
+		n2 = _mm_add_ps(_mm_mul_ps(_mm_sub_ps(n1, n2), gv), n2);                          \
+		dv = _mm_sub_ps(n2, nl); /* [r, w2 - level, ...] */                               \
 		m = _mm_max_ps(m, _mm_and_ps(dv, absmask));                                       \
+		/* the level's update, r = f2 - level in every lane */                            \
+		f2 = _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(n2), 0));                \
+		nl = _mm_add_ps(_mm_mul_ps(_mm_sub_ps(f2, nl), av), nl);                          \
 	} while (0)
+#define IDLE_LANE(v, k) _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(v), (k) * 0x55))
+		if (stride == 1) { /* mono: four samples a load */
+#pragma GCC unroll 4
+			for (int i = 0; i < IDLE_NOISE_EVERY; i += 4) {
+				__m128 x4 = _mm_loadu_ps(p + i);
+
+				IDLE_SIMD_STEP(IDLE_LANE(x4, 0));
+				IDLE_SIMD_STEP(IDLE_LANE(x4, 1));
+				IDLE_SIMD_STEP(IDLE_LANE(x4, 2));
+				IDLE_SIMD_STEP(IDLE_LANE(x4, 3));
+			}
+		} else {
 #pragma GCC unroll 16
-	for (int k = 1; k < IDLE_NOISE_EVERY; k++)
-		IDLE_LANE_STEP(_mm_shuffle_ps(v, _mm_load_ss(p + k * stride), _MM_SHUFFLE(0, 0, 3, 2)));
-	/* the last sample's second sections (lanes 2, 3: kept from before) */
-	out = v;
-	IDLE_LANE_STEP(_mm_shuffle_ps(v, v, _MM_SHUFFLE(3, 2, 3, 2)));
-#undef IDLE_LANE_STEP
-	/* A NaN is no departure for the scalar steps, but maxps would forget
-	 * the largest before it: a NaN (or an infinity, which makes one)
-	 * stays in the filters to the last sample, and such a stretch is
-	 * left to the scalar steps. */
-	out = _mm_shuffle_ps(v, out, _MM_SHUFFLE(3, 2, 1, 0)); /* [f2, w2, f1, w1] */
-	if (_mm_movemask_ps(_mm_or_ps(_mm_cmpge_ps(m, _mm_setr_ps(s->thr, s->wthr, INFINITY, INFINITY)),
-				      _mm_cmpunord_ps(dv, dv))) &
-	    3)
-		return false;
-	s->f2 = _mm_cvtss_f32(out);
-	s->w2 = _mm_cvtss_f32(_mm_shuffle_ps(out, out, _MM_SHUFFLE(1, 1, 1, 1)));
-	s->f1 = _mm_cvtss_f32(_mm_shuffle_ps(out, out, _MM_SHUFFLE(2, 2, 2, 2)));
-	s->w1 = _mm_cvtss_f32(_mm_shuffle_ps(out, out, _MM_SHUFFLE(3, 3, 3, 3)));
+			for (int i = 0; i < IDLE_NOISE_EVERY; i++)
+				IDLE_SIMD_STEP(_mm_set1_ps(p[i * stride]));
+		}
+#undef IDLE_LANE
+#undef IDLE_SIMD_STEP
+		/* A NaN is no departure for the scalar steps, but maxps would
+		 * forget the largest before it: a NaN (or an infinity, which
+		 * makes one) stays in the filters to the last sample, and such
+		 * a stretch is left to the scalar steps. */
+		if (_mm_movemask_ps(_mm_or_ps(_mm_cmpge_ps(m, tv), _mm_cmpunord_ps(dv, dv))) & 3)
+			break;
+		b1 = n1;
+		b2 = n2;
+		lv = nl;
+		idle_stretch_done(d, _mm_cvtss_f32(_mm_shuffle_ps(b2, b2, _MM_SHUFFLE(1, 1, 1, 1))),
+				  _mm_cvtss_f32(lv), p[(IDLE_NOISE_EVERY - 1) * stride],
+				  p[(IDLE_NOISE_EVERY - 2) * stride], _mm_cvtss_f32(dv));
+		if (d->n % IDLE_HOUSEKEEPING == 0) {
+			s->thr = d->idle_thr;
+			s->wthr = d->weak_thr;
+			tv = _mm_setr_ps(s->thr, s->wthr, INFINITY, INFINITY);
+		}
+	}
+	s->f1 = _mm_cvtss_f32(b1);
+	s->w1 = _mm_cvtss_f32(_mm_shuffle_ps(b1, b1, _MM_SHUFFLE(1, 1, 1, 1)));
+	s->f2 = _mm_cvtss_f32(b2);
+	s->w2 = _mm_cvtss_f32(_mm_shuffle_ps(b2, b2, _MM_SHUFFLE(1, 1, 1, 1)));
 	s->level = _mm_cvtss_f32(lv);
-	s->r = _mm_cvtss_f32(dv);
-	return true;
+	return k;
 }
 #else
-/* idle_stretch() without SIMD: the scalar steps, unrolled (the loop's own
- * bookkeeping was a fifth of the work). */
+/* One whole stretch of the scalar steps, unrolled (the loop's own
+ * bookkeeping was a fifth of the work): where no sample departs, `s` is
+ * the state after it and returns true; else false, `s` untouched. */
 static inline bool idle_stretch(const float *p, ptrdiff_t stride, struct idle_regs *s)
 {
 	float f1 = s->f1, f2 = s->f2, w1 = s->w1, w2 = s->w2, level = s->level, r = 0;
@@ -2010,38 +2050,26 @@ static inline bool idle_stretch(const float *p, ptrdiff_t stride, struct idle_re
 	s->r = r;
 	return true;
 }
-#endif
 
-/*
- * Up to `count` whole stretches from `p` (the first at a noise sample's
- * boundary), each with its noise sample and housekeeping as idle_run does
- * them; stops before a stretch in which a sample departs.  Returns the
- * stretches done; `s` is the state after them.  Not inlined: in a small
- * function the SIMD stretch keeps its vectors in registers.
- */
-static __attribute__((noinline)) size_t idle_stretches(struct ir_demod *d, const float *p,
-						       ptrdiff_t stride, size_t count,
-						       struct idle_regs *s)
+/* idle_stretches() without SIMD: the same contract, stretch by stretch. */
+static size_t idle_stretches(struct ir_demod *d, const float *p, ptrdiff_t stride, size_t count,
+			     struct idle_regs *s)
 {
 	size_t k;
 
 	for (k = 0; k < count; k++, p += IDLE_NOISE_EVERY * stride) {
-		float x = p[(IDLE_NOISE_EVERY - 1) * stride];
-
 		if (!idle_stretch(p, stride, s))
 			break;
-		d->n += IDLE_NOISE_EVERY;
-		d->w2 = s->w2;
-		d->idle_level = s->level;
-		idle_noise(d, x, p[(IDLE_NOISE_EVERY - 2) * stride], s->r);
+		idle_stretch_done(d, s->w2, s->level, p[(IDLE_NOISE_EVERY - 1) * stride],
+				  p[(IDLE_NOISE_EVERY - 2) * stride], s->r);
 		if (d->n % IDLE_HOUSEKEEPING == 0) {
-			idle_housekeeping(d, x);
 			s->thr = d->idle_thr;
 			s->wthr = d->weak_thr;
 		}
 	}
 	return k;
 }
+#endif
 
 /*
  * The idle path over a run of samples, with the state in locals (the
