@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* rc-core's default: how long the line must stay dark before decoders are
  * told the frame is over. */
 #define DEFAULT_TIMEOUT_US 125000u
@@ -1282,13 +1286,20 @@ static void weak_acquired(struct ir_demod *d)
 {
 	double k = d->decay > d->weak_k_min ? d->decay : alpha_for(WEAK_TAU_START_US, d->us_per_sample);
 	double a = d->weak_acq_sum / d->weak_acq_n, t0, mid_n, sd = sqrt(d->weak_noise2);
+	/* RC-MM: a first pulse that ended inside the acquisition is the
+	 * sequence detector's however strong (the wide band cannot hold
+	 * RC-MM's 167 µs pulses at 6 dB), and its level is that of its lit
+	 * samples (the dark ones after it placed t0 too early) */
+	double a_short = ir_seqdet_short_first(d->seqdet, d->weak_b, d->weak_dir, d->raw_noise2);
 
 	d->weak_acq = false;
+	if (a_short > 0)
+		a = a_short;
 	if (a < WEAK_MIN_STEP * sd) {
 		weak_reject(d); /* noise, or a wander: nothing was told */
 		return;
 	}
-	if (a >= weak_strong(d)) {
+	if (a >= weak_strong(d) && a_short <= 0) {
 		/* as the wide band would have taken it, or left it */
 		if (a >= threshold(d))
 			weak_hand_over(d, a);
@@ -1948,13 +1959,179 @@ static inline void process_sample(struct ir_demod *d, float x)
 	process_sample_full(d, x);
 }
 
+/* The idle path's state over one stretch, in locals (see idle_run), and
+ * the gains and thresholds that stay constant over it. */
+struct idle_regs {
+	float f1, f2, w1, w2, level, r;
+	float g, wg, a, thr, wthr;
+};
+
+/* After a whole stretch: its noise sample, and every IDLE_HOUSEKEEPING
+ * samples the housekeeping, as idle_run does them (x: the stretch's last
+ * sample, x_before the one before it; r its r). */
+static inline void idle_stretch_done(struct ir_demod *d, float w2, float level, float x,
+				     float x_before, float r)
+{
+	d->n += IDLE_NOISE_EVERY;
+	d->w2 = w2;
+	d->idle_level = level;
+	idle_noise(d, x, x_before, r);
+	if (d->n % IDLE_HOUSEKEEPING == 0)
+		idle_housekeeping(d, x);
+}
+
+#ifdef __SSE2__
+/*
+ * Up to `count` whole stretches of IDLE_NOISE_EVERY samples from `p` (the
+ * first at a noise sample's boundary), each with its noise sample and
+ * housekeeping (idle_stretch_done); stops before a stretch in which a
+ * sample departs.  Returns the stretches done; `s` is the state after
+ * them, exactly what the scalar steps (idle_run's loop) would have left,
+ * bit for bit.  A stretch in which a sample departs is left to the
+ * scalar steps, to find which (a frame's start: rare).  Not inlined: in
+ * a small function the vectors stay in registers.
+ *
+ * The two bands side by side in SIMD lanes.  Why it is exact: every lane
+ * does the scalar code's own float operations (x + g * (y - x), level +
+ * a * r), each rounded to float; a + b and a * b are exact either way
+ * round.  Only the departure test is gathered: the largest |r| and
+ * |w2 - level| of the stretch, against thresholds constant over it.  Why
+ * this layout: the steps are chains of dependent operations (each
+ * section's new value needs its last), so the time per sample is a
+ * chain's latency, three operations; the first sections [f1, w1], the
+ * second [f2, w2] and the level (in every lane) are three vectors whose
+ * chains hold no shuffle.  (One vector [f2, w2, f1, w1] run as a pipeline
+ * took two instructions a sample less, but the shuffle in its chain made
+ * it a seventh slower than the scalar steps in wall time.)
+ */
+static __attribute__((noinline)) size_t idle_stretches(struct ir_demod *d, const float *p,
+						       ptrdiff_t stride, size_t count,
+						       struct idle_regs *s)
+{
+	const __m128 gv = _mm_setr_ps(s->g, s->wg, s->g, s->wg), av = _mm_set1_ps(s->a);
+	const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+	__m128 b1 = _mm_setr_ps(s->f1, s->w1, s->f1, s->w1), b2 = _mm_setr_ps(s->f2, s->w2, s->f2, s->w2);
+	__m128 lv = _mm_set1_ps(s->level), tv = _mm_setr_ps(s->thr, s->wthr, INFINITY, INFINITY);
+	size_t k;
+
+	for (k = 0; k < count; k++, p += IDLE_NOISE_EVERY * stride) {
+		__m128 n1 = b1, n2 = b2, nl = lv, m = _mm_setzero_ps(), dv = m, f2;
+
+#define IDLE_SIMD_STEP(x)                                                                        \
+	do {                                                                                      \
+		n1 = _mm_add_ps(_mm_mul_ps(_mm_sub_ps((x), n1), gv), n1);                         \
+		n2 = _mm_add_ps(_mm_mul_ps(_mm_sub_ps(n1, n2), gv), n2);                          \
+		dv = _mm_sub_ps(n2, nl); /* [r, w2 - level, ...] */                               \
+		m = _mm_max_ps(m, _mm_and_ps(dv, absmask));                                       \
+		/* the level's update, r = f2 - level in every lane */                            \
+		f2 = _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(n2), 0));                \
+		nl = _mm_add_ps(_mm_mul_ps(_mm_sub_ps(f2, nl), av), nl);                          \
+	} while (0)
+#define IDLE_LANE(v, k) _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(v), (k) * 0x55))
+		if (stride == 1) { /* mono: four samples a load */
+#pragma GCC unroll 4
+			for (int i = 0; i < IDLE_NOISE_EVERY; i += 4) {
+				__m128 x4 = _mm_loadu_ps(p + i);
+
+				IDLE_SIMD_STEP(IDLE_LANE(x4, 0));
+				IDLE_SIMD_STEP(IDLE_LANE(x4, 1));
+				IDLE_SIMD_STEP(IDLE_LANE(x4, 2));
+				IDLE_SIMD_STEP(IDLE_LANE(x4, 3));
+			}
+		} else {
+#pragma GCC unroll 16
+			for (int i = 0; i < IDLE_NOISE_EVERY; i++)
+				IDLE_SIMD_STEP(_mm_set1_ps(p[i * stride]));
+		}
+#undef IDLE_LANE
+#undef IDLE_SIMD_STEP
+		/* A NaN is no departure for the scalar steps, but maxps would
+		 * forget the largest before it: a NaN (or an infinity, which
+		 * makes one) stays in the filters to the last sample, and such
+		 * a stretch is left to the scalar steps. */
+		if (_mm_movemask_ps(_mm_or_ps(_mm_cmpge_ps(m, tv), _mm_cmpunord_ps(dv, dv))) & 3)
+			break;
+		b1 = n1;
+		b2 = n2;
+		lv = nl;
+		idle_stretch_done(d, _mm_cvtss_f32(_mm_shuffle_ps(b2, b2, _MM_SHUFFLE(1, 1, 1, 1))),
+				  _mm_cvtss_f32(lv), p[(IDLE_NOISE_EVERY - 1) * stride],
+				  p[(IDLE_NOISE_EVERY - 2) * stride], _mm_cvtss_f32(dv));
+		if (d->n % IDLE_HOUSEKEEPING == 0) {
+			s->thr = d->idle_thr;
+			s->wthr = d->weak_thr;
+			tv = _mm_setr_ps(s->thr, s->wthr, INFINITY, INFINITY);
+		}
+	}
+	s->f1 = _mm_cvtss_f32(b1);
+	s->w1 = _mm_cvtss_f32(_mm_shuffle_ps(b1, b1, _MM_SHUFFLE(1, 1, 1, 1)));
+	s->f2 = _mm_cvtss_f32(b2);
+	s->w2 = _mm_cvtss_f32(_mm_shuffle_ps(b2, b2, _MM_SHUFFLE(1, 1, 1, 1)));
+	s->level = _mm_cvtss_f32(lv);
+	return k;
+}
+#else
+/* One whole stretch of the scalar steps, unrolled (the loop's own
+ * bookkeeping was a fifth of the work): where no sample departs, `s` is
+ * the state after it and returns true; else false, `s` untouched. */
+static inline bool idle_stretch(const float *p, ptrdiff_t stride, struct idle_regs *s)
+{
+	float f1 = s->f1, f2 = s->f2, w1 = s->w1, w2 = s->w2, level = s->level, r = 0;
+
+#pragma GCC unroll 16
+	for (int k = 0; k < IDLE_NOISE_EVERY; k++) {
+		float xk = p[k * stride];
+		float n1 = f1 + s->g * (xk - f1);
+		float n2 = f2 + s->g * (n1 - f2);
+		float m1 = w1 + s->wg * (xk - w1);
+		float m2 = w2 + s->wg * (m1 - w2);
+
+		r = n2 - level;
+		if (fabsf(r) >= s->thr || fabsf(m2 - level) >= s->wthr)
+			return false;
+		f1 = n1;
+		f2 = n2;
+		w1 = m1;
+		w2 = m2;
+		level += s->a * r;
+	}
+	s->f1 = f1;
+	s->f2 = f2;
+	s->w1 = w1;
+	s->w2 = w2;
+	s->level = level;
+	s->r = r;
+	return true;
+}
+
+/* idle_stretches() without SIMD: the same contract, stretch by stretch. */
+static size_t idle_stretches(struct ir_demod *d, const float *p, ptrdiff_t stride, size_t count,
+			     struct idle_regs *s)
+{
+	size_t k;
+
+	for (k = 0; k < count; k++, p += IDLE_NOISE_EVERY * stride) {
+		if (!idle_stretch(p, stride, s))
+			break;
+		idle_stretch_done(d, s->w2, s->level, p[(IDLE_NOISE_EVERY - 1) * stride],
+				  p[(IDLE_NOISE_EVERY - 2) * stride], s->r);
+		if (d->n % IDLE_HOUSEKEEPING == 0) {
+			s->thr = d->idle_thr;
+			s->wthr = d->weak_thr;
+		}
+	}
+	return k;
+}
+#endif
+
 /*
  * The idle path over a run of samples, with the state in locals (the
  * compiler cannot keep it in registers through the struct: the samples
  * might alias it).  Stops before the first sample that departs from the
  * level by the threshold; returns how many samples it consumed.
  */
-static size_t idle_run(struct ir_demod *d, const float *samples, size_t n, size_t stride)
+static __attribute__((noinline)) size_t idle_run(struct ir_demod *d, const float *samples, size_t n,
+						  size_t stride)
 {
 	float f1 = d->f1, f2 = d->f2, level = d->idle_level;
 	float w1 = d->w1, w2 = d->w2;
@@ -1962,6 +2139,7 @@ static size_t idle_run(struct ir_demod *d, const float *samples, size_t n, size_
 	float thr = d->idle_thr, wthr = d->weak_thr;
 	const float *p = samples;
 	size_t done = 0;
+	bool departs = false; /* the stretch at p, as idle_stretches found */
 
 	while (done < n) {
 		/* up to the next noise sample, without counting per sample */
@@ -1970,63 +2148,39 @@ static size_t idle_run(struct ir_demod *d, const float *samples, size_t n, size_
 		float r = 0;
 
 		i = 0;
-		if (run == IDLE_NOISE_EVERY) {
-			/* A whole stretch: unrolled, the loop's own bookkeeping
-			 * was a fifth of the work. */
-#define IDLE_STEP(k)                                                                              \
-	do {                                                                                      \
-		float xk = p[(k) * (ptrdiff_t)stride];                                            \
-		float n1 = f1 + g * (xk - f1);                                                    \
-		float n2 = f2 + g * (n1 - f2);                                                    \
-		float m1 = w1 + wg * (xk - w1);                                                   \
-		float m2 = w2 + wg * (m1 - w2);                                                   \
-		r = n2 - level;                                                                   \
-		if (fabsf(r) >= thr || fabsf(m2 - level) >= wthr) {                               \
-			i = (k);                                                                  \
-			goto departed;                                                            \
-		}                                                                                 \
-		f1 = n1;                                                                          \
-		f2 = n2;                                                                          \
-		w1 = m1;                                                                          \
-		w2 = m2;                                                                          \
-		level += a * r;                                                                   \
-	} while (0)
-			IDLE_STEP(0);
-			IDLE_STEP(1);
-			IDLE_STEP(2);
-			IDLE_STEP(3);
-			IDLE_STEP(4);
-			IDLE_STEP(5);
-			IDLE_STEP(6);
-			IDLE_STEP(7);
-			IDLE_STEP(8);
-			IDLE_STEP(9);
-			IDLE_STEP(10);
-			IDLE_STEP(11);
-			IDLE_STEP(12);
-			IDLE_STEP(13);
-			IDLE_STEP(14);
-			IDLE_STEP(15);
-#undef IDLE_STEP
-			i = IDLE_NOISE_EVERY;
-departed:
-			p += (ptrdiff_t)i * (ptrdiff_t)stride;
-		} else {
-			for (; i < run; i++, p += stride) {
-				float n1 = f1 + g * (*p - f1);
-				float n2 = f2 + g * (n1 - f2);
-				float m1 = w1 + wg * (*p - w1);
-				float m2 = w2 + wg * (m1 - w2);
+		if (run == IDLE_NOISE_EVERY && !departs) {
+			struct idle_regs s = { f1, f2, w1, w2, level, 0, g, wg, a, thr, wthr };
+			size_t count = (n - done) / IDLE_NOISE_EVERY;
+			size_t k = idle_stretches(d, p, (ptrdiff_t)stride, count, &s);
 
-				r = n2 - level;
-				if (fabsf(r) >= thr || fabsf(m2 - level) >= wthr)
-					break;
-				f1 = n1;
-				f2 = n2;
-				w1 = m1;
-				w2 = m2;
-				level += a * r;
-			}
+			f1 = s.f1;
+			f2 = s.f2;
+			w1 = s.w1;
+			w2 = s.w2;
+			level = s.level;
+			thr = s.thr;
+			wthr = s.wthr;
+			done += k * IDLE_NOISE_EVERY;
+			p += (ptrdiff_t)(k * IDLE_NOISE_EVERY) * (ptrdiff_t)stride;
+			departs = k < count;
+			continue; /* then a short run at the end, or the stretch that departs */
+		}
+		/* a short run, or a sample departs: one at a time, to find it */
+		departs = false;
+		for (; i < run; i++, p += stride) {
+			float n1 = f1 + g * (*p - f1);
+			float n2 = f2 + g * (n1 - f2);
+			float m1 = w1 + wg * (*p - w1);
+			float m2 = w2 + wg * (m1 - w2);
+
+			r = n2 - level;
+			if (fabsf(r) >= thr || fabsf(m2 - level) >= wthr)
+				break;
+			f1 = n1;
+			f2 = n2;
+			w1 = m1;
+			w2 = m2;
+			level += a * r;
 		}
 		done += i;
 		d->n += i;

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ir_demod.h"
 #include "ir_protocol.h"
@@ -60,6 +61,12 @@ int cli_socket_connect(const char *path);
  * after printing why.
  */
 long cli_read_reply(int fd, const char *command, char *buf, size_t size, long long deadline);
+
+/* Prints `text`'s words (split at spaces) so that no line passes `width`
+ * columns (UTF-8 characters): the cursor is at column `col` (padded to
+ * `indent` first), later lines begin with `indent` spaces; a newline ends
+ * it.  For help texts built from tables (backends, icon names). */
+void cli_print_wrapped(FILE *out, const char *text, int col, int indent, int width);
 
 /* Prints "irjack: <message>\n" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -492,3 +492,45 @@ long cli_read_reply(int fd, const char *command, char *buf, size_t size, long lo
 			len += (size_t)n;
 	}
 }
+
+/* Columns a UTF-8 run of `len` bytes takes: its characters. */
+static int utf8_columns(const char *s, size_t len)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+void cli_print_wrapped(FILE *out, const char *text, int col, int indent, int width)
+{
+	bool line_empty = true;
+
+	if (col < indent) {
+		fprintf(out, "%*s", indent - col, "");
+		col = indent;
+	}
+	while (*text) {
+		size_t len = strcspn(text, " ");
+		int w = utf8_columns(text, len);
+
+		if (len > 0) {
+			if (!line_empty && col + 1 + w > width) {
+				fprintf(out, "\n%*s", indent, "");
+				col = indent;
+				line_empty = true;
+			}
+			if (!line_empty) {
+				fputc(' ', out);
+				col++;
+			}
+			fwrite(text, 1, len, out);
+			col += w;
+			line_empty = false;
+		}
+		text += len;
+		text += strspn(text, " ");
+	}
+	fputc('\n', out);
+}

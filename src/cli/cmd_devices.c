@@ -26,7 +26,7 @@ static void devices_usage(FILE *out)
 		"\n"
 		"Backends built in:\n");
 	for (; *b; b++)
-		fprintf(out, "  %-10s %s\n", (*b)->name, (*b)->summary);
+		cli_print_wrapped(out, (*b)->summary, fprintf(out, "  %-10s", (*b)->name), 13, 79);
 	fprintf(out,
 		"\n"
 		"Options:\n"

@@ -38,7 +38,9 @@ static void display_usage(FILE *out)
 		"  -d, --device DEV     usb:imon (first found) or usb:imon:BUS:ADDR\n"
 		"  -t, --type KIND      auto (from the USB id: 0038/0039/0045 LCD, else VFD),\n"
 		"                       vfd or lcd\n"
-		"  -i, --icons LIST     LCD icons, comma-separated (none, all, or: %s);\n"
+		"  -i, --icons LIST     LCD icons, comma-separated: none, all, or of these:\n");
+	cli_print_wrapped(out, ir_imon_icon_names(), 0, 23, 79);
+	fprintf(out,
 		"                       alone, without TEXT, they change the icons only\n"
 		"      --clock          set the display's clock to now and show it\n"
 		"      --off            LCD: backlight off; VFD: blank\n"
@@ -53,9 +55,9 @@ static void display_usage(FILE *out)
 		"                       irjackd's [output lcddev] does it for its source)\n"
 		"  -h, --help           show this help\n"
 		"\n"
-		"Exit status: 0 shown (--lcddev: served until stopped); 2 bad arguments, no receiver or display, or a USB\n"
-		"error (irjackd holding the receiver: use --socket); 1 irjackd refused.\n",
-		ir_imon_icon_names());
+		"Exit status: 0 shown (--lcddev: served until stopped); 2 bad arguments,\n"
+		"no receiver or display, or a USB error (irjackd holding the receiver:\n"
+		"use --socket); 1 irjackd refused.\n");
 }
 
 /* Fills `s` from the arguments left after the options. */
@@ -187,7 +189,17 @@ static int serve_lcddev(struct ir_imon_panel *panel, const char *name)
 	return ret;
 }
 
-int cmd_display(int argc, char **argv)
+/* What the command line asks for. */
+struct display_args {
+	struct ir_imon_screen screen;
+	enum ir_imon_display type;
+	const char *device, *socket_path, *icons, *lcddev;
+	bool detach;
+};
+
+/* Parses the options into *a.  Returns -1 to go on, else the exit status
+ * (0 after --help). */
+static int parse_display_options(int argc, char **argv, struct display_args *a)
 {
 	enum { OPT_CLOCK = 256, OPT_OFF, OPT_DETACH, OPT_LCDDEV };
 	static const struct option options[] = {
@@ -202,48 +214,43 @@ int cmd_display(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ir_imon_screen s = { .kind = IR_IMON_SCREEN_TEXT };
-	enum ir_imon_display type = IR_IMON_DISPLAY_NONE;
-	const char *device = "usb:imon", *socket_path = NULL, *icons = NULL, *lcddev = NULL;
-	bool detach = false;
-	struct ir_imon_panel *panel;
 	char err[512];
-	int opt, ret;
+	int opt;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "d:t:i:s:h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
-			device = optarg;
+			a->device = optarg;
 			break;
 		case 't':
-			if (ir_imon_display_parse(optarg, &type) < 0) {
+			if (ir_imon_display_parse(optarg, &a->type) < 0) {
 				cli_error("--type: expected auto, vfd or lcd, got '%s'", optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'i':
-			if (ir_imon_icons_parse(optarg, &s.icons, err, sizeof(err)) < 0) {
+			if (ir_imon_icons_parse(optarg, &a->screen.icons, err, sizeof(err)) < 0) {
 				cli_error("--icons: %s", err);
 				return EXIT_USAGE;
 			}
-			s.icons_set = true;
-			icons = optarg;
+			a->screen.icons_set = true;
+			a->icons = optarg;
 			break;
 		case 's':
-			socket_path = optarg;
+			a->socket_path = optarg;
 			break;
 		case OPT_CLOCK:
-			s.kind = IR_IMON_SCREEN_CLOCK;
+			a->screen.kind = IR_IMON_SCREEN_CLOCK;
 			break;
 		case OPT_OFF:
-			s.kind = IR_IMON_SCREEN_OFF;
+			a->screen.kind = IR_IMON_SCREEN_OFF;
 			break;
 		case OPT_DETACH:
-			detach = true;
+			a->detach = true;
 			break;
 		case OPT_LCDDEV:
-			lcddev = optarg;
+			a->lcddev = optarg;
 			break;
 		case 'h':
 			display_usage(stdout);
@@ -253,35 +260,63 @@ int cmd_display(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (lcddev && (optind < argc || s.kind != IR_IMON_SCREEN_TEXT || s.icons_set || socket_path)) {
+	return -1;
+}
+
+/* Parses the command line into *a: the options, then the screen's text.
+ * Returns -1 to go on, else the exit status. */
+static int parse_display_args(int argc, char **argv, struct display_args *a)
+{
+	const struct ir_imon_screen *s = &a->screen;
+	int ret = parse_display_options(argc, argv, a);
+
+	if (ret >= 0)
+		return ret;
+	if (a->lcddev && (optind < argc || s->kind != IR_IMON_SCREEN_TEXT || s->icons_set || a->socket_path)) {
 		cli_error("display: --lcddev takes no text, icons, --clock, --off or --socket");
 		return EXIT_USAGE;
 	}
-	if (s.kind != IR_IMON_SCREEN_TEXT && optind < argc) {
+	if (s->kind != IR_IMON_SCREEN_TEXT && optind < argc) {
 		cli_error("display: --clock and --off take no text");
 		return EXIT_USAGE;
 	}
-	if (screen_from_args(argc - optind, argv + optind, &s) < 0)
+	if (screen_from_args(argc - optind, argv + optind, &a->screen) < 0)
 		return EXIT_USAGE;
-	if (s.kind == IR_IMON_SCREEN_TEXT && !s.text_set && !s.icons_set && !lcddev) {
+	if (s->kind == IR_IMON_SCREEN_TEXT && !s->text_set && !s->icons_set && !a->lcddev) {
 		display_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (socket_path)
-		return display_via_socket(socket_path, &s, icons);
-	ret = ir_imon_panel_open(device, type, detach, &panel, err, sizeof(err));
+	return -1;
+}
+
+int cmd_display(int argc, char **argv)
+{
+	struct display_args a = {
+		.screen = { .kind = IR_IMON_SCREEN_TEXT },
+		.type = IR_IMON_DISPLAY_NONE,
+		.device = "usb:imon",
+	};
+	struct ir_imon_panel *panel;
+	char err[512];
+	int ret = parse_display_args(argc, argv, &a);
+
+	if (ret >= 0)
+		return ret;
+	if (a.socket_path)
+		return display_via_socket(a.socket_path, &a.screen, a.icons);
+	ret = ir_imon_panel_open(a.device, a.type, a.detach, &panel, err, sizeof(err));
 	if (ret < 0) {
 		cli_error("%s", err);
 		return EXIT_USAGE;
 	}
-	if (lcddev) {
-		ret = serve_lcddev(panel, lcddev);
+	if (a.lcddev) {
+		ret = serve_lcddev(panel, a.lcddev);
 		ir_imon_panel_close(panel);
 		return ret;
 	}
-	ret = ir_imon_panel_show(panel, &s, err, sizeof(err));
+	ret = ir_imon_panel_show(panel, &a.screen, err, sizeof(err));
 	if (ret < 0)
-		cli_error("%s: %s", device, err);
+		cli_error("%s: %s", a.device, err);
 	ir_imon_panel_close(panel);
 	return ret < 0 ? EXIT_USAGE : 0;
 }

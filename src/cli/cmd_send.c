@@ -68,7 +68,8 @@ static void send_usage(FILE *out)
 		"  irjack send nec:0x04fb08\n"
 		"  irjack send --rate 192000 --mode full-carrier rc5:0x1e0c -d hw:1\n"
 		"  irjack send nec:0x04fb -o nec-tx.wav\n"
-		"  irjack send --keymap /usr/share/lirc/remotes/mceusb/lircd.conf.mceusb mceusb Play\n"
+		"  irjack send --keymap /usr/share/lirc/remotes/mceusb/lircd.conf.mceusb \\\n"
+		"      mceusb Play\n"
 		"  irjack send --device lirc:/dev/lirc0 --transmitters 1 rc5:0x1e0c\n");
 }
 

@@ -521,89 +521,99 @@ static bool has_space_or_control(const char *v)
 	return false;
 }
 
+static bool valid_host(const char *v)
+{
+	return !has_space_or_control(v);
+}
+
+/* One key of [output mqtt]: where its value goes and what it may be. */
+struct mqtt_key_def {
+	const char *name;
+	enum { MQTT_TEXT, MQTT_UINT, MQTT_BOOL } kind;
+	size_t at, size;              /* offset in ir_mqtt_settings; TEXT: its buffer */
+	unsigned long min, max;       /* UINT */
+	bool (*valid)(const char *v); /* TEXT: NULL takes any text */
+	const char *expected;         /* for the error: what the value may be */
+};
+
+#define TEXT(N, VALID, WHAT) \
+	{ #N, MQTT_TEXT, offsetof(struct ir_mqtt_settings, N), sizeof(((struct ir_mqtt_settings *)0)->N), 0, 0, VALID, WHAT }
+#define UINT(N, MIN, MAX, WHAT) { #N, MQTT_UINT, offsetof(struct ir_mqtt_settings, N), 0, MIN, MAX, NULL, WHAT }
+#define BOOL(N) { #N, MQTT_BOOL, offsetof(struct ir_mqtt_settings, N), 0, 0, 0, NULL, "yes or no" }
+static const struct mqtt_key_def mqtt_keys[] = {
+	TEXT(host, valid_host, "a host name or address"),
+	UINT(port, 1, 65535, "a TCP port from 1 to 65535"),
+	/* MQTT 3.1.1 only promises 23 characters; brokers take more, but no
+	 * spaces or control characters in a log-friendly id */
+	TEXT(client_id, valid_host, "a name without spaces or control characters"),
+	TEXT(topic_prefix, valid_topic_prefix,
+	     "topic levels such as irjack/livingroom (no '+', '#', empty levels or leading/trailing '/')"),
+	TEXT(username, NULL, NULL),
+	TEXT(password, NULL, NULL),
+	TEXT(password_file, NULL, NULL),
+	BOOL(tls),
+	TEXT(cafile, NULL, NULL),
+	TEXT(certfile, NULL, NULL),
+	TEXT(keyfile, NULL, NULL),
+	UINT(qos, 0, 2, "0, 1 or 2"),
+	UINT(keepalive, 5, 3600, "seconds from 5 to 3600"),
+	UINT(queue_max, 0, 100000, "a number of events from 0 to 100000"),
+	BOOL(discovery),
+	TEXT(discovery_prefix, valid_topic_prefix, "topic levels such as homeassistant"),
+	BOOL(ha_triggers),
+};
+#undef TEXT
+#undef UINT
+#undef BOOL
+
+/* Stores one [output mqtt] value as its definition says. */
+static void mqtt_value(struct parse *p, const struct mqtt_key_def *k, const char *v)
+{
+	char *at = (char *)&p->cfg->mqtt_cfg + k->at;
+	unsigned long n;
+	bool ok = true;
+
+	switch (k->kind) {
+	case MQTT_TEXT:
+		if (k->valid && !k->valid(v))
+			ok = false;
+		else
+			copy_value(p, at, k->size, k->name, v);
+		break;
+	case MQTT_UINT:
+		if ((ok = parse_uint(v, k->min, k->max, 10, &n)))
+			*(unsigned *)at = (unsigned)n;
+		break;
+	case MQTT_BOOL:
+		ok = parse_bool(v, (bool *)at);
+		break;
+	}
+	if (!ok)
+		fail(p, "%s: expected %s, got '%s'", k->name, k->expected, v);
+}
+
 static void mqtt_key(struct parse *p, const char *name, const char *v)
 {
-	struct ir_mqtt_settings *m = &p->cfg->mqtt_cfg;
-	unsigned long n;
+	const struct ir_mqtt_settings *m = &p->cfg->mqtt_cfg;
+	char known[256] = "";
 
-	if (!strcmp(name, "host")) {
-		if (has_space_or_control(v))
-			fail(p, "host: expected a host name or address, got '%s'", v);
-		else
-			copy_value(p, m->host, sizeof(m->host), name, v);
-	} else if (!strcmp(name, "port")) {
-		if (!parse_uint(v, 1, 65535, 10, &n))
-			fail(p, "port: expected a TCP port from 1 to 65535, got '%s'", v);
-		else
-			m->port = (unsigned)n;
-	} else if (!strcmp(name, "client_id")) {
-		/* MQTT 3.1.1 only promises 23 characters; brokers take more,
-		 * but no spaces or control characters in a log-friendly id */
-		if (has_space_or_control(v))
-			fail(p, "client_id: no spaces or control characters, got '%s'", v);
-		else
-			copy_value(p, m->client_id, sizeof(m->client_id), name, v);
-	} else if (!strcmp(name, "topic_prefix")) {
-		if (!valid_topic_prefix(v))
-			fail(p, "topic_prefix: expected topic levels such as irjack/livingroom (no '+', "
-				"'#', empty levels or leading/trailing '/'), got '%s'",
-			     v);
-		else
-			copy_value(p, m->topic_prefix, sizeof(m->topic_prefix), name, v);
-	} else if (!strcmp(name, "discovery_prefix")) {
-		if (!valid_topic_prefix(v))
-			fail(p, "discovery_prefix: expected topic levels such as homeassistant, got '%s'",
-			     v);
-		else
-			copy_value(p, m->discovery_prefix, sizeof(m->discovery_prefix), name, v);
-	} else if (!strcmp(name, "username")) {
-		copy_value(p, m->username, sizeof(m->username), name, v);
-	} else if (!strcmp(name, "password")) {
-		if (m->password_file[0])
-			fail(p, "password: password_file is already set (one or the other)");
-		else
-			copy_value(p, m->password, sizeof(m->password), name, v);
-	} else if (!strcmp(name, "password_file")) {
-		if (m->password[0])
-			fail(p, "password_file: password is already set (one or the other)");
-		else
-			copy_value(p, m->password_file, sizeof(m->password_file), name, v);
-	} else if (!strcmp(name, "tls")) {
-		if (!parse_bool(v, &m->tls))
-			fail(p, "tls: expected yes or no, got '%s'", v);
-	} else if (!strcmp(name, "cafile")) {
-		copy_value(p, m->cafile, sizeof(m->cafile), name, v);
-	} else if (!strcmp(name, "certfile")) {
-		copy_value(p, m->certfile, sizeof(m->certfile), name, v);
-	} else if (!strcmp(name, "keyfile")) {
-		copy_value(p, m->keyfile, sizeof(m->keyfile), name, v);
-	} else if (!strcmp(name, "qos")) {
-		if (!parse_uint(v, 0, 2, 10, &n))
-			fail(p, "qos: expected 0, 1 or 2, got '%s'", v);
-		else
-			m->qos = (unsigned)n;
-	} else if (!strcmp(name, "keepalive")) {
-		if (!parse_uint(v, 5, 3600, 10, &n))
-			fail(p, "keepalive: expected seconds from 5 to 3600, got '%s'", v);
-		else
-			m->keepalive = (unsigned)n;
-	} else if (!strcmp(name, "queue_max")) {
-		if (!parse_uint(v, 0, 100000, 10, &n))
-			fail(p, "queue_max: expected a number of events from 0 to 100000, got '%s'", v);
-		else
-			m->queue_max = (unsigned)n;
-	} else if (!strcmp(name, "discovery")) {
-		if (!parse_bool(v, &m->discovery))
-			fail(p, "discovery: expected yes or no, got '%s'", v);
-	} else if (!strcmp(name, "ha_triggers")) {
-		if (!parse_bool(v, &m->ha_triggers))
-			fail(p, "ha_triggers: expected yes or no, got '%s'", v);
-	} else {
-		fail(p, "[output mqtt]: unknown key '%s' (host, port, client_id, topic_prefix, "
-			"username, password, password_file, tls, cafile, certfile, keyfile, qos, "
-			"keepalive, queue_max, discovery, discovery_prefix, ha_triggers)",
-		     name);
+	if (!strcmp(name, "password") && m->password_file[0]) {
+		fail(p, "password: password_file is already set (one or the other)");
+		return;
 	}
+	if (!strcmp(name, "password_file") && m->password[0]) {
+		fail(p, "password_file: password is already set (one or the other)");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(mqtt_keys) / sizeof(mqtt_keys[0]); i++) {
+		if (!strcmp(name, mqtt_keys[i].name)) {
+			mqtt_value(p, &mqtt_keys[i], v);
+			return;
+		}
+		snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s", i ? ", " : "",
+			 mqtt_keys[i].name);
+	}
+	fail(p, "[output mqtt]: unknown key '%s' (%s)", name, known);
 }
 
 /* [output lircd] listen = [ADDR:]PORT; "" or "no": none. */

@@ -165,32 +165,117 @@ static int flags_of(const char *s, unsigned *out)
 }
 
 /* A parameter line inside `begin remote`. */
-static int remote_param(struct parser *p, char *key, char *v1, char *v2)
+/* How a remote's numeric parameter is kept (offsets into struct lirc_remote). */
+enum param_kind {
+	PARAM_PAIR,    /* two u32 numbers: a pulse and a space */
+	PARAM_U32,     /* one u32 */
+	PARAM_U64,     /* one u64 */
+	PARAM_UINT,    /* an unsigned up to `max` (an error beyond), cut to `clamp` */
+	PARAM_IGNORED, /* a number the decoder does not use (yet): still checked */
+};
+
+struct remote_param {
+	const char *name;
+	enum param_kind kind;
+	size_t at, at2; /* PARAM_PAIR: pulse at, space at2 */
+	uint64_t max, clamp; /* PARAM_UINT; clamp 0: none */
+};
+
+#define OFF(F) offsetof(struct lirc_remote, F)
+static const struct remote_param remote_params[] = {
+	{ "header", PARAM_PAIR, OFF(phead), OFF(shead), 0, 0 },
+	{ "one", PARAM_PAIR, OFF(pone), OFF(sone), 0, 0 },
+	{ "zero", PARAM_PAIR, OFF(pzero), OFF(szero), 0, 0 },
+	{ "foot", PARAM_PAIR, OFF(pfoot), OFF(sfoot), 0, 0 },
+	{ "repeat", PARAM_PAIR, OFF(prepeat), OFF(srepeat), 0, 0 },
+	{ "pre", PARAM_PAIR, OFF(pre_p), OFF(pre_s), 0, 0 },
+	{ "post", PARAM_PAIR, OFF(post_p), OFF(post_s), 0, 0 },
+	{ "two", PARAM_PAIR, OFF(ptwo), OFF(stwo), 0, 0 },
+	{ "three", PARAM_PAIR, OFF(pthree), OFF(sthree), 0, 0 },
+	{ "plead", PARAM_U32, OFF(plead), 0, 0, 0 },
+	{ "ptrail", PARAM_U32, OFF(ptrail), 0, 0, 0 },
+	{ "repeat_gap", PARAM_U32, OFF(repeat_gap), 0, 0, 0 },
+	{ "frequency", PARAM_U32, OFF(frequency), 0, 0, 0 },
+	{ "pre_data", PARAM_U64, OFF(pre_data), 0, 0, 0 },
+	{ "post_data", PARAM_U64, OFF(post_data), 0, 0, 0 },
+	{ "toggle_bit_mask", PARAM_U64, OFF(toggle_bit_mask), 0, 0, 0 },
+	{ "rc6_mask", PARAM_U64, OFF(rc6_mask), 0, 0, 0 },
+	{ "toggle_mask", PARAM_U64, OFF(toggle_mask), 0, 0, 0 },
+	{ "bits", PARAM_UINT, OFF(bits), 0, LIRCD_BITS_MAX, 0 },
+	{ "pre_data_bits", PARAM_UINT, OFF(pre_data_bits), 0, LIRCD_BITS_MAX, 0 },
+	{ "post_data_bits", PARAM_UINT, OFF(post_data_bits), 0, LIRCD_BITS_MAX, 0 },
+	{ "eps", PARAM_UINT, OFF(eps), 0, 100000, 0 },
+	{ "aeps", PARAM_UINT, OFF(aeps), 0, 100000, 0 },
+	/* lircd sends at most this many repeats however many a file asks */
+	{ "min_repeat", PARAM_UINT, OFF(min_repeat), 0, 100000, 100 },
+	{ "duty_cycle", PARAM_UINT, OFF(duty_cycle), 0, 100000, 0 },
+	{ "baud", PARAM_UINT, OFF(baud), 0, 1000000, 0 },
+	{ "suppress_repeat", PARAM_IGNORED, 0, 0, 0, 0 },
+	{ "min_code_repeat", PARAM_IGNORED, 0, 0, 0, 0 },
+	{ "manual_sort", PARAM_IGNORED, 0, 0, 0, 0 },
+	{ "ignore_mask", PARAM_IGNORED, 0, 0, 0, 0 },
+	{ "repeat_mask", PARAM_IGNORED, 0, 0, 0, 0 },
+};
+#undef OFF
+
+/* Stores one table parameter's value(s) into the remote. */
+static int table_param(struct parser *p, const struct remote_param *t, const char *v1, const char *v2)
 {
-	struct lirc_remote *r = p->r;
-	static const struct {
-		const char *name;
-		size_t a, b; /* offsets of the pulse and space fields */
-	} pairs[] = {
-#define PAIR(N, A, B) { N, offsetof(struct lirc_remote, A), offsetof(struct lirc_remote, B) }
-		PAIR("header", phead, shead), PAIR("one", pone, sone), PAIR("zero", pzero, szero),
-		PAIR("foot", pfoot, sfoot),   PAIR("repeat", prepeat, srepeat),
-		PAIR("pre", pre_p, pre_s),    PAIR("post", post_p, post_s),
-		PAIR("two", ptwo, stwo),      PAIR("three", pthree, sthree),
-#undef PAIR
-	};
-	static const struct {
-		const char *name;
-		size_t at;
-	} singles[] = {
-#define ONE(N, A) { N, offsetof(struct lirc_remote, A) }
-		ONE("plead", plead), ONE("ptrail", ptrail), ONE("repeat_gap", repeat_gap),
-		ONE("frequency", frequency),
-#undef ONE
-	};
+	char *base = (char *)p->r;
 	uint64_t v;
 	int ret;
 
+	switch (t->kind) {
+	case PARAM_PAIR:
+		if ((ret = parse_u32(p, v1, (uint32_t *)(base + t->at))) < 0)
+			return ret;
+		return parse_u32(p, v2, (uint32_t *)(base + t->at2));
+	case PARAM_U32:
+		return parse_u32(p, v1, (uint32_t *)(base + t->at));
+	case PARAM_U64:
+		return parse_u64(p, v1, (uint64_t *)(base + t->at));
+	case PARAM_UINT:
+		if ((ret = parse_u64(p, v1, &v)) < 0)
+			return ret;
+		if (v > t->max)
+			return fail(p, "%s %llu: more than %llu", t->name, (unsigned long long)v,
+				    (unsigned long long)t->max);
+		*(unsigned *)(base + t->at) = (unsigned)(t->clamp && v > t->clamp ? t->clamp : v);
+		return 0;
+	case PARAM_IGNORED:
+		return parse_u64(p, v1, &v);
+	}
+	return 0;
+}
+
+/* serial_mode 8N1: data bits 5..9, parity N/E/O, stop bits 1, 1.5, 2 */
+static int serial_mode(struct parser *p, const char *v1)
+{
+	struct lirc_remote *r = p->r;
+
+	if (!v1 || v1[0] < '5' || v1[0] > '9' || !strchr("NnEeOo", v1[1] ? v1[1] : 'x'))
+		return fail(p, "serial_mode '%.20s': not like 8N1", v1 ? v1 : "");
+	r->bits_in_byte = (unsigned)(v1[0] - '0');
+	r->parity = (v1[1] == 'N' || v1[1] == 'n')   ? LIRC_PARITY_NONE
+		    : (v1[1] == 'E' || v1[1] == 'e') ? LIRC_PARITY_EVEN
+						     : LIRC_PARITY_ODD;
+	if (strcmp(v1 + 2, "1.5") == 0)
+		r->stop_halves = 3;
+	else if (strcmp(v1 + 2, "1") == 0 || strcmp(v1 + 2, "2") == 0)
+		r->stop_halves = (unsigned)(v1[2] - '0') * 2;
+	else
+		return fail(p, "serial_mode '%.20s': stop bits not 1, 1.5 or 2", v1);
+	return 0;
+}
+
+static int remote_param(struct parser *p, char *key, char *v1, char *v2)
+{
+	uint64_t v;
+	int ret;
+
+	for (size_t i = 0; i < sizeof(remote_params) / sizeof(remote_params[0]); i++)
+		if (strcasecmp(key, remote_params[i].name) == 0)
+			return table_param(p, &remote_params[i], v1, v2);
 	if (strcasecmp(key, "name") == 0) {
 		if (!v1)
 			return fail(p, "remote without a name");
@@ -198,47 +283,12 @@ static int remote_param(struct parser *p, char *key, char *v1, char *v2)
 		return 0;
 	}
 	if (strcasecmp(key, "flags") == 0)
-		return v1 ? flags_of(v1, &r->flags) : fail(p, "flags without a value");
-	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		if (strcasecmp(key, pairs[i].name) != 0)
-			continue;
-		if ((ret = parse_u32(p, v1, (uint32_t *)((char *)r + pairs[i].a))) < 0 ||
-		    (ret = parse_u32(p, v2, (uint32_t *)((char *)r + pairs[i].b))) < 0)
-			return ret;
-		return 0;
-	}
-	for (size_t i = 0; i < sizeof(singles) / sizeof(singles[0]); i++)
-		if (strcasecmp(key, singles[i].name) == 0)
-			return parse_u32(p, v1, (uint32_t *)((char *)r + singles[i].at));
+		return v1 ? flags_of(v1, &p->r->flags) : fail(p, "flags without a value");
 	if (strcasecmp(key, "gap") == 0) {
-		if ((ret = parse_u32(p, v1, &r->gap)) < 0)
+		if ((ret = parse_u32(p, v1, &p->r->gap)) < 0)
 			return ret;
-		return v2 ? parse_u32(p, v2, &r->gap2) : 0;
+		return v2 ? parse_u32(p, v2, &p->r->gap2) : 0;
 	}
-	if (strcasecmp(key, "bits") == 0 || strcasecmp(key, "pre_data_bits") == 0 ||
-	    strcasecmp(key, "post_data_bits") == 0) {
-		if ((ret = parse_u64(p, v1, &v)) < 0)
-			return ret;
-		if (v > LIRCD_BITS_MAX)
-			return fail(p, "%s %llu: more than 64", key, (unsigned long long)v);
-		if (key[1] == 'i')
-			r->bits = (unsigned)v;
-		else if (key[1] == 'r')
-			r->pre_data_bits = (unsigned)v;
-		else
-			r->post_data_bits = (unsigned)v;
-		return 0;
-	}
-	if (strcasecmp(key, "pre_data") == 0)
-		return parse_u64(p, v1, &r->pre_data);
-	if (strcasecmp(key, "post_data") == 0)
-		return parse_u64(p, v1, &r->post_data);
-	if (strcasecmp(key, "toggle_bit_mask") == 0)
-		return parse_u64(p, v1, &r->toggle_bit_mask);
-	if (strcasecmp(key, "rc6_mask") == 0)
-		return parse_u64(p, v1, &r->rc6_mask);
-	if (strcasecmp(key, "toggle_mask") == 0)
-		return parse_u64(p, v1, &r->toggle_mask);
 	/* repeat_bit is toggle_bit's name in old lircd.conf files */
 	if (strcasecmp(key, "toggle_bit") == 0 || strcasecmp(key, "repeat_bit") == 0) {
 		if ((ret = parse_u64(p, v1, &v)) < 0)
@@ -246,52 +296,9 @@ static int remote_param(struct parser *p, char *key, char *v1, char *v2)
 		p->toggle_bit = v > 128 ? 0 : (unsigned)v;
 		return 0;
 	}
-	if (strcasecmp(key, "eps") == 0 || strcasecmp(key, "aeps") == 0 ||
-	    strcasecmp(key, "min_repeat") == 0 || strcasecmp(key, "duty_cycle") == 0) {
-		if ((ret = parse_u64(p, v1, &v)) < 0)
-			return ret;
-		if (v > 100000)
-			return fail(p, "%s out of range", key);
-		if (strcasecmp(key, "eps") == 0)
-			r->eps = (unsigned)v;
-		else if (strcasecmp(key, "aeps") == 0)
-			r->aeps = (unsigned)v;
-		else if (strcasecmp(key, "min_repeat") == 0)
-			r->min_repeat = v > 100 ? 100 : (unsigned)v;
-		else
-			r->duty_cycle = (unsigned)v;
-		return 0;
-	}
-	if (strcasecmp(key, "baud") == 0) {
-		if ((ret = parse_u64(p, v1, &v)) < 0)
-			return ret;
-		if (v > 1000000)
-			return fail(p, "baud %llu out of range", (unsigned long long)v);
-		r->baud = (unsigned)v;
-		return 0;
-	}
-	/* serial_mode 8N1: data bits 5..9, parity N/E/O, stop bits 1, 1.5, 2 */
-	if (strcasecmp(key, "serial_mode") == 0) {
-		if (!v1 || v1[0] < '5' || v1[0] > '9' || !strchr("NnEeOo", v1[1] ? v1[1] : 'x'))
-			return fail(p, "serial_mode '%.20s': not like 8N1", v1 ? v1 : "");
-		r->bits_in_byte = (unsigned)(v1[0] - '0');
-		r->parity = (v1[1] == 'N' || v1[1] == 'n')   ? LIRC_PARITY_NONE
-			    : (v1[1] == 'E' || v1[1] == 'e') ? LIRC_PARITY_EVEN
-							     : LIRC_PARITY_ODD;
-		if (strcmp(v1 + 2, "1.5") == 0)
-			r->stop_halves = 3;
-		else if (strcmp(v1 + 2, "1") == 0 || strcmp(v1 + 2, "2") == 0)
-			r->stop_halves = (unsigned)(v1[2] - '0') * 2;
-		else
-			return fail(p, "serial_mode '%.20s': stop bits not 1, 1.5 or 2", v1);
-		return 0;
-	}
-	/* Numeric parameters the decoder does not use (yet): still checked. */
-	if (strcasecmp(key, "suppress_repeat") == 0 || strcasecmp(key, "min_code_repeat") == 0 ||
-	    strcasecmp(key, "manual_sort") == 0 || strcasecmp(key, "ignore_mask") == 0 ||
-	    strcasecmp(key, "repeat_mask") == 0)
-		return parse_u64(p, v1, &v);
-	/* driver, serial_mode and keywords of newer lircd versions */
+	if (strcasecmp(key, "serial_mode") == 0)
+		return serial_mode(p, v1);
+	/* driver and keywords of newer lircd versions */
 	return 0;
 }
 
@@ -496,13 +503,13 @@ static int include_line(struct parser *p, char *word, const char *extra)
 	return ret;
 }
 
-static int parse_line(struct parser *p, char *line)
+/* Splits a line into its first four tokens (what follows a comment's '#'
+ * dropped); a raw_codes line of durations is taken in here, whole, and
+ * gives no token.  Returns the count of tokens or a negative errno. */
+static int split_line(struct parser *p, char *line, char *tok[4])
 {
-	char *tok[4] = { 0 };
 	char *save = NULL;
-	size_t n = 0;
-	char *t;
-
+	int n = 0;
 	bool raw_line = false;
 
 	/* lircd: a '#' in column 0 starts a comment line; an indented
@@ -511,7 +518,7 @@ static int parse_line(struct parser *p, char *line)
 	 * anything else after '#' a comment */
 	bool hash_button = p->section == CODES && line[0] != '#';
 
-	for (t = strtok_r(line, " \t\r\v\f", &save); t; t = strtok_r(NULL, " \t\r\v\f", &save)) {
+	for (char *t = strtok_r(line, " \t\r\v\f", &save); t; t = strtok_r(NULL, " \t\r\v\f", &save)) {
 		bool raw_name = n == 1 && p->section == RAW_CODES && strcasecmp(tok[0], "name") == 0;
 		bool hash_name = strcmp(t, "#") == 0 && ((n == 0 && hash_button) || raw_name);
 
@@ -530,39 +537,58 @@ static int parse_line(struct parser *p, char *line)
 		if (n < 4)
 			tok[n++] = t;
 	}
-	if (n == 0 || raw_line)
-		return 0;
-	/* "End" and "Begin" are also button names (a keyboard's End key) */
-	if ((strcasecmp(tok[0], "begin") == 0 || strcasecmp(tok[0], "end") == 0) &&
-	    (!tok[1] || strcasecmp(tok[1], "remote") == 0 || strcasecmp(tok[1], "codes") == 0 ||
-	     strcasecmp(tok[1], "raw_codes") == 0)) {
-		bool begin = tok[0][0] == 'b' || tok[0][0] == 'B';
-		const char *what = tok[1] ? tok[1] : "";
+	return raw_line ? 0 : n;
+}
 
-		if (begin && strcasecmp(what, "remote") == 0 && p->section == OUTSIDE)
-			return start_remote(p);
-		if (!begin && strcasecmp(what, "remote") == 0 && p->section == REMOTE)
-			return end_remote(p);
-		if (begin && strcasecmp(what, "codes") == 0 && p->section == REMOTE) {
-			p->section = CODES;
-			return 0;
-		}
-		if (begin && strcasecmp(what, "raw_codes") == 0 && p->section == REMOTE) {
-			p->r->flags |= LIRC_F_RAW_CODES;
-			p->section = RAW_CODES;
-			return 0;
-		}
-		if (!begin && strcasecmp(what, "codes") == 0 && p->section == CODES) {
-			p->section = REMOTE;
-			return 0;
-		}
-		if (!begin && strcasecmp(what, "raw_codes") == 0 && p->section == RAW_CODES) {
-			raw_close(p);
-			p->section = REMOTE;
-			return 0;
-		}
-		return fail(p, "unexpected '%s %.40s'", tok[0], what);
+/* "End" and "Begin" are also button names (a keyboard's End key): only
+ * these words after them make a section line. */
+static bool is_section_line(char *const tok[4])
+{
+	return (strcasecmp(tok[0], "begin") == 0 || strcasecmp(tok[0], "end") == 0) &&
+	       (!tok[1] || strcasecmp(tok[1], "remote") == 0 || strcasecmp(tok[1], "codes") == 0 ||
+		strcasecmp(tok[1], "raw_codes") == 0);
+}
+
+/* "begin X" or "end X": enters or leaves section X where the file may. */
+static int section_line(struct parser *p, char *const tok[4])
+{
+	bool begin = tok[0][0] == 'b' || tok[0][0] == 'B';
+	const char *what = tok[1] ? tok[1] : "";
+
+	if (begin && strcasecmp(what, "remote") == 0 && p->section == OUTSIDE)
+		return start_remote(p);
+	if (!begin && strcasecmp(what, "remote") == 0 && p->section == REMOTE)
+		return end_remote(p);
+	if (begin && strcasecmp(what, "codes") == 0 && p->section == REMOTE) {
+		p->section = CODES;
+		return 0;
 	}
+	if (begin && strcasecmp(what, "raw_codes") == 0 && p->section == REMOTE) {
+		p->r->flags |= LIRC_F_RAW_CODES;
+		p->section = RAW_CODES;
+		return 0;
+	}
+	if (!begin && strcasecmp(what, "codes") == 0 && p->section == CODES) {
+		p->section = REMOTE;
+		return 0;
+	}
+	if (!begin && strcasecmp(what, "raw_codes") == 0 && p->section == RAW_CODES) {
+		raw_close(p);
+		p->section = REMOTE;
+		return 0;
+	}
+	return fail(p, "unexpected '%s %.40s'", tok[0], what);
+}
+
+static int parse_line(struct parser *p, char *line)
+{
+	char *tok[4] = { 0 };
+	int n = split_line(p, line, tok);
+
+	if (n <= 0)
+		return n;
+	if (is_section_line(tok))
+		return section_line(p, tok);
 	switch (p->section) {
 	case OUTSIDE:
 		if (strcasecmp(tok[0], "include") == 0)

@@ -290,9 +290,16 @@ void ir_lircd_free(struct ir_lircd *s)
 	free(s);
 }
 
-size_t ir_lircd_client_count(const struct ir_lircd *s)
+static void mark_hung_up(struct ir_lircd *s);
+
+size_t ir_lircd_client_count(struct ir_lircd *s)
 {
-	return s->client_count;
+	size_t n = 0;
+
+	mark_hung_up(s);
+	for (size_t i = 0; i < s->client_count; i++)
+		n += !s->clients[i].dead;
+	return n;
 }
 
 size_t ir_lircd_fds(const struct ir_lircd *s, struct pollfd *fds, size_t max)
@@ -938,6 +945,40 @@ static bool evict_for(struct ir_lircd *s, uid_t uid)
 	return true;
 }
 
+/* True when the client has hung up and nothing of it is left to serve:
+ * its input all read and run (not in the middle of a command: a client
+ * that shut its side down after asking still gets its reply), no reply
+ * waiting. */
+static bool hung_up(const struct client *c)
+{
+	char b;
+
+	return !c->dead && !c->in_len && c->raw_pos == c->raw_len && !c->out_len && !c->list.active &&
+	       recv(c->fd, &b, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+}
+
+/* Marks the clients that have hung up since the loop last read them: the
+ * count (STATUS) and the client limit are the connections there now,
+ * whenever the loop last ran.  Only marks: it may run inside a command,
+ * while the loop holds a client. */
+static void mark_hung_up(struct ir_lircd *s)
+{
+	for (size_t i = 0; i < s->client_count; i++)
+		if (hung_up(&s->clients[i]))
+			s->clients[i].dead = true;
+}
+
+/* Closes the dead clients (outside the loop over them only). */
+static void drop_dead(struct ir_lircd *s)
+{
+	for (size_t i = s->client_count; i-- > 0;) {
+		if (!s->clients[i].dead)
+			continue;
+		s->overflowed += s->clients[i].overflowed;
+		drop_client(s, i);
+	}
+}
+
 static void accept_clients(struct ir_lircd *s, int listen_fd)
 {
 	for (;;) {
@@ -947,6 +988,10 @@ static void accept_clients(struct ir_lircd *s, int listen_fd)
 		if (fd < 0)
 			return;
 		cred = peer_cred(fd);
+		if (s->client_count == IR_LIRCD_MAX_CLIENTS) {
+			mark_hung_up(s);
+			drop_dead(s);
+		}
 		if (s->client_count == IR_LIRCD_MAX_CLIENTS && !evict_for(s, cred.uid)) {
 			/* lircd refuses too: the client sees the connection end */
 			close(fd);
@@ -1044,12 +1089,7 @@ void ir_lircd_process(struct ir_lircd *s)
 		flush_client(&s->clients[i]);
 		read_client(s, &s->clients[i]);
 	}
-	for (size_t i = s->client_count; i-- > 0;) {
-		if (!s->clients[i].dead)
-			continue;
-		s->overflowed += s->clients[i].overflowed;
-		drop_client(s, i);
-	}
+	drop_dead(s);
 	/* at most one line a second: a connect flood must not become a log
 	 * flood (one per pass was 1,934 lines in one test) */
 	uint64_t now = ir_monotonic_us();

@@ -148,8 +148,9 @@ void ir_lircd_broadcast(struct ir_lircd *s, const struct ir_key_event *event);
  * when made anew (logged), or a negative errno. */
 int ir_lircd_check_socket(struct ir_lircd *s);
 
-/* Clients connected now. */
-size_t ir_lircd_client_count(const struct ir_lircd *s);
+/* Clients connected now: one whose end has arrived (its input all served)
+ * is not counted, whenever the loop last read it. */
+size_t ir_lircd_client_count(struct ir_lircd *s);
 
 /*
  * Answers one command line (without its newline) as the server would,

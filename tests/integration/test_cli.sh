@@ -26,6 +26,15 @@ for cmd in decode encode protocols; do
 	expect_exit 0 "$IRJACK" "$cmd" --help; expect_out "Usage: irjack $cmd"
 	expect_exit 0 "$IRJACK" help "$cmd"; expect_out "Usage: irjack $cmd"
 done
+# every command's help, as a man page would be read: on an 80-column
+# terminal (characters, not bytes: LC_ALL=C.UTF-8)
+for cmd in $("$IRJACK" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z]\+\) .*/\1/p'); do
+	expect_exit 0 "$IRJACK" "$cmd" --help; expect_out "Usage: irjack $cmd"
+	wide=$(LC_ALL=C.UTF-8 wc -L <"$TMP/out")
+	[ "$wide" -le 80 ] || fail "irjack $cmd --help: a line of $wide columns: $(LC_ALL=C.UTF-8 grep '.\{81\}' "$TMP/out")"
+done
+[ "$("$IRJACK" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z]\+\) .*/\1/p' | wc -l)" -ge 14 ] ||
+	fail "irjack --help lists fewer than 14 commands"
 expect_exit 0 "$IRJACK" --version; expect_out "^irjack [0-9]"
 expect_exit 2 "$IRJACK"
 expect_exit 2 "$IRJACK" frobnicate; expect_err "unknown command 'frobnicate'"

@@ -315,6 +315,13 @@ static void test_mqtt_errors_name_the_line(void **state)
 		{ "host = h\nusername = u\npassword = p\npassword_file = /f\n", 7, "one or the other" },
 		{ "host = h\nusername = u\npassword_file = /f\npassword = p\n", 7, "one or the other" },
 		{ "host = h\nbroker = x\n", 5, "unknown key 'broker'" },
+		/* the unknown key's message lists every key, the last one too */
+		{ "broker = x\n", 4, "(host, port, client_id, topic_prefix, username, password" },
+		{ "broker = x\n", 4, ", discovery, discovery_prefix, ha_triggers)" },
+		{ "keepalive = 4000\n", 4, "keepalive: expected seconds from 5 to 3600, got '4000'" },
+		{ "username = 0123456789012345678901234567890123456789012345678901234567890123456789"
+		  "012345678901234567890123456789012345678901234567890123456789012345678901234567890\n",
+		  4, "username: value longer than" },
 		{ "password = secret\n", 3, "needs a username" },
 		{ "cafile = /ca.pem\n", 3, "need tls = yes" },
 		{ "tls = yes\n", 3, "needs cafile" },

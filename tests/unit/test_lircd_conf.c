@@ -207,22 +207,33 @@ static void rc5_and_raw_remotes_roundtrip(void **state)
 struct bad_case {
 	const char *text;
 	unsigned line;
+	const char *says; /* a part of the message, or NULL */
 };
 
 static void malformed_files_fail_on_their_line(void **state)
 {
 	static const struct bad_case cases[] = {
-		{ "begin remote\n name x\n bits 1z\nend remote\n", 3 },
-		{ "begin remote\n name x\n header 9000\nend remote\n", 3 },
-		{ "\n\nKEY_A 0x1\n", 3 },
-		{ "begin remote\n name x\n begin codes\n  A 0x1\n", 4 },
-		{ "begin remote\n name x\n begin codes\n  A 0xq\n end codes\nend remote\n", 4 },
-		{ "begin remote\n name x\n begin codes\n  A\n end codes\nend remote\n", 4 },
-		{ "begin remote\n name x\n begin raw_codes\n 100 200\n end raw_codes\nend remote\n", 4 },
-		{ "begin remote\n name x\n bits 40\n pre_data_bits 32\n begin codes\n end codes\nend remote\n", 7 },
-		{ "begin remote\n begin remote\n", 2 },
-		{ "end remote\n", 1 },
-		{ "", 0 },
+		{ "begin remote\n name x\n bits 1z\nend remote\n", 3, NULL },
+		{ "begin remote\n name x\n header 9000\nend remote\n", 3, NULL },
+		{ "\n\nKEY_A 0x1\n", 3, NULL },
+		{ "begin remote\n name x\n begin codes\n  A 0x1\n", 4, NULL },
+		{ "begin remote\n name x\n begin codes\n  A 0xq\n end codes\nend remote\n", 4, NULL },
+		{ "begin remote\n name x\n begin codes\n  A\n end codes\nend remote\n", 4, NULL },
+		{ "begin remote\n name x\n begin raw_codes\n 100 200\n end raw_codes\nend remote\n", 4, NULL },
+		{ "begin remote\n name x\n bits 40\n pre_data_bits 32\n begin codes\n end codes\nend remote\n", 7, NULL },
+		{ "begin remote\n begin remote\n", 2, NULL },
+		{ "end remote\n", 1, NULL },
+		{ "", 0, NULL },
+		/* numbers past what lircd takes name the parameter and its limit */
+		{ "begin remote\n name x\n bits 65\nend remote\n", 3, "bits 65: more than 64" },
+		{ "begin remote\n name x\n pre_data_bits 99\nend remote\n", 3, "pre_data_bits 99: more than 64" },
+		{ "begin remote\n name x\n eps 100001\nend remote\n", 3, "eps 100001: more than 100000" },
+		{ "begin remote\n name x\n baud 1000001\nend remote\n", 3, "baud 1000001: more than 1000000" },
+		{ "begin remote\n name x\n one 560\nend remote\n", 3, "missing number" },
+		{ "begin remote\n name x\n frequency 5000000000\nend remote\n", 3, "out of range" },
+		{ "begin remote\n name x\n serial_mode 8X1\nend remote\n", 3, "not like 8N1" },
+		{ "begin remote\n name x\n serial_mode 8N3\nend remote\n", 3, "stop bits" },
+		{ "begin remote\n name x\n manual_sort yes\nend remote\n", 3, "malformed number" },
 	};
 
 	(void)state;
@@ -235,6 +246,8 @@ static void malformed_files_fail_on_their_line(void **state)
 		assert_int_equal(ret, -EINVAL);
 		assert_int_equal(err.line, cases[i].line);
 		assert_true(err.message[0] != '\0');
+		if (cases[i].says)
+			assert_non_null(strstr(err.message, cases[i].says));
 		ir_keymap_free(km);
 	}
 }

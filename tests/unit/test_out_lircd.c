@@ -489,6 +489,47 @@ static void test_socket_made_anew_keeps_pending_client(void **state)
 	ir_lircd_free(s);
 }
 
+/* A client that hung up is neither counted nor holds a place, whenever the
+ * loop last ran: with the server full, one client closes and another
+ * connects at once; the newcomer is served (it was refused while the
+ * loop had not read the first one's end yet). */
+static void test_hung_up_client_frees_its_place(void **state)
+{
+	struct ir_lircd_config cfg = { .path = path, .mode = 0600 };
+	struct ir_lircd *s;
+	int fds[IR_LIRCD_MAX_CLIENTS], late;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/irjack-lircd-test-%d", (int)getpid());
+	assert_int_equal(ir_lircd_new(&cfg, &s), 0);
+	for (int i = 0; i < IR_LIRCD_MAX_CLIENTS; i++) {
+		fds[i] = connect_client();
+		ir_lircd_process(s); /* (the listen backlog is short) */
+	}
+	assert_int_equal(ir_lircd_client_count(s), IR_LIRCD_MAX_CLIENTS);
+	close(fds[7]);
+	assert_int_equal(ir_lircd_client_count(s), IR_LIRCD_MAX_CLIENTS - 1);
+	close(fds[8]);
+	late = connect_client();
+	command(s, late, "VERSION\n", "BEGIN\nVERSION\nSUCCESS\nDATA\n1\n" IR_LIRCD_VERSION "\nEND\n");
+	assert_int_equal(ir_lircd_client_count(s), IR_LIRCD_MAX_CLIENTS - 1);
+	/* a client that shut its side down after asking still gets the reply */
+	assert_int_equal(write(fds[9], "VERSION\n", 8), 8);
+	assert_int_equal(shutdown(fds[9], SHUT_WR), 0);
+	{
+		char buf[256];
+
+		read_reply(s, fds[9], buf, sizeof(buf), "END\n");
+		assert_string_equal(buf, "BEGIN\nVERSION\nSUCCESS\nDATA\n1\n" IR_LIRCD_VERSION "\nEND\n");
+	}
+	for (int i = 0; i < IR_LIRCD_MAX_CLIENTS; i++)
+		if (i != 7 && i != 8)
+			close(fds[i]);
+	close(late);
+	assert_int_equal(ir_lircd_client_count(s), 0);
+	ir_lircd_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -501,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_display_command),
 		cmocka_unit_test(test_socket_made_anew_keeps_pending_client),
 		cmocka_unit_test(test_socket_mode_is_exact),
+		cmocka_unit_test(test_hung_up_client_frees_its_place),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
