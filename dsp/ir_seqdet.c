@@ -25,6 +25,12 @@ static const double min_run_us[][2] = {
 	{ 170, 120 }, /* RC-MM */
 };
 #define N_FAMILY (sizeof(min_run_us) / sizeof(min_run_us[0]))
+/* How much of the first pulse each family may fit its step on (µs after
+ * its start): RC-MM's 417 µs header ends inside the caller's acquisition. */
+#ifndef RCMM_FIT_US
+#define RCMM_FIT_US 360.0
+#endif
+static const double first_pulse_us[] = { 1e9, RCMM_FIT_US };
 /* Every edge costs this much log-likelihood (nats): a lone false pulse in
  * the dark must beat the noise by twice that (at 0 dB and 48 kHz a 400 µs
  * pulse of noise gets there with probability ~1e-7), a real 444 µs unit
@@ -39,6 +45,13 @@ static const double min_run_us[][2] = {
 /* What a frame's first COMMIT_US must gain over darkness all along (nats). */
 #define START_NATS 20.0
 #define FAMILY_NATS 10.0
+/* A first pulse that ended inside the caller's acquisition (RC-MM's 417 µs
+ * header) must explain its samples better than one lit all through by
+ * this much (nats). */
+#ifndef SHORT_FIRST_NATS
+#define SHORT_FIRST_NATS 8.0
+#endif
+
 #define MAX_RUN_BLOCKS 16
 /* The τ hypotheses of the AC coupling (0: DC), and how long they run side
  * by side before the best is kept: long enough to see a 9 ms leader droop
@@ -95,6 +108,7 @@ struct ir_seqdet {
 	double penalty;         /* EDGE_NATS as a squared error */
 	double offset;          /* what renormalise() took off the costs */
 	double t0_us;
+	double step0;           /* the caller's step at the start */
 	unsigned lag, every, commit; /* in blocks */
 	double mu;              /* tracking gain per block */
 
@@ -117,6 +131,8 @@ struct ir_seqdet {
 	int dec_level;
 	double dec_c;
 	double sx[RING];        /* Σx per block (raw samples) */
+	float *xr;              /* the raw samples of the last RING blocks
+				 * (RING × L), to place edges to the sample */
 	double xsum;            /* of the block being filled */
 	int lev[RING];          /* traceback scratch */
 };
@@ -152,12 +168,19 @@ int ir_seqdet_new(unsigned sample_rate, ir_seqdet_edge_fn edge_fn,
 		free(sd);
 		return -EINVAL;
 	}
+	sd->xr = calloc((size_t)RING * sd->L, sizeof(*sd->xr));
+	if (!sd->xr) {
+		free(sd);
+		return -ENOMEM;
+	}
 	*out = sd;
 	return 0;
 }
 
 void ir_seqdet_free(struct ir_seqdet *sd)
 {
+	if (sd)
+		free(sd->xr);
 	free(sd);
 }
 
@@ -180,7 +203,12 @@ bool ir_seqdet_running(const struct ir_seqdet *sd)
 
 double ir_seqdet_step(const struct ir_seqdet *sd)
 {
-	return sd->best >= 0 ? sd->tr[sd->best].a : sd->tr[0].a;
+	/* (before the hypotheses are chosen: the caller's, not one trellis's;
+	 * trellis 0's fit (DC, scaled by 0.8) over an RC-MM header's
+	 * acquisition, dark samples and all, was half the step, and the
+	 * caller's strong-edge rule took the header's own end for a strong
+	 * frame: the frame was lost) */
+	return sd->best >= 0 ? sd->tr[sd->best].a : sd->step0;
 }
 
 double ir_seqdet_baseline(const struct ir_seqdet *sd)
@@ -189,13 +217,13 @@ double ir_seqdet_baseline(const struct ir_seqdet *sd)
 }
 
 /* The first pulse's drooped level at sample n under coupling rate w: the
- * acquisition samples are G·w^(j - n) (least squares); 0 when they say
- * nothing. */
-static double fit_level(const struct ir_seqdet *sd, double w, uint64_t n)
+ * acquisition samples before sample `end` are G·w^(j - n) (least
+ * squares); 0 when they say nothing. */
+static double fit_level(const struct ir_seqdet *sd, double w, uint64_t n, double end)
 {
 	double num = 0, den = 0;
 
-	for (unsigned j = 0; j < sd->acq_n; j++) {
+	for (unsigned j = 0; j < sd->acq_n && (double)(sd->acq_n0 + j) < end; j++) {
 		double g = pow(w, (double)(sd->acq_n0 + j) - (double)n);
 		double u = sd->pol * ((double)sd->acq[j] - sd->b);
 
@@ -203,6 +231,36 @@ static double fit_level(const struct ir_seqdet *sd, double w, uint64_t n)
 		den += g * g;
 	}
 	return den > 0 && num > 0 ? num / den : 0;
+}
+
+double ir_seqdet_short_first(const struct ir_seqdet *sd, double b, int pol, double noise2)
+{
+	double u[ACQ_MAX], s = 0, best = 0, level = 0, all;
+	unsigned n = sd->acq_n;
+
+	if (n < 6 || noise2 <= 0)
+		return 0;
+	for (unsigned j = 0; j < n; j++) {
+		u[j] = (pol >= 0 ? 1 : -1) * ((double)sd->acq[j] - b);
+		s += u[j];
+	}
+	all = s * s / n;
+	/* lit for the first k samples, dark after: the change point that
+	 * explains them best, at least a third of them lit, two dark */
+	s = 0;
+	for (unsigned k = 1; k + 2 <= n; k++) {
+		double gain;
+
+		s += u[k - 1];
+		if (3 * k < n || s <= 0)
+			continue;
+		gain = s * s / k - all;
+		if (gain > best) {
+			best = gain;
+			level = s / k;
+		}
+	}
+	return best / (2 * noise2) >= SHORT_FIRST_NATS ? level : 0;
 }
 
 /* What the acquisition samples' squared error under darkness exceeds the
@@ -222,7 +280,7 @@ static double acq_gain(const struct ir_seqdet *sd, double w, double g, uint64_t 
 
 /* Trellis i: its family, τ and step scale follow from i. */
 static void trellis_init(struct ir_seqdet *sd, struct trellis *t, unsigned i, double t0n,
-			 double step, uint64_t n)
+			 double step, uint64_t n, bool replay)
 {
 	unsigned fam = i / (N_TAU_H * N_SCALE), h = (i / N_SCALE) % N_TAU_H;
 	double tau = tau_us[h], scale = step_scale[i % N_SCALE];
@@ -246,10 +304,10 @@ static void trellis_init(struct ir_seqdet *sd, struct trellis *t, unsigned i, do
 	t->wl = pow(w, sd->L);
 	if (m < 0)
 		m = 0;
-	g = fit_level(sd, w, n);
+	g = fit_level(sd, w, n, t0n + first_pulse_us[fam] / sd->us);
 	t->a = scale * (g > 0 ? g * pow(w, -m) : step);
 	t->a0 = t->a;
-	t->acq_gain = g > 0 ? acq_gain(sd, w, g, n) : 0;
+	t->acq_gain = g > 0 && !replay ? acq_gain(sd, w, g, n) : 0;
 	for (unsigned s = 0; s < 2; s++)
 		for (unsigned k = 0; k <= MAX_RUN_BLOCKS; k++) {
 			t->cost[s][k] = COST_INF;
@@ -268,22 +326,31 @@ static void trellis_init(struct ir_seqdet *sd, struct trellis *t, unsigned i, do
 void ir_seqdet_start(struct ir_seqdet *sd, const struct ir_seqdet_start *st)
 {
 	double t0n = st->t0_us / sd->us;
+	/* the acquisition's samples go through the trellises too: a first
+	 * pulse shorter than the acquisition (RC-MM's header) ends where
+	 * they put it, not after them */
+	bool replay = sd->acq_n > 0 && sd->acq_n0 + sd->acq_n == st->n;
+	uint64_t n = replay ? sd->acq_n0 : st->n;
 
 	sd->b = st->baseline;
 	sd->pol = st->pol >= 0 ? 1 : -1;
 	sd->penalty = 2 * st->noise2 * EDGE_NATS;
 	sd->offset = 0;
 	sd->t0_us = st->t0_us;
+	sd->step0 = st->step;
 	for (unsigned i = 0; i < N_TAU; i++)
-		trellis_init(sd, &sd->tr[i], i, t0n, st->step, st->n);
+		trellis_init(sd, &sd->tr[i], i, t0n, st->step, n, replay);
 	sd->best = -1;
-	sd->n0 = st->n;
+	sd->n0 = n;
 	sd->nb = 0;
 	sd->fill = 0;
 	sd->xsum = 0;
 	sd->dec = 0;
 	sd->dec_level = 1;
 	sd->running = true;
+	if (replay)
+		for (unsigned j = 0; j < sd->acq_n && sd->running; j++)
+			ir_seqdet_push(sd, sd->acq[j]);
 }
 
 void ir_seqdet_stop(struct ir_seqdet *sd)
@@ -418,6 +485,46 @@ static void track(struct ir_seqdet *sd, struct trellis *t, uint64_t j, int s)
 	sd->dec_c = T + dd * t->wl;
 }
 
+/* The sample where the decided change from level `from` to `to` at block
+ * j's start fits best, within a block either way (blocks of ~55 µs put
+ * an edge up to half a block off, and a period of two edges a whole
+ * block: more than half RC-MM's ±83 µs).  The samples' restored levels
+ * are taken against the low-pass c at the boundary (it moves by little
+ * over two blocks). */
+static double refine_edge(const struct ir_seqdet *sd, const struct trellis *t, uint64_t j, int from,
+			  int to)
+{
+	double tf = from ? t->a : 0, tt = to ? t->a : 0, best = 0, acc;
+	int L = (int)sd->L, shift = 0;
+
+	if (j == 0 || sd->L < 2)
+		return 0;
+	/* earlier: samples of block j - 1 take the new level */
+	acc = 0;
+	for (int k = 1; k < L; k++) {
+		uint64_t jj = j - 1;
+		double r = sd->pol * ((double)sd->xr[(jj % RING) * sd->L + (unsigned)(L - k)] - sd->b) + sd->dec_c;
+
+		acc += (tt - tf) * (tt + tf - 2 * r);
+		if (acc < best) {
+			best = acc;
+			shift = -k;
+		}
+	}
+	/* later: samples of block j keep the old level */
+	acc = 0;
+	for (int k = 0; k + 1 < L; k++) {
+		double r = sd->pol * ((double)sd->xr[(j % RING) * sd->L + (unsigned)k] - sd->b) + sd->dec_c;
+
+		acc += (tf - tt) * (tf + tt - 2 * r);
+		if (acc < best) {
+			best = acc;
+			shift = k + 1;
+		}
+	}
+	return shift;
+}
+
 /* Traces the best survivor back and tells the decisions of blocks up to
  * `upto` (exclusive). */
 static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
@@ -447,7 +554,8 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 		int l = sd->lev[j % RING];
 
 		if (l != sd->dec_level) {
-			double t_us = ((double)(sd->n0 + j * sd->L) - 0.5) * sd->us;
+			double t_us = ((double)(sd->n0 + j * sd->L) - 0.5 +
+				       refine_edge(sd, t, j, sd->dec_level, l)) * sd->us;
 
 			sd->dec_level = l;
 			sd->edge_fn(sd->userdata, t_us, l != 0);
@@ -501,6 +609,7 @@ void ir_seqdet_push(struct ir_seqdet *sd, float x)
 	if (!sd->running)
 		return;
 	sd->xsum += x;
+	sd->xr[(sd->nb % RING) * sd->L + sd->fill] = x;
 	sd->ub[sd->fill++] = (float)(sd->pol * ((double)x - sd->b));
 	if (sd->fill == sd->L) {
 		sd->fill = 0;

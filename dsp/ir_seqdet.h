@@ -66,6 +66,11 @@ void ir_seqdet_arm(struct ir_seqdet *sd, uint64_t n);
 /* One raw sample seen while the caller measures the first pulse (kept,
  * up to a limit, to fit the step under each τ hypothesis). */
 void ir_seqdet_acquire(struct ir_seqdet *sd, float x);
+/* RC-MM: the acquisition's samples (polarity pol, idle level b, white
+ * noise of variance noise2) show a first pulse that ended inside them,
+ * as RC-MM's 417 µs header does: returns its level (the mean of its lit
+ * samples), or 0 when they look lit all through (or say nothing). */
+double ir_seqdet_short_first(const struct ir_seqdet *sd, double b, int pol, double noise2);
 /* Starts deciding: the line is lit since st->t0_us. */
 void ir_seqdet_start(struct ir_seqdet *sd, const struct ir_seqdet_start *st);
 /* One raw sample (the caller's sample st->n, then n + 1, ...). */

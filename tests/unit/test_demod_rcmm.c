@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * RC-MM through the whole receiver at README SNR 6 dB (step = 4σ of the
+ * per-sample noise), 48 kHz, AC coupling τ 5 ms: its 167 µs pulses are
+ * more than the wide band can hold at this SNR, and its 417 µs header ends
+ * inside the weak path's 400 µs acquisition, so before the sequence
+ * detector learnt RC-MM (dsp/ir_seqdet.c: the acquisition replayed,
+ * ir_seqdet_short_first, edges placed to the sample) bench_audio limit
+ * decoded 1 % of rcmm32 frames there.  Frames are random codes from the
+ * encoders through ir_channel_sim (noise, hum 2 %, either polarity); one
+ * counts when the receiver reports its protocol, code and time (the
+ * harness's truth).  The bars sit under what these trials measured (in
+ * the comments) and far over what the receiver got before (0-4 %).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "audio_harness.h"
+#include "ir_decoder.h"
+#include "ir_edge.h"
+#include "ir_protocol.h"
+
+/* Percent of `frames` random frames of `name` decoded; false frames are
+ * added to *false_frames. */
+static double rcmm_trial(const char *name, unsigned rate, double tau_ms, double snr,
+			 unsigned frames, uint64_t seed, unsigned *false_frames)
+{
+	struct audio_result r;
+
+	assert_int_equal(audio_trial_module(name, rate, tau_ms, snr, frames, seed, 0, 0, &r), 0);
+	assert_true(r.sent > 0);
+	*false_frames += r.false_frames;
+	return 100.0 * r.matched / r.sent;
+}
+
+static void test_rcmm_decodes_at_6_db(void **state)
+{
+	static const char *const names[] = { "rcmm12", "rcmm24", "rcmm32" };
+	unsigned false_frames = 0, trials = 0;
+
+	(void)state;
+	for (size_t p = 0; p < sizeof(names) / sizeof(names[0]); p++) {
+		double mean = 0;
+		unsigned good = 0;
+
+		for (uint64_t seed = 30; seed < 34; seed++) {
+			double v = rcmm_trial(names[p], 48000, 5, 6, 40, seed, &false_frames);
+
+			printf("6 dB, 48 kHz, tau 5 ms, seed %llu: %s %.1f %% of frames\n",
+			       (unsigned long long)seed, names[p], v);
+			mean += v / 4;
+			good += v >= 85;
+			trials++;
+		}
+		/* Measured: rcmm12 97.5/97.5/25/90, rcmm24 87.5/85/27.5/95,
+		 * rcmm32 97.5/97.5/50/97.5 (0 % each before).  Seed 32's
+		 * stream is lost to the start, not to the detector: the wide
+		 * band's cold start takes its first frame, settles on a
+		 * narrow band, and the weak trigger is never armed again:
+		 * most of its frames never reach the detector. */
+		assert_true(good >= 3);
+		assert_true(mean >= 70);
+	}
+	/* (a stream's first frame is the wide band's cold start, which may
+	 * make an iMON frame of an RC-MM header: at most that one per
+	 * stream) */
+	assert_true(false_frames <= trials);
+}
+
+struct got_frames {
+	unsigned n;
+	struct ir_frame last;
+};
+
+static void got_frame(void *userdata, const struct ir_frame *f)
+{
+	struct got_frames *g = userdata;
+
+	g->n++;
+	g->last = *f;
+}
+
+/* Frames decoded from `lead` (edges before the frame) and an rcmm32 frame
+ * of `scancode`, then a timeout. */
+static unsigned decode_after(const struct ir_edge *lead, size_t n_lead, uint64_t scancode,
+			     struct got_frames *g)
+{
+	struct ir_edge_buf edges = { 0 };
+	struct ir_protocol_set set;
+	struct ir_decoder *dec;
+	struct ir_encode_opts o = { 0 };
+
+	for (size_t i = 0; i < n_lead; i++)
+		assert_int_equal(ir_edge_buf_push(&edges, lead[i]), 0);
+	assert_int_equal(ir_encode(IR_PROTO_RCMM32, scancode, &o, &edges), 0);
+	assert_int_equal(ir_edge_buf_push(&edges, (struct ir_edge){ .duration = 125000,
+								    .kind = IR_TIMEOUT }),
+			 0);
+	ir_protocol_set_clear(&set);
+	ir_protocol_set_add(&set, IR_PROTO_RCMM32);
+	memset(g, 0, sizeof(*g));
+	assert_int_equal(ir_decoder_new(&set, got_frame, g, &dec), 0);
+	assert_int_equal(ir_decoder_feed_many(dec, edges.edges, edges.len), 0);
+	ir_decoder_flush(dec);
+	ir_decoder_free(dec);
+	ir_edge_buf_free(&edges);
+	return g->n;
+}
+
+/* The receiver reports a gap as a timeout and then what is left of it: a
+ * frame that starts 157 µs after the timeout is preceded by darkness all
+ * the same.  The decoder refused its header as "not idle" (the misses of
+ * 1-2 rcmm32 frames in 100 at 20 and 30 dB, bench_audio limit, all of
+ * this kind).  A short space after a pulse still does not make a header
+ * (RCMM_IDLE_SPACE: MCE keyboard frames). */
+static void test_rcmm_header_right_after_timeout(void **state)
+{
+	const struct ir_edge after_timeout[] = {
+		{ .duration = 10000, .kind = IR_SPACE },
+		{ .duration = 125000, .kind = IR_TIMEOUT },
+		{ .duration = 157, .kind = IR_SPACE },
+	};
+	const struct ir_edge after_pulse[] = {
+		{ .duration = 10000, .kind = IR_SPACE },
+		{ .duration = 125000, .kind = IR_TIMEOUT },
+		{ .duration = 3000, .kind = IR_SPACE },
+		{ .duration = 333, .kind = IR_PULSE },
+		{ .duration = 500, .kind = IR_SPACE },
+	};
+	struct got_frames g;
+
+	(void)state;
+	assert_int_equal(decode_after(after_timeout, 3, 0x12345678, &g), 1);
+	assert_int_equal(g.last.protocol, IR_PROTO_RCMM32);
+	assert_int_equal(g.last.scancode, 0x12345678 & ~0x8000u);
+	assert_int_equal(decode_after(after_pulse, 5, 0x12345678, &g), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rcmm_header_right_after_timeout),
+		cmocka_unit_test(test_rcmm_decodes_at_6_db),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
