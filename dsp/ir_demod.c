@@ -2114,8 +2114,7 @@ static size_t idle_stretches(struct ir_demod *d, const float *p, ptrdiff_t strid
  * might alias it).  Stops before the first sample that departs from the
  * level by the threshold; returns how many samples it consumed.
  */
-static __attribute__((noinline)) size_t idle_run(struct ir_demod *d, const float *samples, size_t n,
-						  size_t stride)
+static size_t idle_run(struct ir_demod *d, const float *samples, size_t n, size_t stride)
 {
 	float f1 = d->f1, f2 = d->f2, level = d->idle_level;
 	float w1 = d->w1, w2 = d->w2;
