@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The demodulator on modelled signals: edges match the timings sent, any
- * block size gives the same edges, polarity is found either way (and not
- * from a small transient at the start of a recording), timeouts and
+ * block size gives the same edges (and so do the idle path's whole
+ * stretches, strided and interleaved input), polarity is found either way
+ * (and not from a small transient at the start of a recording), timeouts and
  * silence deadlines fire when due, bad configurations are refused.
  */
 #include <errno.h>
@@ -144,6 +145,119 @@ static void test_block_size_independent(void **state)
 		ir_edge_buf_free(&log.edges);
 	}
 	ir_edge_buf_free(&ref.edges);
+}
+
+/* Demodulates `samples` (n frames of `channels` interleaved, the signal in
+ * channel `ch`) with one demodulator, in blocks of `block` frames; its
+ * noise floor at the end in *noise. */
+static void demodulate_strided(const float *samples, size_t n, unsigned channels, unsigned ch,
+			       unsigned rate, size_t block, struct edge_log *log, double *noise)
+{
+	struct ir_demod_config dcfg = { .sample_rate = rate };
+	struct ir_signal_report rep;
+
+	assert_int_equal(ir_demod_new(&dcfg, log_edge, NULL, log, &log->demod), 0);
+	for (size_t i = 0; i < n; i += block)
+		ir_demod_process(log->demod, samples + i * channels + ch, n - i < block ? n - i : block,
+				 channels);
+	ir_demod_flush(log->demod);
+	ir_demod_report(log->demod, &rep);
+	*noise = rep.noise;
+	ir_demod_free(log->demod);
+	log->demod = NULL;
+}
+
+static size_t count_kind(const struct ir_edge_buf *b, enum ir_edge_kind kind)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < b->len; i++)
+		k += b->edges[i].kind == kind;
+	return k;
+}
+
+/*
+ * Frames far apart, so that the line goes idle between them (the idle
+ * path, which runs whole stretches of samples at once, SIMD where the
+ * machine has it) and leaves it at each frame: the edges are the same as
+ * one sample at a time (block 1: never a whole stretch), read every
+ * second float of interleaved audio, or through
+ * ir_demod_process_interleaved() (which runs an idle channel ahead of
+ * the others).  So is the noise floor, to the last bit: the idle path
+ * measures it, and a step done otherwise would move it first (the edges
+ * stand a small error).
+ */
+static void test_idle_path_gives_the_same_edges(void **state)
+{
+	static const size_t blocks[] = { 1, 5, 16, 17, 1024 };
+	struct ir_edge_buf frames = { 0 };
+	struct ir_channel_config cfg;
+	struct edge_log ref = { 0 }, mixed[2];
+	struct ir_demod *demods[2];
+	struct ir_signal_report rep;
+	float *mono, *stereo;
+	double noise;
+	size_t n;
+
+	(void)state;
+	for (int k = 0; k < 4; k++) {
+		assert_int_equal(ir_encode(k & 1 ? IR_PROTO_RC5 : IR_PROTO_NEC, 0x0102 + k, NULL, &frames),
+				 0);
+		/* 300 ms of darkness after each: the timeout (125 ms) and more */
+		assert_int_equal(ir_edge_buf_space(&frames, 300000), 0);
+	}
+	ir_channel_config_default(&cfg);
+	cfg.sample_rate = 48000;
+	cfg.ac_tau_ms = 2;
+	cfg.snr_db = 12;
+	cfg.hum_hz = 50;
+	cfg.hum_level = 0.2;
+	cfg.seed = 11;
+	assert_int_equal(ir_channel_render(&cfg, frames.edges, frames.len, &mono, &n), 0);
+	stereo = malloc(2 * n * sizeof(*stereo));
+	assert_non_null(stereo);
+	for (size_t i = 0; i < n; i++) {
+		stereo[2 * i] = mono[n - 1 - i] * 0.5f; /* the other channel: other noise */
+		stereo[2 * i + 1] = mono[i];
+	}
+	demodulate_strided(mono, n, 1, 0, cfg.sample_rate, 4096, &ref, &noise);
+	assert_true(noise > 0);
+	/* the four frames and a timeout after each: the line went idle */
+	assert_true(count_kind(&ref.edges, IR_TIMEOUT) >= 4);
+	assert_true(count_kind(&ref.edges, IR_PULSE) >= 4 * 14);
+	for (size_t b = 0; b < sizeof(blocks) / sizeof(blocks[0]); b++) {
+		struct edge_log log = { 0 }, strided = { 0 };
+		double noise_b;
+
+		demodulate_strided(mono, n, 1, 0, cfg.sample_rate, blocks[b], &log, &noise_b);
+		assert_true(same_edges(&ref.edges, &log.edges));
+		assert_true(noise_b == noise);
+		demodulate_strided(stereo, n, 2, 1, cfg.sample_rate, blocks[b], &strided, &noise_b);
+		assert_true(same_edges(&ref.edges, &strided.edges));
+		assert_true(noise_b == noise);
+		ir_edge_buf_free(&log.edges);
+		ir_edge_buf_free(&strided.edges);
+	}
+	memset(mixed, 0, sizeof(mixed));
+	for (int c = 0; c < 2; c++)
+		assert_int_equal(ir_demod_new(&(struct ir_demod_config){ .sample_rate = cfg.sample_rate },
+					      log_edge, NULL, &mixed[c], &demods[c]),
+				 0);
+	for (size_t i = 0; i < n; i += 1000)
+		ir_demod_process_interleaved(demods, 2, stereo + 2 * i, n - i < 1000 ? n - i : 1000);
+	for (int c = 0; c < 2; c++)
+		ir_demod_flush(demods[c]);
+	ir_demod_report(demods[1], &rep);
+	for (int c = 0; c < 2; c++)
+		ir_demod_free(demods[c]);
+	assert_true(same_edges(&ref.edges, &mixed[1].edges));
+	assert_true(rep.noise == noise);
+	ir_edge_buf_free(&mixed[0].edges);
+	ir_edge_buf_free(&mixed[1].edges);
+	ir_edge_buf_free(&ref.edges);
+	ir_edge_buf_free(&frames);
+	free(mono);
+	free(stereo);
 }
 
 /* Both wirings, AC-coupled and clipped or not: the first pulse is found as
@@ -421,6 +535,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_edges_match_the_timings),
 		cmocka_unit_test(test_block_size_independent),
+		cmocka_unit_test(test_idle_path_gives_the_same_edges),
 		cmocka_unit_test(test_polarity_found_either_way),
 		cmocka_unit_test(test_start_transient_is_not_a_pulse),
 		cmocka_unit_test(test_short_states_are_not_a_noise_rise),
