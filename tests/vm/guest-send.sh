@@ -44,9 +44,12 @@ wait_running() {
 
 # nec, rc5, rc6_0, sony12 and jvc: four families' encoders, carriers
 # 36, 38 and 40 kHz, and frames from 24 to 68 ms.
-for code in nec:0x04fb rc5:0x1e0c rc6_0:0x800f sony12:0x10015 jvc:0x1234; do
+# send_and_check CODE: 0 when all holds, 3 when only the frame's length on
+# the cable is off, else 1 (after saying why)
+send_and_check() {
+	code=$1
 	rm -f "$TMP/cap.wav"
-	"$IRJACK" encode "$code" >"$TMP/enc.mode2" || { fail "encode $code"; continue; }
+	"$IRJACK" encode "$code" >"$TMP/enc.mode2" || { fail "encode $code"; return 1; }
 	arecord -q -D "$CAPTURE" -f FLOAT_LE -r 48000 -c 2 -t wav "$TMP/cap.wav" 2>"$TMP/arec.err" &
 	apid=$!
 	wait_running
@@ -58,10 +61,10 @@ for code in nec:0x04fb rc5:0x1e0c rc6_0:0x800f sony12:0x10015 jvc:0x1234; do
 	grep -v "^Aborted by signal" "$TMP/arec.err"
 	cat "$TMP/send.err"
 	carrier=$(awk '/^carrier/ { print $2 }' "$TMP/enc.mode2")
-	"$LIGHT" "$TMP/cap.wav" "${carrier:-38000}" >"$TMP/light.mode2" || { fail "LED model of $code"; continue; }
-	"$IRJACK" synth --timings "$TMP/light.mode2" -o "$TMP/rx.wav" || { fail "receiver model of $code"; continue; }
+	"$LIGHT" "$TMP/cap.wav" "${carrier:-38000}" >"$TMP/light.mode2" || { fail "LED model of $code"; return 1; }
+	"$IRJACK" synth --timings "$TMP/light.mode2" -o "$TMP/rx.wav" || { fail "receiver model of $code"; return 1; }
 	"$IRJACK" decode --json "$TMP/rx.wav" >"$TMP/dec.json" || fail "decode $code"
-	python3 - "$code" "$TMP/enc.mode2" "$TMP/cap.wav" "$TMP/send.err" "$TMP/dec.json" <<'PY' || fail "$code"
+	python3 - "$code" "$TMP/enc.mode2" "$TMP/cap.wav" "$TMP/send.err" "$TMP/dec.json" <<'PY'
 import json, re, struct, sys
 code, enc, cap, senderr, dec = sys.argv[1:]
 proto, sc = code.split(":")
@@ -92,9 +95,25 @@ print("send %-15s decoded %s:0x%x (%d frame(s)); nominal %.3f ms, measured %.3f 
       % (code, first["protocol"], first["scancode"], len(got), nominal, measured,
          measured - nominal, period_ms, wall_ms, audio_ms))
 assert len(got) == 1 and first["protocol"] == proto and first["scancode"] == int(sc, 0), got
-assert abs(measured - nominal) <= period_ms, "frame length off by more than a period"
 assert wall_ms >= audio_ms - period_ms, "send returned before its audio had played"
+if abs(measured - nominal) > period_ms:
+    print("frame length off by more than a period")
+    sys.exit(3)
 PY
+}
+
+# A length off on the cable is retried once: under emulation the loopback
+# once gave a sony12 frame (45 ms of audio sent, 0 underruns) a span of
+# 55.6 ms in the capture; a second miss fails.
+for code in nec:0x04fb rc5:0x1e0c rc6_0:0x800f sony12:0x10015 jvc:0x1234; do
+	send_and_check "$code"
+	rc=$?
+	if [ "$rc" = 3 ]; then
+		echo "retrying $code once (its length on the cable was off)"
+		send_and_check "$code"
+		rc=$?
+	fi
+	[ "$rc" = 0 ] || fail "$code"
 done
 rm -rf "$TMP"
 [ "$failures" = 0 ]
