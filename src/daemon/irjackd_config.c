@@ -521,7 +521,8 @@ static bool has_space_or_control(const char *v)
 	return false;
 }
 
-static bool valid_host(const char *v)
+/* A host name or a client id: one word, no spaces or control characters. */
+static bool is_one_word(const char *v)
 {
 	return !has_space_or_control(v);
 }
@@ -541,11 +542,11 @@ struct mqtt_key_def {
 #define UINT(N, MIN, MAX, WHAT) { #N, MQTT_UINT, offsetof(struct ir_mqtt_settings, N), 0, MIN, MAX, NULL, WHAT }
 #define BOOL(N) { #N, MQTT_BOOL, offsetof(struct ir_mqtt_settings, N), 0, 0, 0, NULL, "yes or no" }
 static const struct mqtt_key_def mqtt_keys[] = {
-	TEXT(host, valid_host, "a host name or address"),
+	TEXT(host, is_one_word, "a host name or address"),
 	UINT(port, 1, 65535, "a TCP port from 1 to 65535"),
 	/* MQTT 3.1.1 only promises 23 characters; brokers take more, but no
 	 * spaces or control characters in a log-friendly id */
-	TEXT(client_id, valid_host, "a name without spaces or control characters"),
+	TEXT(client_id, is_one_word, "a name without spaces or control characters"),
 	TEXT(topic_prefix, valid_topic_prefix,
 	     "topic levels such as irjack/livingroom (no '+', '#', empty levels or leading/trailing '/')"),
 	TEXT(username, NULL, NULL),
