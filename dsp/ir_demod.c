@@ -359,6 +359,7 @@ struct ir_demod {
 	double rise_mean_g;
 	unsigned rise_n, rise_near, rise_block_n; /* samples, those near the threshold */
 	uint32_t deadline_us;
+	double timers_from_us; /* the timeout or MAX_PULSE_US, the nearer (see line_timers) */
 	uint64_t state_start_n;
 	bool ref_settled; /* the state before the last edge lasted past its settling */
 
@@ -448,6 +449,7 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 	d->cfg = *cfg;
 	if (!d->cfg.timeout_us)
 		d->cfg.timeout_us = DEFAULT_TIMEOUT_US;
+	d->timers_from_us = d->cfg.timeout_us < MAX_PULSE_US ? d->cfg.timeout_us : MAX_PULSE_US;
 	d->edge_fn = edge_fn;
 	d->space_fn = space_fn;
 	d->userdata = userdata;
@@ -1364,20 +1366,26 @@ static void weak_wait_sample(struct ir_demod *d, float w_before)
 
 /* See STRONG_LOOK_US: true when the weak band moved like a strong frame's
  * edge; `ref` gets its level before the move.  Records this sample. */
-static bool strong_edge(struct ir_demod *d, float *ref)
+static inline bool strong_edge(struct ir_demod *d, float *ref)
 {
-	float old = d->strong_hist[d->strong_i];
-	bool full = d->strong_n >= d->strong_d;
-	double dev = (double)d->w2 - old, a = d->seqdet ? ir_seqdet_step(d->seqdet) : 0;
+	unsigned i = d->strong_i;
+	float old = d->strong_hist[i];
+	double dev, a;
 
-	d->strong_hist[d->strong_i] = d->w2;
-	d->strong_i = d->strong_i + 1 < d->strong_d ? d->strong_i + 1 : 0;
-	if (!full) {
+	d->strong_hist[i] = d->w2;
+	d->strong_i = i + 1 < d->strong_d ? i + 1 : 0;
+	if (d->strong_n < d->strong_d) {
 		d->strong_n++;
 		return false;
 	}
 	*ref = old;
-	return (d->weak_seq || d->weak_wait) && fabs(dev) >= STRONG_RATIO * a &&
+	/* Only the weak detector's run or wait can be ended: the step and the
+	 * move are worked out only then (every frame sample paid for them). */
+	if (!d->weak_seq && !d->weak_wait)
+		return false;
+	dev = (double)d->w2 - old;
+	a = d->seqdet ? ir_seqdet_step(d->seqdet) : 0;
+	return fabs(dev) >= STRONG_RATIO * a &&
 	       dev * dev >= STRONG_NOISE * STRONG_NOISE * 2 * d->weak_noise2;
 }
 
@@ -1678,9 +1686,19 @@ static bool weak_acq_below_wide(const struct ir_demod *d)
 }
 
 static void line_timers_at(struct ir_demod *d, double now_us);
-static void line_timers(struct ir_demod *d)
+/* line_timers_at() at this sample.  Every timer there fires on dark_us
+ * reaching one of START_PROOF_US (stream start held), the space deadline,
+ * the timeout or MAX_PULSE_US: before the nearest, nothing can (one
+ * compare per sample instead of the whole check, the same dark_us). */
+static inline void line_timers(struct ir_demod *d)
 {
-	line_timers_at(d, (double)d->n * d->us_per_sample);
+	double now_us = (double)d->n * d->us_per_sample;
+	double dark_us = now_us - d->last_edge_us;
+
+	if (dark_us < d->timers_from_us && (!d->start_open || dark_us < START_PROOF_US) &&
+	    (!d->deadline_us || dark_us < d->deadline_us))
+		return;
+	line_timers_at(d, now_us);
 }
 
 /* seqdet hook: a decided edge (see weak_edge). */

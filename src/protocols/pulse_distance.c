@@ -1169,11 +1169,14 @@ static void pd_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_ed
 {
 	struct pd_dec *d = state;
 	bool pulse = e->kind == IR_PULSE, early = ir_decode_space_early(ctx);
+	/* (asked once per edge, not per row: ~30 rows see every edge) */
+	const struct ir_protocol_set *enabled = ir_decode_enabled_set(ctx);
+	bool why = ir_decode_wants_why(ctx);
 
 	for (size_t i = 0; i < PD_COUNT; i++) {
 		struct pd_one *o = &d->one[i];
 
-		if (!ir_decode_enabled(ctx, pd_protos[i].id))
+		if (!ir_protocol_set_has(enabled, pd_protos[i].id))
 			continue;
 		/* silence handed early is for the rows that wait for it; the
 		 * others (a header space in progress...) read the space edge */
@@ -1184,7 +1187,8 @@ static void pd_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_ed
 			continue;
 		}
 		o->took_early = early;
-		ir_decode_set_row(ctx, (unsigned)i);
+		if (why) /* the row only names whose reason it is */
+			ir_decode_set_row(ctx, (unsigned)i);
 		pd_decode_one(&pd_protos[i], &d->one[i], ctx, pulse, e->duration);
 	}
 }
