@@ -326,6 +326,10 @@ static void bp_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_ed
 	for (size_t i = 0; i < BP_COUNT; i++) {
 		if (!ir_protocol_set_has(enabled, bp_protos[i].id))
 			continue;
+		/* an idle row takes no space: unless its reason is asked
+		 * for, only pulses and the rows in a frame are worth the call */
+		if (!pulse && !why && d->one[i].state == STATE_INACTIVE)
+			continue;
 		if (why) /* the row only names whose reason it is */
 			ir_decode_set_row(ctx, (unsigned)i);
 		bp_decode_one(&bp_protos[i], &d->one[i], ctx, pulse, dur);

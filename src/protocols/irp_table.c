@@ -632,9 +632,13 @@ static void irp_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 	for (size_t i = 0; i < IRP_COUNT; i++) {
 		if (!ir_protocol_set_has(enabled, irp_protos[i].id))
 			continue;
-		if (why) /* the row only names whose reason it is */
-			ir_decode_set_row(ctx, (unsigned)i);
-		irp_decode_one(&irp_protos[i], &d->one[i], ctx, pulse, dur);
+		/* an idle row takes no space (irp_step()): only pulses and the
+		 * rows in a frame are worth the call */
+		if (pulse || d->one[i].state != STATE_INACTIVE) {
+			if (why) /* the row only names whose reason it is */
+				ir_decode_set_row(ctx, (unsigned)i);
+			irp_decode_one(&irp_protos[i], &d->one[i], ctx, pulse, dur);
+		}
 		if (e->kind == IR_TIMEOUT)
 			d->one[i].last_pulse = 0;
 	}

@@ -1100,14 +1100,15 @@ static void pd_why(const struct pd_proto *p, const struct pd_one *o, struct ir_d
 			      o->count, what, dur, v ? "pulse" : "space");
 }
 
+/* `why`: ir_decode_wants_why(ctx), asked once per edge by pd_decode(). */
 static void pd_decode_one(const struct pd_proto *p, struct pd_one *o, struct ir_decode_ctx *ctx,
-			  bool pulse, uint32_t dur)
+			  bool pulse, uint32_t dur, bool why)
 {
 	bool ok = false;
 
 	switch (o->state) {
 	case STATE_INACTIVE:
-		if (pulse && !pd_start(p, o, ctx, dur) && ir_decode_wants_why(ctx))
+		if (pulse && !pd_start(p, o, ctx, dur) && why)
 			pd_why_start(p, ctx, dur);
 		return;
 	case STATE_HEADER_SPACE:
@@ -1148,7 +1149,7 @@ static void pd_decode_one(const struct pd_proto *p, struct pd_one *o, struct ir_
 	}
 	if (ok)
 		return;
-	if (ir_decode_wants_why(ctx))
+	if (why)
 		pd_why(p, o, ctx, pulse, dur);
 	o->state = STATE_INACTIVE;
 	o->chain = false;
@@ -1186,10 +1187,14 @@ static void pd_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_ed
 			o->took_early = false;
 			continue;
 		}
+		/* an idle row waits for a pulse: a space (or the timeout) leaves
+		 * it as it is (most rows are idle at most edges) */
+		if (!pulse && !early && o->state == STATE_INACTIVE && !o->took_early)
+			continue;
 		o->took_early = early;
 		if (why) /* the row only names whose reason it is */
 			ir_decode_set_row(ctx, (unsigned)i);
-		pd_decode_one(&pd_protos[i], &d->one[i], ctx, pulse, e->duration);
+		pd_decode_one(&pd_protos[i], &d->one[i], ctx, pulse, e->duration, why);
 	}
 }
 
