@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ir_channel_sim.h"
+#include "ir_edge.h"
 #include "ir_decoder.h"
 #include "ir_receiver.h"
 
@@ -40,7 +41,7 @@ struct coldstart_grid {
 	double rates[MAX_AXIS], snrs[MAX_AXIS], taus[MAX_AXIS];
 	size_t n_rates, n_snrs, n_taus;
 	unsigned seeds;
-	bool markdown, list;
+	bool markdown, list, edges;
 };
 
 struct wanted {
@@ -92,8 +93,19 @@ static int reference(enum ir_protocol p, const struct ir_edge_buf *b, struct wan
 	return w->have ? 0 : -1;
 }
 
+/* --edges: the demodulated edges of a miss, in the compact mode2 form. */
+static void print_edge(void *userdata, unsigned channel, const struct ir_edge *e)
+{
+	(void)userdata;
+	(void)channel;
+	if (e->kind == IR_PULSE || e->kind == IR_SPACE)
+		printf(" %c%u", e->kind == IR_PULSE ? '+' : '-', e->duration);
+	else
+		printf(" [%s %u]", ir_edge_kind_name(e->kind), e->duration);
+}
+
 static bool decodes_from(const float *s, size_t n, size_t from, unsigned rate,
-			 struct wanted *w)
+			 struct wanted *w, bool show_edges)
 {
 	struct ir_receiver_config cfg = { .sample_rate = rate, .channels = 1 };
 	struct ir_receiver *rx;
@@ -101,6 +113,8 @@ static bool decodes_from(const float *s, size_t n, size_t from, unsigned rate,
 	w->hit = false;
 	if (ir_receiver_new(&cfg, on_frame, w, &rx) < 0)
 		return false;
+	if (show_edges)
+		ir_receiver_set_edge_fn(rx, print_edge, NULL);
 	ir_receiver_process(rx, s + from, n - from);
 	ir_receiver_flush(rx);
 	ir_receiver_free(rx);
@@ -118,7 +132,7 @@ static void run_cuts(const struct coldstart_grid *g, const struct ir_channel_con
 					    : LEAD_MS + frames[f].deepest_us *
 								into_frac[k - N_BEFORE] / 1000;
 		size_t from = (size_t)llround(at_ms * 1e-3 * rate);
-		bool ok = decodes_from(s, n, from, rate, w);
+		bool ok = decodes_from(s, n, from, rate, w, false);
 
 		c->tried++;
 		c->cut_ok += ok;
@@ -128,9 +142,14 @@ static void run_cuts(const struct coldstart_grid *g, const struct ir_channel_con
 			       frames[f].name, rate, cc->snr_db, cc->ac_tau_ms,
 			       cc->invert ? "inverted" : "active low", (unsigned long long)cc->seed,
 			       at_ms - LEAD_MS);
+		if (!ok && g->edges) {
+			printf("  edges:");
+			decodes_from(s, n, from, rate, w, true);
+			printf("\n");
+		}
 	}
 	c->uncut_tried++;
-	c->uncut_ok += decodes_from(s, n, 0, rate, w);
+	c->uncut_ok += decodes_from(s, n, 0, rate, w, false);
 }
 
 /* One rate × SNR: every frame × tau × polarity × seed. */
@@ -191,7 +210,7 @@ static size_t parse_numbers(const char *list, double *v)
 
 static const char usage[] =
 	"usage: bench_audio coldstart [--rates r,s] [--snr x,y] [--taus ms,...] (0 = DC)\n"
-	"         [--seeds N] [--markdown] [--list] (every cut missed)\n";
+	"         [--seeds N] [--markdown] [--list] (every cut missed) [--edges] (and its edges)\n";
 
 static int grid_parse(struct coldstart_grid *g, int argc, char **argv)
 {
@@ -203,9 +222,11 @@ static int grid_parse(struct coldstart_grid *g, int argc, char **argv)
 	for (int i = 2; i < argc; i++) {
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
 
-		if (!strcmp(argv[i], "--markdown") || !strcmp(argv[i], "--list")) {
+		if (!strcmp(argv[i], "--markdown") || !strcmp(argv[i], "--list") ||
+		    !strcmp(argv[i], "--edges")) {
 			g->markdown |= argv[i][2] == 'm';
-			g->list |= argv[i][2] == 'l';
+			g->edges |= argv[i][2] == 'e';
+			g->list |= argv[i][2] != 'm';
 			continue;
 		}
 		if (!val)
