@@ -1192,6 +1192,15 @@ static void pd_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_ed
 		if (!pulse && !early && o->state == STATE_INACTIVE && !o->took_early)
 			continue;
 		o->took_early = early;
+		/* an idle row whose header pulse this is not (and that waits
+		 * for no repeat): what pd_start() would conclude, without the
+		 * call (most rows, at every pulse) */
+		if (pulse && !why && o->state == STATE_INACTIVE && !o->chain &&
+		    pd_protos[i].header_pulse &&
+		    !ir_eq_margin(e->duration, pd_protos[i].header_pulse, pd_protos[i].header_margin)) {
+			o->repeat = false;
+			continue;
+		}
 		if (why) /* the row only names whose reason it is */
 			ir_decode_set_row(ctx, (unsigned)i);
 		pd_decode_one(&pd_protos[i], &d->one[i], ctx, pulse, e->duration, why);
