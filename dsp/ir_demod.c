@@ -1635,7 +1635,7 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 			dir = r > 0 ? 1 : -1;
 		/* Out of idle a step the weak detector can take is its own (see
 		 * weak_owns_start): the wide band only starts strong ones. */
-		double thr_idle = !retracting && weak_owns_start(d) ? fmax(thr, weak_strong(d)) : thr;
+		double thr_idle = dir == 0 && !retracting && weak_owns_start(d) ? fmax(thr, weak_strong(d)) : thr;
 
 		if ((dir == 0 && fabs(r) > thr_idle) || (dir != 0 && r * dir > thr)) {
 			d->cand = true;
