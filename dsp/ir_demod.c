@@ -53,6 +53,10 @@
 #define QUIET_US 2000.0
 #define NOISE_US 8000.0
 #define WARMUP_US 1500.0
+/* The idle line's noise is sampled every IDLE_NOISE_EVERY samples, its
+ * thresholds set again every IDLE_HOUSEKEEPING (see enter_idle_fast). */
+#define IDLE_NOISE_EVERY 16
+#define IDLE_HOUSEKEEPING 64
 /* At the stream's start the first WARMUP_US of samples are held and the
  * noise floor is measured on them with estimators that an edge among them
  * cannot move (medians of differences), then they are processed: a
@@ -206,6 +210,16 @@
  * as the noise lasted, and lenient decoders (imon) made frames of them:
  * white noise at -12 dBFS, 7 false frames a minute with a 4 σ trigger. */
 #define WEAK_GIVE_BACK_US 20000.0
+/* Where the sequence detector took a start back (its first COMMIT_US no
+ * better than darkness), the frame it started on, if there was one, is
+ * lost, and a trigger on its next pulse starts it in the middle: the
+ * trigger between frames is armed again only after the weak band has
+ * stayed under it this long, longer than any space inside a frame
+ * (NEC's and Sanyo's 4.5 ms).  (At 16 kHz, 10 dB, τ 1 ms, a JVC leader
+ * drooped to 60 % before the trigger fired, its start was taken back, and
+ * the first data pulse 12 ms in made a false telefunken frame,
+ * test_demod_plateau.) */
+#define WEAK_REARM_US 6000.0
 /* A strong frame that comes while the weak detector owns the line (its
  * run, or its wait between frames) ends it: the weak band moves by
  * STRONG_RATIO times the detector's step, and by STRONG_NOISE σ of its
@@ -226,6 +240,14 @@
  * -12 dBFS gave false frames, test_weak_noise_gives_no_frame; 3 σ: the
  * detector busy with noise when a frame comes, 20 %.) */
 #define WEAK_TRIGGER 6.0
+/* The idle trigger stays over this fraction of a step learnt earlier.  At
+ * the wide band's STEP_FRACTION (0.4) it stood over RC-MM's short pulses
+ * as the 100 µs band shows them, once the trigger followed the line on
+ * the narrow band as well (weak_idle_sample): rcmm32 6 dB τ 1 ms, 44.1 /
+ * 48 kHz, 89 / 92 % (75 % with another seed) where 0.25 gives 90 / 99
+ * (95); the means at 6 dB 98.8 / 99.2 -> 99.0 / 99.6 % (no floor at all:
+ * the same figures). */
+#define WEAK_STEP_FRACTION 0.25
 #define WEAK_ACQUIRE_US 400.0
 #define WEAK_MIN_STEP 4.0
 /* A step from WEAK_MAX_STEP σ of the wide (fast) band up is the wide band's:
@@ -239,15 +261,15 @@
  * 16 kHz 6 dB 43.5 -> 59.3 % (bench limit, 40 frames).  The race rule at
  * 4 σ lost a bare photodiode's RC-5 at 44.1 kHz 15 dB (97 -> 35-40 %, its
  * steps measured under 4 σ, taken by the detector); at 6 σ it keeps
- * 100 %: those steps are handed back whole.  Below WEAK_OWN_RATE both
- * stay as they were (4 σ, no race rule): at 16 kHz the fast band is
- * nearly the input itself, 6 σ is over a 10 dB step drooped by a 1 ms
- * coupling, and the detector took such a JVC frame from its first data
- * pulse after losing the leader: a false telefunken frame
- * (test_demod_plateau). */
+ * 100 %: those steps are handed back whole.  The level is in σ of the
+ * band the wide band decides on, so it holds at every rate: at 16 kHz the
+ * fast band is nearly the input itself (6 σ is 5.5 σ of the input, a
+ * 10 dB step is 6.3 σ).  (It was 4 σ and without the race rule below
+ * 32 kHz, where the detector lost a 10 dB JVC leader drooped by a 1 ms
+ * coupling and took the frame from its first data pulse, a false
+ * telefunken frame in test_demod_plateau: the trigger's reference was
+ * dragged along by the wide band's tracker: see weak_idle_trigger.) */
 #define WEAK_MAX_STEP 6.0
-#define WEAK_MAX_STEP_LOW 4.0
-#define WEAK_OWN_RATE 32000u
 /* The sequence detector works with one-sample blocks: at 16 kHz too
  * (16 kHz 6 dB: 31.2 % of frames without it, 54.4 % with). */
 #define WEAK_MIN_RATE 8000u
@@ -262,11 +284,16 @@
  * real recording's first frame after -80 dBFS noise, ledrem-mivar-000,
  * was started by the weak trigger and lost; 0.4 loses EVPAD's first frame
  * after 1 and 5 s of -60 dBFS noise, test_demod_leading_silence's known
- * failures, lost after 0.5 s already.)  Below WEAK_OWN_RATE it stays 0.5:
- * at 16 kHz, 10 dB, τ 1 ms NEC fell from 85 to 65 % (test_demod_plateau),
- * the weak detector taking frames the wide band decodes. */
+ * failures, lost after 0.5 s already.)  The ratio is of two estimates
+ * made on the idle path from one sample in IDLE_NOISE_EVERY over NOISE_US:
+ * fewer samples at lower rates, and a wider scatter, so WEAK_WHITE is the
+ * level at WEAK_WHITE_N independent samples (44.1 kHz) and below that it
+ * is lowered as far, in standard deviations of the ratio's log, as the
+ * scatter widens (see weak_white_for): 0.21 at 16 kHz, where at 0.5 the
+ * trigger was off at random after frames (16 kHz 6 dB: rc6_0 and JVC
+ * τ 5 ms lost whole streams to the wide band). */
 #define WEAK_WHITE 0.4
-#define WEAK_WHITE_LOW 0.5
+#define WEAK_WHITE_N 43.0
 /* The coupling's rate assumed for the first pulse's droop, where no state
  * measured one (a τ of 3 ms), and the slowest rate taken from one. */
 #define WEAK_TAU_START_US 3000.0
@@ -386,6 +413,7 @@ struct ir_demod {
 	double weak_gain;      /* the band's noise variance gain */
 	double weak_noise2;    /* its noise variance, measured in the dark */
 	float weak_thr;        /* idle trigger: WEAK_TRIGGER σ */
+	double weak_white;     /* its white-noise gate (see WEAK_WHITE) */
 	bool weak_on;          /* the weak detector runs at this rate */
 	bool weak;             /* a weak frame is being decoded */
 	bool weak_acq;         /* ...its first pulse is being measured */
@@ -405,6 +433,14 @@ struct ir_demod {
 	 * weak trigger waits for the next frame until the line times out */
 	bool weak_wait;
 	double weak_wait_g;    /* the idle level's tracking rate there */
+	/* samples the weak band has stayed under the trigger since the
+	 * detector took a start back, and how many re-arm it (WEAK_REARM_US) */
+	unsigned weak_quiet_n, weak_rearm_n;
+	/* the weak band's idle level on the full path, and for how many
+	 * samples it has followed an idle line (see weak_idle_sample) */
+	double weak_idle;
+	unsigned weak_idle_n;
+	uint64_t weak_idle_at; /* the sample it last followed */
 	/* the weak band's last strong_d samples (see STRONG_LOOK_US) */
 	float strong_hist[STRONG_HIST_MAX];
 	unsigned strong_d, strong_i, strong_n;
@@ -442,6 +478,17 @@ static void fold_decay(struct ir_demod *d);
 static void dlog_init(struct ir_demod *d);
 static void seq_edge(void *userdata, double t_us, bool lit);
 static void seq_horizon(void *userdata, double t_us);
+
+/* The weak trigger's white-noise gate (see WEAK_WHITE) for idle-path noise
+ * estimates that move by `a` per update: an exponential average of about
+ * (2 - a) / a independent samples, the log of a ratio of two of them
+ * scattering as the inverse square root of that. */
+static double weak_white_for(double a)
+{
+	double n = (2 - a) / a;
+
+	return n >= WEAK_WHITE_N ? WEAK_WHITE : pow(WEAK_WHITE, sqrt(WEAK_WHITE_N / n));
+}
 
 int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 		 ir_demod_space_fn space_fn, void *userdata, struct ir_demod **out)
@@ -502,8 +549,10 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 	d->weak_on = cfg->sample_rate >= WEAK_MIN_RATE;
 	d->weak_g = (float)alpha_for(WEAK_BAND_US, d->us_per_sample);
 	d->weak_gain = band_noise_gain(d->weak_g);
+	d->weak_white = weak_white_for(d->alpha_noise * IDLE_NOISE_EVERY);
 	d->weak_acq_len = (unsigned)ceil(WEAK_ACQUIRE_US / d->us_per_sample);
 	d->weak_wait_g = alpha_for(IDLE_TRACK_US, d->us_per_sample);
+	d->weak_rearm_n = d->weak_quiet_n = (unsigned)ceil(WEAK_REARM_US / d->us_per_sample);
 	d->strong_d = (unsigned)ceil(STRONG_LOOK_US / d->us_per_sample);
 	d->strong_d = d->strong_d < 2 ? 2 : d->strong_d > STRONG_HIST_MAX ? STRONG_HIST_MAX : d->strong_d;
 	d->weak_k_min = alpha_for(WEAK_TAU_MAX_US, d->us_per_sample);
@@ -1234,10 +1283,10 @@ static void weak_set_noise(struct ir_demod *d, double noise2)
 {
 	double thr = WEAK_TRIGGER * sqrt(noise2) + THRESHOLD_FLOOR;
 
-	/* a step learnt earlier sets the wide band's hysteresis: no less here
-	 * (ripple, droop residue and ringing stay under it) */
-	if (thr < STEP_FRACTION * d->step)
-		thr = STEP_FRACTION * d->step;
+	/* a step learnt earlier sets a floor (ripple, droop residue and
+	 * ringing stay under it; see WEAK_STEP_FRACTION) */
+	if (thr < WEAK_STEP_FRACTION * d->step)
+		thr = WEAK_STEP_FRACTION * d->step;
 	d->weak_noise2 = noise2;
 	/* Off (a threshold no float can reach) on (near-)digital silence: a
 	 * weak signal needs a noise floor to be weak against, and the noise's
@@ -1250,8 +1299,7 @@ static void weak_set_noise(struct ir_demod *d, double noise2)
 	 * AC-coupled recording's start droops, and the first frame's cold
 	 * start is the wide band's. */
 	d->weak_thr = d->weak_on && !weak_start_held(d) && d->raw_noise2 >= SILENT_NOISE_SD * SILENT_NOISE_SD &&
-				      noise2 >= (d->cfg.sample_rate >= WEAK_OWN_RATE ? WEAK_WHITE : WEAK_WHITE_LOW) *
-							d->raw_noise2 * d->weak_gain
+				      noise2 >= d->weak_white * d->raw_noise2 * d->weak_gain
 			      ? (float)thr
 			      : INFINITY;
 }
@@ -1259,19 +1307,17 @@ static void weak_set_noise(struct ir_demod *d, double noise2)
 /* The height (on the raw input) from which a step is the wide band's. */
 static double weak_strong(const struct ir_demod *d)
 {
-	double k = d->cfg.sample_rate >= WEAK_OWN_RATE ? WEAK_MAX_STEP : WEAK_MAX_STEP_LOW;
-
-	return k * sqrt(d->raw_noise2 * d->fast_gain);
+	return WEAK_MAX_STEP * sqrt(d->raw_noise2 * d->fast_gain);
 }
 
 /* True where a frame that starts now is the sequence detector's unless it
  * is strong (WEAK_MAX_STEP): the line idle and dark, nothing held, the
- * detector on, at WEAK_OWN_RATE and up, and no carrier path (at 66 kHz
+ * detector on, and no carrier path (at 66 kHz
  * and up a bare photodiode's envelope is the wide band's: the rule lost
  * its frames at 192 kHz). */
 static bool weak_owns_start(const struct ir_demod *d)
 {
-	return d->seqdet && !d->carrier && d->cfg.sample_rate >= WEAK_OWN_RATE && d->idle && !d->held && d->state == LINE_SPACE &&
+	return d->seqdet && !d->carrier && d->idle && !d->held && d->state == LINE_SPACE &&
 	       isfinite(d->weak_thr) && !weak_start_held(d);
 }
 
@@ -1435,8 +1481,11 @@ static void weak_give_back(struct ir_demod *d)
 static void weak_wait_sample(struct ir_demod *d, float w_before)
 {
 	double dev = d->w2 - d->weak_b;
+	bool armed = d->weak_quiet_n >= d->weak_rearm_n;
 
-	if (fabs(dev) >= d->weak_thr && (d->pol == 0 || dev * d->pol > 0)) {
+	if (!armed)
+		d->weak_quiet_n = fabs(dev) < d->weak_thr ? d->weak_quiet_n + 1 : 0;
+	if (armed && fabs(dev) >= d->weak_thr && (d->pol == 0 || dev * d->pol > 0)) {
 		d->weak_wait = false;
 		d->level = d->weak_b;
 		weak_start(d, dev, w_before - d->weak_b);
@@ -1501,6 +1550,59 @@ static void strong_preempts_weak(struct ir_demod *d, float ref)
 	d->cand = false;
 	d->level = d->recent = d->baseline = ref;
 	d->slope = 0;
+}
+
+/* The line is idle on the full path: where a narrow band was chosen for
+ * the last frame's step, the idle path never runs again, and with it went
+ * the only measurement of the weak band's noise and the only update of its
+ * trigger (weak_set_noise).  The trigger then kept whatever it held for the
+ * rest of the stream: INFINITY from the stream's start (rcmm32 6 dB, 44.1
+ * and 48 kHz: 100 and 99 frames of 100 lost), or a value measured over a
+ * lit leader, above the step (sanyo 6 dB 44.1 kHz τ 5 ms: 4 %).  Here the
+ * weak band's idle level follows the line as the idle path's does (at
+ * IDLE_TRACK_US), its noise is measured against it as idle_noise does,
+ * and the trigger follows that noise, once the level has followed the
+ * dark line for QUIET_US. */
+static void weak_idle_sample(struct ir_demod *d)
+{
+	double dw = (double)d->w2 - d->weak_idle, dw2 = dw * dw;
+	double wlim2 = 9 * d->weak_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
+
+	/* (a level is followed over consecutive idle samples of this path
+	 * only: anything between, the idle path included, starts it anew) */
+	if (d->weak_idle_at + 1 != d->n)
+		d->weak_idle_n = 0;
+	d->weak_idle_at = d->n;
+	if (d->weak_idle_n++ == 0) {
+		d->weak_idle = d->w2;
+		return;
+	}
+	d->weak_idle += d->weak_wait_g * dw;
+	if (d->weak_idle_n < d->quiet_n)
+		return;
+	if (d->n % IDLE_NOISE_EVERY == 0 && dw2 < wlim2)
+		d->weak_noise2 += d->alpha_noise * IDLE_NOISE_EVERY * (dw2 - d->weak_noise2);
+	if (d->n % IDLE_HOUSEKEEPING == 0)
+		weak_set_noise(d, d->weak_noise2);
+}
+
+/* The weak trigger on the full path, the line idle: the weak band departed
+ * by the trigger from its idle level (weak_idle_sample's, once it follows
+ * the line; before that the line's level, which follows the signal within
+ * TRACK_US and would take in a weak pulse's slow rise).  Starts a weak
+ * frame from that level and returns true when it fired. */
+static bool weak_idle_trigger(struct ir_demod *d, float w_before)
+{
+	bool followed = d->weak_idle_at == d->n && d->weak_idle_n >= d->quiet_n;
+	double ref = followed ? d->weak_idle : d->level, level = d->level;
+
+	if (fabsf(d->w2 - (float)ref) < d->weak_thr || fabs(d->w2 - ref) < STEP_FRACTION * d->step)
+		return false;
+	d->level = ref;
+	weak_start(d, d->w2 - ref, w_before - ref);
+	if (!d->weak)
+		d->level = level;
+	return true;
 }
 
 /* One sample of a weak frame's first pulse, measured before the sequence
@@ -1573,8 +1675,10 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 			d->weak_b = d->w2; /* not the detector's baseline: it may be what went wrong */
 			return;
 		}
-		if (!ir_seqdet_running(d->seqdet) && d->weak_seq)
+		if (!ir_seqdet_running(d->seqdet) && d->weak_seq) {
 			weak_reject(d);
+			d->weak_quiet_n = 0; /* taken back: see WEAK_REARM_US */
+		}
 		return;
 	}
 	if (d->weak) {
@@ -1621,6 +1725,8 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 
 	double thr = threshold(d);
 
+	if (d->idle && d->state == LINE_SPACE && !d->held && d->noise_count >= d->warmup_n)
+		weak_idle_sample(d);
 	if (d->noise_count >= d->warmup_n) {
 		int dir;
 
@@ -1676,9 +1782,7 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 				confirm_edge(d);
 			return;
 		} else if (d->idle && !d->held && !weak_start_held(d) && d->state == LINE_SPACE &&
-			   fabsf(d->w2 - (float)d->level) >= d->weak_thr &&
-			   fabs(d->w2 - d->level) >= STEP_FRACTION * d->step) {
-			weak_start(d, d->w2 - d->level, w_before - d->level);
+			   weak_idle_trigger(d, w_before)) {
 			return;
 		}
 	}
@@ -1884,8 +1988,6 @@ static void line_timers_at(struct ir_demod *d, double now_us)
  * sample that departs from the level by the threshold leaves this path and
  * is processed in full.
  */
-#define IDLE_NOISE_EVERY 16
-#define IDLE_HOUSEKEEPING 64
 
 static void enter_idle_fast(struct ir_demod *d)
 {
