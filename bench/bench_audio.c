@@ -7,6 +7,7 @@
  *   limit       irjack / genie-aided bound per protocol × AC coupling ×
  *               SNR × sample rate, receiver module (bench_limit.h)
  *   photodiode  the same for a bare photodiode (bench_limit.h)
+ *   coldstart   the first frame of recordings cut tight (bench_coldstart.h)
  *   false       false frames per hour on input with no IR: white noise,
  *               noise with hum, clipped noise, music-like sound; an hour
  *               of each unless --seconds N, at 48 kHz unless --rate R
@@ -21,6 +22,7 @@
  * Usage: bench_audio [snr|false|throughput|latency|all] [--frames N] [--seconds N]
  *                    [--rate R]
  *        bench_audio limit|photodiode [options]: see bench_limit.c
+ *        bench_audio coldstart [options]: see bench_coldstart.c
  */
 #include <math.h>
 #include <stdio.h>
@@ -29,6 +31,7 @@
 #include <time.h>
 
 #include "audio_harness.h"
+#include "bench_coldstart.h"
 #include "bench_limit.h"
 #include "ir_receiver.h"
 
@@ -281,6 +284,8 @@ int main(int argc, char **argv)
 
 	if (!strcmp(what, "limit") || !strcmp(what, "photodiode"))
 		return bench_limit_main(argc, argv, what[0] == 'p');
+	if (!strcmp(what, "coldstart"))
+		return bench_coldstart_main(argc, argv);
 	for (int i = 2; i + 1 < argc; i++)
 		if (strcmp(argv[i], "--frames") == 0)
 			frames_per_point = (unsigned)atoi(argv[i + 1]);

@@ -97,21 +97,15 @@ void ir_carrier_burst_discard(struct ir_carrier *c)
 	c->len = 0;
 }
 
-void ir_carrier_burst_end(struct ir_carrier *c, double step)
+/* The burst's samples, mean removed and Hann-windowed, through the FFT
+ * (c->out); the rest of the transform's input is zero. */
+static void burst_spectrum(struct ir_carrier *c, size_t n)
 {
-	size_t n = c->len, lo, hi, peak, count;
-	double mean = 0, band_mean = 0;
-	double hz, a, b, g, delta;
+	double mean = 0;
 
-	c->len = 0;
-	if (c->bursts >= MAX_BURSTS || n < 8 ||
-	    n * CARRIER_MAX_HZ < (double)MIN_PERIODS * c->rate)
-		return;
-	c->bursts++;
 	for (size_t i = 0; i < n; i++)
 		mean += c->in[i];
 	mean /= (double)n;
-
 	for (size_t i = 0; i < FFT_SIZE; i++) {
 		if (i < n) {
 			double w = 0.5 - 0.5 * cos(2 * M_PI * (double)i / (double)(n - 1));
@@ -122,13 +116,20 @@ void ir_carrier_burst_end(struct ir_carrier *c, double step)
 		}
 	}
 	fftwf_execute(c->plan);
+}
 
-	lo = (size_t)ceil(CARRIER_MIN_HZ * FFT_SIZE / c->rate);
-	hi = (size_t)floor(fmin(CARRIER_MAX_HZ, 0.45 * c->rate) * FFT_SIZE / c->rate);
+/* The bin of the strongest peak in the carrier band, standing out of the
+ * band's mean, inside its edges, and as large as a carrier under a burst
+ * of `step` would be; 0 when there is none.  Fills c->power over the band. */
+static size_t carrier_peak(struct ir_carrier *c, size_t n, double step)
+{
+	size_t lo = (size_t)ceil(CARRIER_MIN_HZ * FFT_SIZE / c->rate);
+	size_t hi = (size_t)floor(fmin(CARRIER_MAX_HZ, 0.45 * c->rate) * FFT_SIZE / c->rate);
+	size_t peak = lo, count = 0;
+	double band_mean = 0, peak_power = 0;
+
 	if (lo < 1 || hi <= lo + 2 || hi >= FFT_SIZE / 2)
-		return;
-	peak = lo;
-	count = 0;
+		return 0;
 	for (size_t k = lo; k <= hi; k++) {
 		c->power[k] = c->out[k][0] * c->out[k][0] + c->out[k][1] * c->out[k][1];
 		band_mean += c->power[k];
@@ -138,15 +139,53 @@ void ir_carrier_burst_end(struct ir_carrier *c, double step)
 	}
 	band_mean /= (double)count;
 	if (c->power[peak] < PEAK_OVER_MEAN * band_mean || peak == lo || peak == hi)
-		return;
+		return 0;
 	/* Amplitude of the peak (the Hann window's gain is n/2): a real
 	 * carrier's fundamental is as large as the burst's envelope; what is
 	 * left of one the converter filtered out (an alias) is not. */
-	double window_sum = 0.5 * (double)n, peak_power = 0;
-
 	for (size_t k = peak - 1; k <= peak + 1; k++)
 		peak_power += c->power[k];
-	if (2 * sqrt(peak_power) / window_sum < MIN_AMPLITUDE_OF_STEP * step)
+	if (2 * sqrt(peak_power) / (0.5 * (double)n) < MIN_AMPLITUDE_OF_STEP * step)
+		return 0;
+	return peak;
+}
+
+/* Duty cycle from the harmonics of a rectangular pulse train: the k-th has
+ * amplitude ∝ sin(π k D) / k, so a2 / a1 = cos(π D).  Only where the
+ * second harmonic is still under the converter's filter. */
+static void add_duty(struct ir_carrier *c, size_t n, size_t peak, double delta, double hz)
+{
+	size_t k2 = (size_t)lround(2 * ((double)peak + delta));
+	double p2 = 0, ratio;
+
+	if (2 * hz >= DUTY_MAX_FRACTION * c->rate || k2 + 1 >= FFT_SIZE / 2)
+		return;
+	for (size_t k = k2 - 1; k <= k2 + 1; k++) {
+		double pk = c->out[k][0] * c->out[k][0] + c->out[k][1] * c->out[k][1];
+
+		if (pk > p2)
+			p2 = pk;
+	}
+	ratio = sqrt(p2 / c->power[peak]);
+	if (ratio > 1)
+		ratio = 1;
+	c->duty_sum += 100.0 * acos(ratio) / M_PI * (double)n;
+	c->duty_weight += (double)n;
+}
+
+void ir_carrier_burst_end(struct ir_carrier *c, double step)
+{
+	size_t n = c->len, peak;
+	double hz, a, b, g, delta;
+
+	c->len = 0;
+	if (c->bursts >= MAX_BURSTS || n < 8 ||
+	    n * CARRIER_MAX_HZ < (double)MIN_PERIODS * c->rate)
+		return;
+	c->bursts++;
+	burst_spectrum(c, n);
+	peak = carrier_peak(c, n, step);
+	if (!peak)
 		return;
 	/* Parabola through the log powers around the peak. */
 	a = log(c->power[peak - 1] + 1e-30);
@@ -156,28 +195,7 @@ void ir_carrier_burst_end(struct ir_carrier *c, double step)
 	hz = ((double)peak + delta) * c->rate / FFT_SIZE;
 	c->hz_sum += hz * (double)n;
 	c->weight += (double)n;
-
-	/* Duty cycle from the harmonics of a rectangular pulse train: the
-	 * k-th has amplitude ∝ sin(π k D) / k, so a2 / a1 = cos(π D).  Only
-	 * where the second harmonic is still under the converter's filter. */
-	size_t k2 = (size_t)lround(2 * ((double)peak + delta));
-
-	if (2 * hz < DUTY_MAX_FRACTION * c->rate && k2 + 1 < FFT_SIZE / 2) {
-		double p2 = 0;
-
-		for (size_t k = k2 - 1; k <= k2 + 1; k++) {
-			double pk = c->out[k][0] * c->out[k][0] + c->out[k][1] * c->out[k][1];
-
-			if (pk > p2)
-				p2 = pk;
-		}
-		double ratio = sqrt(p2 / c->power[peak]);
-
-		if (ratio > 1)
-			ratio = 1;
-		c->duty_sum += 100.0 * acos(ratio) / M_PI * (double)n;
-		c->duty_weight += (double)n;
-	}
+	add_duty(c, n, peak, delta, hz);
 }
 
 int ir_carrier_estimate(const struct ir_carrier *c, double *hz, double *duty_percent)

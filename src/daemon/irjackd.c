@@ -18,7 +18,7 @@
 
 #define DEFAULT_CONFIG "/etc/irjack/irjackd.conf"
 
-static void usage(FILE *out)
+static void usage_options(FILE *out)
 {
 	fprintf(out,
 		"Usage: irjackd [--config FILE] [--lirc-options FILE] [--check-config]\n"
@@ -41,7 +41,12 @@ static void usage(FILE *out)
 		"                       (file:line: message), and exit\n"
 		"  -h, --help           show this help\n"
 		"  -V, --version        show the version\n"
-		"\n"
+		"\n");
+}
+
+static void usage_inputs(FILE *out)
+{
+	fprintf(out,
 		"Configuration (INI):\n"
 		"  [daemon]             keymap = FILE|DIR (repeatable), keyup_timeout_ms,\n"
 		"                       log_level = error|warning|info|debug,\n"
@@ -60,7 +65,12 @@ static void usage(FILE *out)
 		"                       longer survives a slow or busy machine),\n"
 		"                       replay_delay_ms (file: a recording replayed live),\n"
 		"                       required = yes|no (a device missing at start:\n"
-		"                       exit 1 instead of waiting for it, the default)\n"
+		"                       exit 1 instead of waiting for it, the default)\n");
+}
+
+static void usage_outputs(FILE *out)
+{
+	fprintf(out,
 		"  [output uinput]      name, vendor, product, per_remote = yes|no (one\n"
 		"                       input device per keymap remote, called\n"
 		"                       'NAME REMOTE' with only that remote's keys, the\n"
@@ -85,7 +95,12 @@ static void usage(FILE *out)
 		"                       button too); topics PREFIX/<source>/event,\n"
 		"                       PREFIX/remote/<remote>/event, PREFIX/status,\n"
 		"                       PREFIX/send (retained requests are refused),\n"
-		"                       PREFIX/display (DISPLAY's text)\n"
+		"                       PREFIX/display (DISPLAY's text)\n");
+}
+
+static void usage_devices(FILE *out)
+{
+	fprintf(out,
 		"  [output lircdev]     name (default lirc-irjack), source (default: the\n"
 		"                       first): /dev/NAME, a LIRC character device made\n"
 		"                       through CUSE (libfuse3, the cuse module) that\n"
@@ -104,7 +119,12 @@ static void usage(FILE *out)
 		"  [transmitter NAME]   type = alsa|file|lirc|mceusb, device, mode, volume,\n"
 		"                       remotes\n"
 		"See config/irjackd.conf for an example.\n"
-		"\n"
+		"\n");
+}
+
+static void usage_limits(FILE *out)
+{
+	fprintf(out,
 		"Limits: lircd socket lines 256 bytes (longer: an ERROR reply), 64 clients\n"
 		"(more are refused), 64 KiB of unread output per client (then it is\n"
 		"disconnected), SEND_ONCE repeats 1000; configuration lines 197\n"
@@ -113,6 +133,15 @@ static void usage(FILE *out)
 		"\n"
 		"Exit status: 0 on a clean stop (or a valid configuration with\n"
 		"--check-config), 2 on a configuration error, 1 on a runtime failure.\n");
+}
+
+static void usage(FILE *out)
+{
+	usage_options(out);
+	usage_inputs(out);
+	usage_outputs(out);
+	usage_devices(out);
+	usage_limits(out);
 }
 
 static void print_summary(const struct irjackd_config *cfg, const struct ir_keymap *km)

@@ -557,7 +557,7 @@ static bool list_line(const struct ir_keymap *km, size_t i, unsigned remote, con
 	return true;
 }
 
-static void cmd_list(struct ir_lircd *s, struct reply *r, const char *command, char **args,
+static void serve_list(struct ir_lircd *s, struct reply *r, const char *command, char **args,
 		     int argc)
 {
 	const struct ir_keymap *km = s->cfg.keymap;
@@ -610,7 +610,7 @@ static void cmd_list(struct ir_lircd *s, struct reply *r, const char *command, c
 	put(r, "END\n");
 }
 
-static void cmd_send(struct ir_lircd *s, struct reply *r, const char *command,
+static void serve_send(struct ir_lircd *s, struct reply *r, const char *command,
 		     enum ir_lircd_send kind, char **args, int argc)
 {
 	char error[IR_LIRCD_LINE_MAX] = "";
@@ -655,7 +655,7 @@ static void cmd_send(struct ir_lircd *s, struct reply *r, const char *command,
 		put(r, "BEGIN\n%s\nSUCCESS\nEND\n", command);
 }
 
-static void cmd_set_transmitters(struct ir_lircd *s, struct reply *r, const char *command,
+static void serve_set_transmitters(struct ir_lircd *s, struct reply *r, const char *command,
 				 char **args, int argc)
 {
 	char error[IR_LIRCD_LINE_MAX] = "";
@@ -688,7 +688,7 @@ static void cmd_set_transmitters(struct ir_lircd *s, struct reply *r, const char
 }
 
 /* SIMULATE "<16 hex> <2 hex> button remote": broadcast as if decoded. */
-static void cmd_status(struct ir_lircd *s, struct reply *r, const char *command, int argc)
+static void serve_status(struct ir_lircd *s, struct reply *r, const char *command, int argc)
 {
 	char text[16384]; /* 16 sources of ~300 bytes, the outputs */
 	unsigned lines;
@@ -702,7 +702,7 @@ static void cmd_status(struct ir_lircd *s, struct reply *r, const char *command,
 	put(r, "BEGIN\n%s\nSUCCESS\nDATA\n%u\n%sEND\n", command, lines, text);
 }
 
-static void cmd_display(struct ir_lircd *s, struct reply *r, const char *command,
+static void serve_display(struct ir_lircd *s, struct reply *r, const char *command,
 			const char *request)
 {
 	char error[256] = "";
@@ -713,7 +713,7 @@ static void cmd_display(struct ir_lircd *s, struct reply *r, const char *command
 		put(r, "BEGIN\n%s\nSUCCESS\nEND\n", command);
 }
 
-static void cmd_simulate(struct ir_lircd *s, struct reply *r, const char *command,
+static void serve_simulate(struct ir_lircd *s, struct reply *r, const char *command,
 			 const char *rest)
 {
 	char line[IR_LIRCD_LINE_MAX + 2];
@@ -746,7 +746,7 @@ static void cmd_simulate(struct ir_lircd *s, struct reply *r, const char *comman
  * argument, "null": SUCCESS, as lircd) and refuses a file with lircd's own
  * error, EOPNOTSUPP as its errno.
  */
-static void cmd_set_inputlog(struct reply *r, const char *command, char **args, int argc)
+static void serve_set_inputlog(struct reply *r, const char *command, char **args, int argc)
 {
 	if (argc > 1)
 		error_reply(r, command, "Illegal argument (protocol error): %s", args[0]);
@@ -759,7 +759,7 @@ static void cmd_set_inputlog(struct reply *r, const char *command, char **args, 
 
 /* DRV_OPTION KEY VALUE: lircd hands it to its driver; irjack's sources
  * take no driver options, so the driver's refusal is lircd's message. */
-static void cmd_drv_option(struct reply *r, const char *command, char **args, int argc)
+static void serve_drv_option(struct reply *r, const char *command, char **args, int argc)
 {
 	if (argc != 2)
 		error_reply(r, command, "Illegal argument (protocol error): %s",
@@ -771,7 +771,7 @@ static void cmd_drv_option(struct reply *r, const char *command, char **args, in
 /* IRJACK_PEER ID: another irjackd's lircd source says who it is (so no
  * event goes back to it) and learns who we are.  `c` is NULL from
  * ir_lircd_command(). */
-static void cmd_peer(struct ir_lircd *s, struct client *c, struct reply *r, const char *command,
+static void serve_peer(struct ir_lircd *s, struct client *c, struct reply *r, const char *command,
 		     char **args, int argc)
 {
 	if (argc != 1 || strlen(args[0]) >= sizeof(c->peer_id) ||
@@ -818,33 +818,33 @@ static size_t run_command(struct ir_lircd *s, struct client *c, const char *inpu
 	if (!strcasecmp(args[0], "SIMULATE")) {
 		rest = line + strspn(line, " \t") + strlen("SIMULATE");
 		rest += strspn(rest, " \t");
-		cmd_simulate(s, &r, line, rest);
+		serve_simulate(s, &r, line, rest);
 	} else if (!strcasecmp(args[0], "VERSION")) {
 		if (argc > 1)
 			error_reply(&r, line, "bad send packet");
 		else
 			put(&r, "BEGIN\n%s\nSUCCESS\nDATA\n1\n%s\nEND\n", line, IR_LIRCD_VERSION);
 	} else if (!strcasecmp(args[0], "LIST")) {
-		cmd_list(s, &r, line, args + 1, argc - 1);
+		serve_list(s, &r, line, args + 1, argc - 1);
 	} else if (!strcasecmp(args[0], "SEND_ONCE")) {
-		cmd_send(s, &r, line, IR_LIRCD_SEND_ONCE, args + 1, argc - 1);
+		serve_send(s, &r, line, IR_LIRCD_SEND_ONCE, args + 1, argc - 1);
 	} else if (!strcasecmp(args[0], "SEND_START")) {
-		cmd_send(s, &r, line, IR_LIRCD_SEND_START, args + 1, argc - 1);
+		serve_send(s, &r, line, IR_LIRCD_SEND_START, args + 1, argc - 1);
 	} else if (!strcasecmp(args[0], "SEND_STOP")) {
-		cmd_send(s, &r, line, IR_LIRCD_SEND_STOP, args + 1, argc - 1);
+		serve_send(s, &r, line, IR_LIRCD_SEND_STOP, args + 1, argc - 1);
 	} else if (!strcasecmp(args[0], "SET_TRANSMITTERS")) {
-		cmd_set_transmitters(s, &r, line, args + 1, argc - 1);
+		serve_set_transmitters(s, &r, line, args + 1, argc - 1);
 	} else if (!strcasecmp(args[0], "SET_INPUTLOG")) {
-		cmd_set_inputlog(&r, line, args + 1, argc - 1);
+		serve_set_inputlog(&r, line, args + 1, argc - 1);
 	} else if (!strcasecmp(args[0], "DRV_OPTION")) {
-		cmd_drv_option(&r, line, args + 1, argc - 1);
+		serve_drv_option(&r, line, args + 1, argc - 1);
 	} else if (!strcasecmp(args[0], "STATUS") && s->cfg.status) {
-		cmd_status(s, &r, line, argc - 1);
+		serve_status(s, &r, line, argc - 1);
 	} else if (!strcasecmp(args[0], "IRJACK_PEER") && s->instance_id[0]) {
-		cmd_peer(s, c, &r, line, args + 1, argc - 1);
+		serve_peer(s, c, &r, line, args + 1, argc - 1);
 	} else if (!strcasecmp(args[0], "DISPLAY") && s->cfg.display) {
 		rest = line + strspn(line, " \t") + strlen("DISPLAY");
-		cmd_display(s, &r, line, rest + strspn(rest, " \t"));
+		serve_display(s, &r, line, rest + strspn(rest, " \t"));
 	} else {
 		error_reply(&r, line, "unknown directive: \"%s\"", args[0]);
 	}

@@ -195,6 +195,17 @@ void ir_source_sink_edges(struct ir_source_sink *sink, const struct ir_edge *edg
 	src->samples += n;
 }
 
+uint32_t ir_source_sink_space_deadline(struct ir_source_sink *sink)
+{
+	return sink->src->dec ? ir_decoder_space_deadline(sink->src->dec) : 0;
+}
+
+void ir_source_sink_space_elapsed(struct ir_source_sink *sink, uint32_t elapsed_us)
+{
+	if (sink->src->dec)
+		ir_decoder_space_elapsed(sink->src->dec, elapsed_us);
+}
+
 void ir_source_sink_frame(struct ir_source_sink *sink, const struct ir_frame *frame)
 {
 	on_frame(sink->src, frame);

@@ -142,6 +142,13 @@ void ir_source_sink_audio_format(struct ir_source_sink *sink, unsigned rate, uns
 void ir_source_sink_samples(struct ir_source_sink *sink, const float *interleaved, size_t frames);
 void ir_source_sink_edges(struct ir_source_sink *sink, const struct ir_edge *edges, size_t n);
 void ir_source_sink_frame(struct ir_source_sink *sink, const struct ir_frame *frame);
+/* A timing source that knows how long the space after its last pulse has
+ * lasted so far, before the space edge itself is due (a paced replay),
+ * asks when that silence becomes decisive (µs from the pulse's end; 0 =
+ * no decoder waits on it) and tells the decoders once it has lasted that
+ * long: ir_decoder_space_deadline() / ir_decoder_space_elapsed(). */
+uint32_t ir_source_sink_space_deadline(struct ir_source_sink *sink);
+void ir_source_sink_space_elapsed(struct ir_source_sink *sink, uint32_t elapsed_us);
 /* Audio or timings were lost (or the device went/came back): resets the
  * decoders and reports `event` with `message`. */
 void ir_source_sink_event(struct ir_source_sink *sink, enum ir_source_event event,

@@ -36,6 +36,7 @@ struct file_source {
 	/* timings */
 	struct ir_edge_buf edges;
 	size_t next_edge;
+	uint32_t space_told_us;      /* of the space now due: told to the decoders */
 };
 
 static void file_close(void *impl)
@@ -159,23 +160,54 @@ static int dispatch_audio(struct file_source *fs, uint64_t due_frames)
 	return 0;
 }
 
+/*
+ * A space is handed over only once all of it has been played, but the
+ * decoders may be sure of a frame long before (NEC after 2250 us of the
+ * ~96 ms after a repeat).  Tell them when the silence reaches their
+ * deadline, as a live receiver's idle timer does, so a paced replay
+ * reports frames as early as the line would.  The value told is the
+ * deadline itself, in the file's time, not the wall clock's: what is
+ * decoded never depends on how late this dispatch ran.
+ */
+static void tell_space_elapsed(struct file_source *fs, const struct ir_edge *space,
+			       uint64_t due_us)
+{
+	for (;;) {
+		uint32_t deadline = ir_source_sink_space_deadline(fs->sink);
+
+		if (!deadline || deadline <= fs->space_told_us || deadline >= space->duration ||
+		    fs->delivered + deadline > due_us)
+			return;
+		ir_source_sink_space_elapsed(fs->sink, deadline);
+		fs->space_told_us = deadline; /* another family may wait longer */
+	}
+}
+
 static int dispatch_timings(struct file_source *fs, uint64_t due_us)
 {
 	size_t first = fs->next_edge;
+	const struct ir_edge *pending = NULL;
 
 	while (fs->next_edge < fs->edges.len) {
 		const struct ir_edge *e = &fs->edges.edges[fs->next_edge];
 
-		if (fs->paced && ir_edge_is_timing(e) && fs->delivered + e->duration > due_us)
+		if (fs->paced && ir_edge_is_timing(e) && fs->delivered + e->duration > due_us) {
+			pending = e;
 			break;
+		}
 		if (ir_edge_is_timing(e))
 			fs->delivered += e->duration;
 		fs->next_edge++;
+		fs->space_told_us = 0;
 		if (!fs->paced && fs->next_edge - first >= 1024)
 			break;
 	}
 	if (fs->next_edge > first)
 		ir_source_sink_edges(fs->sink, &fs->edges.edges[first], fs->next_edge - first);
+	/* after a pulse only: the deadline counts from the last pulse's end */
+	if (pending && pending->kind == IR_SPACE && fs->next_edge > 0 &&
+	    fs->edges.edges[fs->next_edge - 1].kind == IR_PULSE)
+		tell_space_elapsed(fs, pending, due_us);
 	return fs->next_edge < fs->edges.len ? 0 : -ENODATA;
 }
 

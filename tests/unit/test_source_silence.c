@@ -9,6 +9,10 @@
  * The receiver is a pipe: a test backend ("pipe:FD", kind timing) reads
  * struct ir_edge records from it and pushes them into the source's sink,
  * as the /dev/lircN backend does with mode2 words.
+ *
+ * A paced replay of a timing file (file:PATH, what irjackd and `monitor`
+ * play) knows the silence from the file: it too must report a frame when
+ * its silence is certain, not when the next edge is due.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -334,6 +338,136 @@ static void a_timeout_word_reports_the_frame_once(void **state)
 	rig_close(&r);
 }
 
+/* ---- a paced replay of a timing file ---- */
+
+/* NEC frame, then repeats every 108 ms (rc-core: 9 ms + 2.25 ms + 562 us),
+ * each followed by the rest of its period as one space; the last space is
+ * `tail_us` long and ends the file. */
+static void write_nec_mode2(FILE *f, unsigned repeats, uint32_t tail_us)
+{
+	struct ir_edge e[80];
+	size_t n = nec_train(NEC_0408_BITS, 32, e);
+	uint32_t used = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s %u\n", e[i].kind == IR_PULSE ? "pulse" : "space", e[i].duration);
+		used += e[i].duration;
+	}
+	for (unsigned r = 0; r <= repeats; r++) {
+		uint32_t rest = r < repeats ? 108000 - used : tail_us;
+
+		fprintf(f, "space %u\n", rest);
+		if (r == repeats)
+			break;
+		fprintf(f, "pulse 9000\nspace 2250\npulse %u\n", NEC_UNIT);
+		used = 9000 + 2250 + NEC_UNIT;
+	}
+}
+
+struct replay {
+	struct ir_frame frames[16];
+	uint64_t at_us[16];   /* CLOCK_MONOTONIC when each came */
+	unsigned n;
+};
+
+static void on_replay_frame(void *userdata, const struct ir_frame *frame)
+{
+	struct replay *r = userdata;
+
+	if (r->n < 16) {
+		r->frames[r->n] = *frame;
+		r->at_us[r->n] = now_us();
+	}
+	r->n++;
+}
+
+/* Replays `path` to its end, paced or at once; returns when it was opened. */
+static uint64_t replay_file(const char *path, bool paced, struct replay *out)
+{
+	struct ir_source_callbacks cb = { .frame = on_replay_frame, .userdata = out };
+	struct ir_source_options opt;
+	struct ir_source *src;
+	char spec[300], err[200];
+	uint64_t opened, end;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	ir_source_options_init(&opt);
+	opt.paced = paced;
+	snprintf(spec, sizeof(spec), "file:%s", path);
+	assert_int_equal(ir_source_open(spec, &opt, &cb, &src, err, sizeof(err)), 0);
+	opened = now_us();
+	end = opened + FRAME_BOUND_MS * 1000u;
+	while (ret == 0 && now_us() < end) {
+		struct pollfd p = { .fd = ir_source_fd(src), .events = POLLIN };
+
+		assert_true(poll(&p, 1, 10) >= 0);
+		if (p.revents & POLLIN)
+			ret = ir_source_dispatch(src, err, sizeof(err));
+	}
+	assert_int_equal(ret, -ENODATA);
+	ir_source_free(src);
+	return opened;
+}
+
+/*
+ * A paced replay hands a space over only once all of it has played, but a
+ * frame is certain 2250 us after its stop pulse: the frame before a 1 s
+ * space must come then, not 1 s later (it came at ~1.07 s before the file
+ * source told the decoders of the silence).  500 ms leaves a loaded host
+ * ~430 ms; the old behaviour cannot pass.
+ */
+static void a_paced_replay_reports_a_frame_when_its_silence_is_certain(void **state)
+{
+	char path[] = "/tmp/irjack-paced-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	struct replay r;
+	uint64_t opened;
+
+	(void)state;
+	assert_non_null(f);
+	write_nec_mode2(f, 0, 1000000);
+	fclose(f);
+	opened = replay_file(path, true, &r);
+	unlink(path);
+	assert_true(r.n >= 1);
+	assert_int_equal(r.frames[0].protocol, IR_PROTO_NEC);
+	assert_int_equal(r.frames[0].scancode, 0x0408);
+	printf("paced: the frame came %.1f ms after the open (its stop pulse ends at %.1f)\n",
+	       (r.at_us[0] - opened) / 1e3, r.frames[0].end_us / 1e3);
+	assert_true(r.at_us[0] - opened < 500000);
+}
+
+/* Telling the decoders of the silence changes when frames come, never
+ * which: a frame and three repeats, paced and at once, give the same
+ * frames with the same times. */
+static void a_paced_replay_decodes_what_an_unpaced_one_does(void **state)
+{
+	char path[] = "/tmp/irjack-paced-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	struct replay paced, at_once;
+
+	(void)state;
+	assert_non_null(f);
+	write_nec_mode2(f, 3, 200000);
+	fclose(f);
+	replay_file(path, true, &paced);
+	replay_file(path, false, &at_once);
+	unlink(path);
+	assert_int_equal(at_once.n, 4);
+	assert_int_equal(paced.n, at_once.n);
+	for (unsigned i = 0; i < at_once.n; i++) {
+		assert_int_equal(paced.frames[i].protocol, at_once.frames[i].protocol);
+		assert_int_equal(paced.frames[i].scancode, at_once.frames[i].scancode);
+		assert_int_equal(paced.frames[i].flags, at_once.frames[i].flags);
+		assert_int_equal(paced.frames[i].start_us, at_once.frames[i].start_us);
+		assert_int_equal(paced.frames[i].end_us, at_once.frames[i].end_us);
+	}
+	assert_true(at_once.frames[3].flags & IR_FRAME_REPEAT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +475,8 @@ int main(void)
 		cmocka_unit_test(frame_ending_in_a_pulse_arrives_after_the_silence),
 		cmocka_unit_test(an_edge_before_the_deadline_cancels_it),
 		cmocka_unit_test(a_timeout_word_reports_the_frame_once),
+		cmocka_unit_test(a_paced_replay_reports_a_frame_when_its_silence_is_certain),
+		cmocka_unit_test(a_paced_replay_decodes_what_an_unpaced_one_does),
 	};
 
 	if (ir_source_register(&pipe_backend) < 0)
