@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +132,9 @@
  * DECAY_TAU_MIN_US (nothing). */
 #define DECAY_FORGET 1.2
 #define DECAY_GAP_MAX_US 3000.0
+/* decay_log()'s table: 2^DLOG_BITS intervals of [0.707, 1.414) */
+#define DLOG_BITS 7
+#define DLOG_N (1u << DLOG_BITS)
 
 /* Before any step has been measured the first edge out of the dark can only
  * be judged against the noise, and a recording's start often holds a small
@@ -206,6 +210,16 @@
  * as the noise lasted, and lenient decoders (imon) made frames of them:
  * white noise at -12 dBFS, 7 false frames a minute with a 4 σ trigger. */
 #define WEAK_GIVE_BACK_US 20000.0
+/* Where the sequence detector took a start back (its first COMMIT_US no
+ * better than darkness), the frame it started on, if there was one, is
+ * lost, and a trigger on its next pulse starts it in the middle: the
+ * trigger between frames is armed again only after the weak band has
+ * stayed under it this long, longer than any space inside a frame
+ * (NEC's and Sanyo's 4.5 ms).  (At 16 kHz, 10 dB, τ 1 ms, a JVC leader
+ * drooped to 60 % before the trigger fired, its start was taken back, and
+ * the first data pulse 12 ms in made a false telefunken frame,
+ * test_demod_plateau.) */
+#define WEAK_REARM_US 6000.0
 /* A strong frame that comes while the weak detector owns the line (its
  * run, or its wait between frames) ends it: the weak band moves by
  * STRONG_RATIO times the detector's step, and by STRONG_NOISE σ of its
@@ -247,15 +261,15 @@
  * 16 kHz 6 dB 43.5 -> 59.3 % (bench limit, 40 frames).  The race rule at
  * 4 σ lost a bare photodiode's RC-5 at 44.1 kHz 15 dB (97 -> 35-40 %, its
  * steps measured under 4 σ, taken by the detector); at 6 σ it keeps
- * 100 %: those steps are handed back whole.  Below WEAK_OWN_RATE both
- * stay as they were (4 σ, no race rule): at 16 kHz the fast band is
- * nearly the input itself, 6 σ is over a 10 dB step drooped by a 1 ms
- * coupling, and the detector took such a JVC frame from its first data
- * pulse after losing the leader: a false telefunken frame
- * (test_demod_plateau). */
+ * 100 %: those steps are handed back whole.  The level is in σ of the
+ * band the wide band decides on, so it holds at every rate: at 16 kHz the
+ * fast band is nearly the input itself (6 σ is 5.5 σ of the input, a
+ * 10 dB step is 6.3 σ).  (It was 4 σ and without the race rule below
+ * 32 kHz, where the detector lost a 10 dB JVC leader drooped by a 1 ms
+ * coupling and took the frame from its first data pulse, a false
+ * telefunken frame in test_demod_plateau: the trigger's reference was
+ * dragged along by the wide band's tracker: see weak_idle_trigger.) */
 #define WEAK_MAX_STEP 6.0
-#define WEAK_MAX_STEP_LOW 4.0
-#define WEAK_OWN_RATE 32000u
 /* The sequence detector works with one-sample blocks: at 16 kHz too
  * (16 kHz 6 dB: 31.2 % of frames without it, 54.4 % with). */
 #define WEAK_MIN_RATE 8000u
@@ -270,11 +284,16 @@
  * real recording's first frame after -80 dBFS noise, ledrem-mivar-000,
  * was started by the weak trigger and lost; 0.4 loses EVPAD's first frame
  * after 1 and 5 s of -60 dBFS noise, test_demod_leading_silence's known
- * failures, lost after 0.5 s already.)  Below WEAK_OWN_RATE it stays 0.5:
- * at 16 kHz, 10 dB, τ 1 ms NEC fell from 85 to 65 % (test_demod_plateau),
- * the weak detector taking frames the wide band decodes. */
+ * failures, lost after 0.5 s already.)  The ratio is of two estimates
+ * made on the idle path from one sample in IDLE_NOISE_EVERY over NOISE_US:
+ * fewer samples at lower rates, and a wider scatter, so WEAK_WHITE is the
+ * level at WEAK_WHITE_N independent samples (44.1 kHz) and below that it
+ * is lowered as far, in standard deviations of the ratio's log, as the
+ * scatter widens (see weak_white_for): 0.21 at 16 kHz, where at 0.5 the
+ * trigger was off at random after frames (16 kHz 6 dB: rc6_0 and JVC
+ * τ 5 ms lost whole streams to the wide band). */
 #define WEAK_WHITE 0.4
-#define WEAK_WHITE_LOW 0.5
+#define WEAK_WHITE_N 43.0
 /* The coupling's rate assumed for the first pulse's droop, where no state
  * measured one (a τ of 3 ms), and the slowest rate taken from one. */
 #define WEAK_TAU_START_US 3000.0
@@ -321,11 +340,13 @@ struct ir_demod {
 	double decay_gap_max; /* samples: see DECAY_GAP_MAX_US */
 	double decay_var, decay_var_max; /* the variance of decay, and before any state */
 	double decay_est, decay_est_var; /* this state's estimate, with the earlier ones */
+	double dlog_c[DLOG_N], dlog_l[DLOG_N]; /* decay_log()'s table */
 	bool narrow_valid; /* ...measured (narrow bands: see narrow_decay()) */
 	bool decay_valid; /* this state measured its own rate */
 	unsigned block_n, block_count;
 	uint64_t block1_center;
 	double block1, block_sum;
+	double block1_inv; /* 1 / the first block's sum */
 	unsigned warmup_n;
 	double step;   /* typical |edge height| */
 	bool step_known; /* measured on a settled edge (else a provisional guess) */
@@ -373,6 +394,7 @@ struct ir_demod {
 	double rise_mean_g;
 	unsigned rise_n, rise_near, rise_block_n; /* samples, those near the threshold */
 	uint32_t deadline_us;
+	double timers_from_us; /* the timeout or MAX_PULSE_US, the nearer (see line_timers) */
 	uint64_t state_start_n;
 	bool ref_settled; /* the state before the last edge lasted past its settling */
 
@@ -391,6 +413,7 @@ struct ir_demod {
 	double weak_gain;      /* the band's noise variance gain */
 	double weak_noise2;    /* its noise variance, measured in the dark */
 	float weak_thr;        /* idle trigger: WEAK_TRIGGER σ */
+	double weak_white;     /* its white-noise gate (see WEAK_WHITE) */
 	bool weak_on;          /* the weak detector runs at this rate */
 	bool weak;             /* a weak frame is being decoded */
 	bool weak_acq;         /* ...its first pulse is being measured */
@@ -410,6 +433,9 @@ struct ir_demod {
 	 * weak trigger waits for the next frame until the line times out */
 	bool weak_wait;
 	double weak_wait_g;    /* the idle level's tracking rate there */
+	/* samples the weak band has stayed under the trigger since the
+	 * detector took a start back, and how many re-arm it (WEAK_REARM_US) */
+	unsigned weak_quiet_n, weak_rearm_n;
 	/* the weak band's idle level on the full path, and for how many
 	 * samples it has followed an idle line (see weak_idle_sample) */
 	double weak_idle;
@@ -449,8 +475,20 @@ static void set_settle(struct ir_demod *d);
 static void enter_idle_fast(struct ir_demod *d);
 static void idle_housekeeping(struct ir_demod *d, float x);
 static void fold_decay(struct ir_demod *d);
+static void dlog_init(struct ir_demod *d);
 static void seq_edge(void *userdata, double t_us, bool lit);
 static void seq_horizon(void *userdata, double t_us);
+
+/* The weak trigger's white-noise gate (see WEAK_WHITE) for idle-path noise
+ * estimates that move by `a` per update: an exponential average of about
+ * (2 - a) / a independent samples, the log of a ratio of two of them
+ * scattering as the inverse square root of that. */
+static double weak_white_for(double a)
+{
+	double n = (2 - a) / a;
+
+	return n >= WEAK_WHITE_N ? WEAK_WHITE : pow(WEAK_WHITE, sqrt(WEAK_WHITE_N / n));
+}
 
 int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 		 ir_demod_space_fn space_fn, void *userdata, struct ir_demod **out)
@@ -467,6 +505,8 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 	d->cfg = *cfg;
 	if (!d->cfg.timeout_us)
 		d->cfg.timeout_us = DEFAULT_TIMEOUT_US;
+	d->timers_from_us = d->cfg.timeout_us < MAX_PULSE_US ? d->cfg.timeout_us : MAX_PULSE_US;
+	dlog_init(d);
 	d->edge_fn = edge_fn;
 	d->space_fn = space_fn;
 	d->userdata = userdata;
@@ -509,8 +549,10 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 	d->weak_on = cfg->sample_rate >= WEAK_MIN_RATE;
 	d->weak_g = (float)alpha_for(WEAK_BAND_US, d->us_per_sample);
 	d->weak_gain = band_noise_gain(d->weak_g);
+	d->weak_white = weak_white_for(d->alpha_noise * IDLE_NOISE_EVERY);
 	d->weak_acq_len = (unsigned)ceil(WEAK_ACQUIRE_US / d->us_per_sample);
 	d->weak_wait_g = alpha_for(IDLE_TRACK_US, d->us_per_sample);
+	d->weak_rearm_n = d->weak_quiet_n = (unsigned)ceil(WEAK_REARM_US / d->us_per_sample);
 	d->strong_d = (unsigned)ceil(STRONG_LOOK_US / d->us_per_sample);
 	d->strong_d = d->strong_d < 2 ? 2 : d->strong_d > STRONG_HIST_MAX ? STRONG_HIST_MAX : d->strong_d;
 	d->weak_k_min = alpha_for(WEAK_TAU_MAX_US, d->us_per_sample);
@@ -952,42 +994,118 @@ static inline double decay_use(double k, double var, double max)
 	return k < 0 ? 0 : k < max ? k : max;
 }
 
+/*
+ * ln(x) for a finite x > 0 (normal, not subnormal), within one unit in the
+ * last place of libm's log() (the same in ~90 % of arguments; checked over
+ * 2e7 of them from 1e-17 to 1e17 and just under 1).  Inline because the
+ * wide band's decay rate takes a logarithm every block (~3 samples at
+ * 48 kHz) and the next sample's prediction waits for it: the call to libm
+ * (which spills every live register) was 15 % of the frames path's time.
+ *
+ * x = 2^e z, z in [0.707, 1.414) split into DLOG_N intervals; with c near
+ * 1/z (26 significant bits, so that the high half of z times c is exact)
+ * and l = -ln c from the table, ln x = e ln 2 + l + ln(1 + r),
+ * r = z c - 1, |r| < 2^-7; ln(1 + r) to r^8 (the next term is under
+ * 2^-56 r).  The two intervals either side of 1 have c = 1 (no
+ * cancellation between l and ln(1 + r) just under and over 1).
+ */
+#define DLOG_OFF UINT64_C(0x3fe6a00000000000) /* 0.70703125: √½ rounded down to 7 bits */
+
+static double dlog_from_bits(uint64_t u)
+{
+	double x;
+
+	memcpy(&x, &u, sizeof(x));
+	return x;
+}
+
+static void dlog_init(struct ir_demod *d)
+{
+	uint64_t width = UINT64_C(1) << (52 - DLOG_BITS);
+
+	for (unsigned i = 0; i < DLOG_N; i++) {
+		double z0 = dlog_from_bits(DLOG_OFF + i * width);
+		double z1 = dlog_from_bits(DLOG_OFF + (i + 1) * width);
+		double c = z0 <= 1 && 1 <= z1 ? 1 : 2 / (z0 + z1);
+		uint64_t u;
+
+		memcpy(&u, &c, sizeof(u));
+		c = dlog_from_bits(u & ~((UINT64_C(1) << 27) - 1));
+		d->dlog_c[i] = c;
+		d->dlog_l[i] = -log(c);
+	}
+}
+
+static inline double decay_log(const struct ir_demod *d, double x)
+{
+	static const double ln2_hi = 6.93147180369123816490e-01; /* 0x3fe62e42fee00000 */
+	static const double ln2_lo = 1.90821492927058770002e-10;
+	uint64_t u, t, zu;
+	int64_t e;
+	unsigned i;
+	double z, zh, c, r, r2, r4, p;
+
+	memcpy(&u, &x, sizeof(u));
+	t = u - DLOG_OFF;
+	e = (int64_t)t >> 52;
+	i = (unsigned)(t >> (52 - DLOG_BITS)) & (DLOG_N - 1);
+	zu = u - ((uint64_t)e << 52);
+	z = dlog_from_bits(zu);
+	zh = dlog_from_bits(zu & ~((UINT64_C(1) << 26) - 1));
+	c = d->dlog_c[i];
+	r = (zh * c - 1) + (z - zh) * c;
+	r2 = r * r;
+	r4 = r2 * r2;
+	/* ln(1 + r) = r + r² p(r), terms paired (Estrin) for a short chain */
+	p = (-0.5 + r * (1.0 / 3)) + r2 * (-0.25 + r * 0.2) +
+	    r4 * ((-1.0 / 6 + r * (1.0 / 7)) - r2 * 0.125);
+	return ((double)e * ln2_hi + d->dlog_l[i]) + (r + (r2 * p + (double)e * ln2_lo));
+}
+
 /* Stable and unclipped: block means of the signal's distance from the
  * baseline; from the first clear one on, the decay since then. */
 static inline void narrow_decay(struct ir_demod *d, double mean, double ratio, double gap);
 
 static inline void measure_decay(struct ir_demod *d, double y)
 {
-	double mean, ratio, k, gap;
+	double sum, mean, ratio, k, gap;
 
 	d->block_sum += y - d->baseline;
 	if (++d->block_count < d->block_n)
 		return;
-	mean = d->block_sum / d->block_n;
+	sum = d->block_sum;
 	d->block_sum = 0;
 	d->block_count = 0;
 	if (!d->block1_center) {
+		mean = sum / d->block_n;
 		/* The first block must stand clear of the noise (4 σ of a mean)
 		 * and a quarter step away from the baseline: near it a ratio
 		 * of block means says nothing (a DC-coupled space). */
 		if (mean * mean * d->block_n < 16 * d->noise2 || fabs(mean) < 0.25 * d->step)
 			return;
 		d->block1 = mean;
+		d->block1_inv = 1 / sum;
 		d->block1_center = d->n - d->block_n / 2;
 		return;
 	}
 	if (d->n - d->block_n / 2 < d->block1_center + DECAY_MIN_BLOCKS * d->block_n)
 		return;
-	ratio = mean / d->block1;
 	gap = (double)(d->n - d->block_n / 2 - d->block1_center);
 	if (d->use_slow) {
-		narrow_decay(d, mean, ratio, gap);
+		mean = sum / d->block_n;
+		narrow_decay(d, mean, mean / d->block1, gap);
 		return;
 	}
+	/* The ratio of the block means as that of their sums, and over the
+	 * gap as times its reciprocal: the same to a unit in the last place,
+	 * and no division waits for the signal (the next sample's prediction
+	 * waits for k: two divisions and a call to libm's log() there were
+	 * a fifth of the frames path's time). */
+	ratio = sum * d->block1_inv;
 	/* Past a twentieth the decay is lost in the noise and the next edge. */
 	if (ratio < 0.05)
 		ratio = 0.05;
-	k = ratio >= 1 ? 0 : -log(ratio) / gap;
+	k = ratio >= 1 ? 0 : -decay_log(d, ratio) * (1 / gap);
 	d->decay_now = k < d->decay_max ? k : d->decay_max;
 	d->decay_valid = true;
 }
@@ -1181,8 +1299,7 @@ static void weak_set_noise(struct ir_demod *d, double noise2)
 	 * AC-coupled recording's start droops, and the first frame's cold
 	 * start is the wide band's. */
 	d->weak_thr = d->weak_on && !weak_start_held(d) && d->raw_noise2 >= SILENT_NOISE_SD * SILENT_NOISE_SD &&
-				      noise2 >= (d->cfg.sample_rate >= WEAK_OWN_RATE ? WEAK_WHITE : WEAK_WHITE_LOW) *
-							d->raw_noise2 * d->weak_gain
+				      noise2 >= d->weak_white * d->raw_noise2 * d->weak_gain
 			      ? (float)thr
 			      : INFINITY;
 }
@@ -1190,19 +1307,17 @@ static void weak_set_noise(struct ir_demod *d, double noise2)
 /* The height (on the raw input) from which a step is the wide band's. */
 static double weak_strong(const struct ir_demod *d)
 {
-	double k = d->cfg.sample_rate >= WEAK_OWN_RATE ? WEAK_MAX_STEP : WEAK_MAX_STEP_LOW;
-
-	return k * sqrt(d->raw_noise2 * d->fast_gain);
+	return WEAK_MAX_STEP * sqrt(d->raw_noise2 * d->fast_gain);
 }
 
 /* True where a frame that starts now is the sequence detector's unless it
  * is strong (WEAK_MAX_STEP): the line idle and dark, nothing held, the
- * detector on, at WEAK_OWN_RATE and up, and no carrier path (at 66 kHz
+ * detector on, and no carrier path (at 66 kHz
  * and up a bare photodiode's envelope is the wide band's: the rule lost
  * its frames at 192 kHz). */
 static bool weak_owns_start(const struct ir_demod *d)
 {
-	return d->seqdet && !d->carrier && d->cfg.sample_rate >= WEAK_OWN_RATE && d->idle && !d->held && d->state == LINE_SPACE &&
+	return d->seqdet && !d->carrier && d->idle && !d->held && d->state == LINE_SPACE &&
 	       isfinite(d->weak_thr) && !weak_start_held(d);
 }
 
@@ -1384,8 +1499,11 @@ static void weak_give_back(struct ir_demod *d)
 static void weak_wait_sample(struct ir_demod *d, float w_before)
 {
 	double dev = d->w2 - d->weak_b;
+	bool armed = d->weak_quiet_n >= d->weak_rearm_n;
 
-	if (fabs(dev) >= d->weak_thr && (d->pol == 0 || dev * d->pol > 0)) {
+	if (!armed)
+		d->weak_quiet_n = fabs(dev) < d->weak_thr ? d->weak_quiet_n + 1 : 0;
+	if (armed && fabs(dev) >= d->weak_thr && (d->pol == 0 || dev * d->pol > 0)) {
 		d->weak_wait = false;
 		d->level = d->weak_b;
 		weak_start(d, dev, w_before - d->weak_b);
@@ -1401,20 +1519,26 @@ static void weak_wait_sample(struct ir_demod *d, float w_before)
 
 /* See STRONG_LOOK_US: true when the weak band moved like a strong frame's
  * edge; `ref` gets its level before the move.  Records this sample. */
-static bool strong_edge(struct ir_demod *d, float *ref)
+static inline bool strong_edge(struct ir_demod *d, float *ref)
 {
-	float old = d->strong_hist[d->strong_i];
-	bool full = d->strong_n >= d->strong_d;
-	double dev = (double)d->w2 - old, a = d->seqdet ? ir_seqdet_step(d->seqdet) : 0;
+	unsigned i = d->strong_i;
+	float old = d->strong_hist[i];
+	double dev, a;
 
-	d->strong_hist[d->strong_i] = d->w2;
-	d->strong_i = d->strong_i + 1 < d->strong_d ? d->strong_i + 1 : 0;
-	if (!full) {
+	d->strong_hist[i] = d->w2;
+	d->strong_i = i + 1 < d->strong_d ? i + 1 : 0;
+	if (d->strong_n < d->strong_d) {
 		d->strong_n++;
 		return false;
 	}
 	*ref = old;
-	return (d->weak_seq || d->weak_wait) && fabs(dev) >= STRONG_RATIO * a &&
+	/* Only the weak detector's run or wait can be ended: the step and the
+	 * move are worked out only then (every frame sample paid for them). */
+	if (!d->weak_seq && !d->weak_wait)
+		return false;
+	dev = (double)d->w2 - old;
+	a = d->seqdet ? ir_seqdet_step(d->seqdet) : 0;
+	return fabs(dev) >= STRONG_RATIO * a &&
 	       dev * dev >= STRONG_NOISE * STRONG_NOISE * 2 * d->weak_noise2;
 }
 
@@ -1569,8 +1693,10 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 			d->weak_b = d->w2; /* not the detector's baseline: it may be what went wrong */
 			return;
 		}
-		if (!ir_seqdet_running(d->seqdet) && d->weak_seq)
+		if (!ir_seqdet_running(d->seqdet) && d->weak_seq) {
 			weak_reject(d);
+			d->weak_quiet_n = 0; /* taken back: see WEAK_REARM_US */
+		}
 		return;
 	}
 	if (d->weak) {
@@ -1778,9 +1904,19 @@ static bool weak_acq_below_wide(const struct ir_demod *d)
 }
 
 static void line_timers_at(struct ir_demod *d, double now_us);
-static void line_timers(struct ir_demod *d)
+/* line_timers_at() at this sample.  Every timer there fires on dark_us
+ * reaching one of START_PROOF_US (stream start held), the space deadline,
+ * the timeout or MAX_PULSE_US: before the nearest, nothing can (one
+ * compare per sample instead of the whole check, the same dark_us). */
+static inline void line_timers(struct ir_demod *d)
 {
-	line_timers_at(d, (double)d->n * d->us_per_sample);
+	double now_us = (double)d->n * d->us_per_sample;
+	double dark_us = now_us - d->last_edge_us;
+
+	if (dark_us < d->timers_from_us && (!d->start_open || dark_us < START_PROOF_US) &&
+	    (!d->deadline_us || dark_us < d->deadline_us))
+		return;
+	line_timers_at(d, now_us);
 }
 
 /* seqdet hook: a decided edge (see weak_edge). */
