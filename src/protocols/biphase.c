@@ -320,11 +320,18 @@ static void bp_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_ed
 	struct bp_dec *d = state;
 	bool pulse = e->kind == IR_PULSE;
 	uint32_t dur = e->duration;
+	const struct ir_protocol_set *enabled = ir_decode_enabled_set(ctx);
+	bool why = ir_decode_wants_why(ctx);
 
 	for (size_t i = 0; i < BP_COUNT; i++) {
-		if (!ir_decode_enabled(ctx, bp_protos[i].id))
+		if (!ir_protocol_set_has(enabled, bp_protos[i].id))
 			continue;
-		ir_decode_set_row(ctx, (unsigned)i);
+		/* an idle row takes no space: unless its reason is asked
+		 * for, only pulses and the rows in a frame are worth the call */
+		if (!pulse && !why && d->one[i].state == STATE_INACTIVE)
+			continue;
+		if (why) /* the row only names whose reason it is */
+			ir_decode_set_row(ctx, (unsigned)i);
 		bp_decode_one(&bp_protos[i], &d->one[i], ctx, pulse, dur);
 	}
 }

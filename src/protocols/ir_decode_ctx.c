@@ -55,6 +55,11 @@ bool ir_decode_enabled(const struct ir_decode_ctx *ctx, enum ir_protocol p)
 	return ir_protocol_set_has(ctx->enabled, p);
 }
 
+const struct ir_protocol_set *ir_decode_enabled_set(const struct ir_decode_ctx *ctx)
+{
+	return ctx->enabled;
+}
+
 const void *ir_decode_params(const struct ir_decode_ctx *ctx)
 {
 	return ctx->params;

@@ -87,6 +87,11 @@ struct ir_family {
 /* Is protocol p enabled for this decoder? */
 bool ir_decode_enabled(const struct ir_decode_ctx *ctx, enum ir_protocol p);
 
+/* The set ir_decode_enabled() tests (owned by the decoder, valid for this
+ * call), for a table family that tests a row per edge: one call, then
+ * ir_protocol_set_has() inline. */
+const struct ir_protocol_set *ir_decode_enabled_set(const struct ir_decode_ctx *ctx);
+
 /* The parameters of a parametric family's instance (NULL for built-in
  * families). */
 const void *ir_decode_params(const struct ir_decode_ctx *ctx);

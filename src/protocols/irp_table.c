@@ -556,11 +556,12 @@ static bool irp_step(const struct irp_proto *p, struct irp_one *o, struct ir_dec
 static void irp_why(const struct irp_proto *p, const struct irp_one *o, struct ir_decode_ctx *ctx,
 		    bool pulse, uint32_t dur)
 {
-	const char *name = irp_name(p), *what = pulse ? "pulse" : "space";
+	const char *name, *what = pulse ? "pulse" : "space";
 	unsigned progress = (p->header[0].kind != HDR_NONE ? 2 : 0) + 2 * o->nsym + o->idx;
 
 	if (!ir_decode_wants_why(ctx) || (o->state == STATE_INACTIVE && !pulse))
 		return;
+	name = irp_name(p);
 	switch (o->state) {
 	case STATE_INACTIVE:
 		ir_decode_why(ctx, 0, "%s: header pulse %u us, not %u", name, dur,
@@ -625,12 +626,19 @@ static void irp_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_e
 	struct irp_dec *d = state;
 	bool pulse = e->kind == IR_PULSE;
 	uint32_t dur = e->duration;
+	const struct ir_protocol_set *enabled = ir_decode_enabled_set(ctx);
+	bool why = ir_decode_wants_why(ctx);
 
 	for (size_t i = 0; i < IRP_COUNT; i++) {
-		if (!ir_decode_enabled(ctx, irp_protos[i].id))
+		if (!ir_protocol_set_has(enabled, irp_protos[i].id))
 			continue;
-		ir_decode_set_row(ctx, (unsigned)i);
-		irp_decode_one(&irp_protos[i], &d->one[i], ctx, pulse, dur);
+		/* an idle row takes no space (irp_step()): only pulses and the
+		 * rows in a frame are worth the call */
+		if (pulse || d->one[i].state != STATE_INACTIVE) {
+			if (why) /* the row only names whose reason it is */
+				ir_decode_set_row(ctx, (unsigned)i);
+			irp_decode_one(&irp_protos[i], &d->one[i], ctx, pulse, dur);
+		}
 		if (e->kind == IR_TIMEOUT)
 			d->one[i].last_pulse = 0;
 	}

@@ -1100,14 +1100,15 @@ static void pd_why(const struct pd_proto *p, const struct pd_one *o, struct ir_d
 			      o->count, what, dur, v ? "pulse" : "space");
 }
 
+/* `why`: ir_decode_wants_why(ctx), asked once per edge by pd_decode(). */
 static void pd_decode_one(const struct pd_proto *p, struct pd_one *o, struct ir_decode_ctx *ctx,
-			  bool pulse, uint32_t dur)
+			  bool pulse, uint32_t dur, bool why)
 {
 	bool ok = false;
 
 	switch (o->state) {
 	case STATE_INACTIVE:
-		if (pulse && !pd_start(p, o, ctx, dur) && ir_decode_wants_why(ctx))
+		if (pulse && !pd_start(p, o, ctx, dur) && why)
 			pd_why_start(p, ctx, dur);
 		return;
 	case STATE_HEADER_SPACE:
@@ -1148,7 +1149,7 @@ static void pd_decode_one(const struct pd_proto *p, struct pd_one *o, struct ir_
 	}
 	if (ok)
 		return;
-	if (ir_decode_wants_why(ctx))
+	if (why)
 		pd_why(p, o, ctx, pulse, dur);
 	o->state = STATE_INACTIVE;
 	o->chain = false;
@@ -1169,11 +1170,14 @@ static void pd_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_ed
 {
 	struct pd_dec *d = state;
 	bool pulse = e->kind == IR_PULSE, early = ir_decode_space_early(ctx);
+	/* (asked once per edge, not per row: ~30 rows see every edge) */
+	const struct ir_protocol_set *enabled = ir_decode_enabled_set(ctx);
+	bool why = ir_decode_wants_why(ctx);
 
 	for (size_t i = 0; i < PD_COUNT; i++) {
 		struct pd_one *o = &d->one[i];
 
-		if (!ir_decode_enabled(ctx, pd_protos[i].id))
+		if (!ir_protocol_set_has(enabled, pd_protos[i].id))
 			continue;
 		/* silence handed early is for the rows that wait for it; the
 		 * others (a header space in progress...) read the space edge */
@@ -1183,9 +1187,23 @@ static void pd_decode(void *state, struct ir_decode_ctx *ctx, const struct ir_ed
 			o->took_early = false;
 			continue;
 		}
+		/* an idle row waits for a pulse: a space (or the timeout) leaves
+		 * it as it is (most rows are idle at most edges) */
+		if (!pulse && !early && o->state == STATE_INACTIVE && !o->took_early)
+			continue;
 		o->took_early = early;
-		ir_decode_set_row(ctx, (unsigned)i);
-		pd_decode_one(&pd_protos[i], &d->one[i], ctx, pulse, e->duration);
+		/* an idle row whose header pulse this is not (and that waits
+		 * for no repeat): what pd_start() would conclude, without the
+		 * call (most rows, at every pulse) */
+		if (pulse && !why && o->state == STATE_INACTIVE && !o->chain &&
+		    pd_protos[i].header_pulse &&
+		    !ir_eq_margin(e->duration, pd_protos[i].header_pulse, pd_protos[i].header_margin)) {
+			o->repeat = false;
+			continue;
+		}
+		if (why) /* the row only names whose reason it is */
+			ir_decode_set_row(ctx, (unsigned)i);
+		pd_decode_one(&pd_protos[i], &d->one[i], ctx, pulse, e->duration, why);
 	}
 }
 
