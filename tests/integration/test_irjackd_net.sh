@@ -151,7 +151,7 @@ wait $tcp $unix
 printf '%s\n' "$KEYS" >"$TMP/keys.want"
 cmp -s "$TMP/keys.want" "$TMP/tcp.out" || fail "key lines over TCP: $(cat "$TMP/tcp.out")"
 cmp -s "$TMP/keys.want" "$TMP/unix.out" || fail "key lines on the socket: $(cat "$TMP/unix.out")"
-grep -q '^pulse 9000$' "$TMP/sent.mode2" || fail "SEND_ONCE over TCP sent nothing"
+wait_for "$TMP/sent.mode2" '^pulse 9000$' || fail "SEND_ONCE over TCP sent nothing" # played on its own thread
 # the port is taken: a second daemon on another path says which address
 sed "s|$TMP/a.sock|$TMP/b.sock|" "$TMP/a.conf" >"$TMP/busy.conf"
 timeout 10 "$IRJACKD" --config "$TMP/busy.conf" 2>"$TMP/busy.err"

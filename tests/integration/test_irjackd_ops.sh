@@ -119,13 +119,17 @@ wait_for "$TMP/daemon.err" 'keys.toml:5: ' || fail "broken keymap not named: $(c
 
 # SET_TRANSMITTERS: 2 → the second only; 1 2 → both; 3 → refused.
 timeout 60 irsend -d "$sock" SET_TRANSMITTERS 2 || fail "SET_TRANSMITTERS 2"
+# (SUCCESS means queued: each transmitter plays on its own thread, so the
+# files are waited for; checking at once failed under load: "transmitter 2
+# sent nothing")
 timeout 60 irsend -d "$sock" SEND_ONCE irmp_nec KEY_PLAY || fail "SEND_ONCE to transmitter 2"
+wait_for "$TMP/two.mode2" '^pulse 9000$' || fail "transmitter 2 sent nothing"
 [ -e "$TMP/one.mode2" ] && fail "transmitter 1 sent though only 2 was set"
-grep -q '^pulse 9000$' "$TMP/two.mode2" || fail "transmitter 2 sent nothing"
 timeout 60 irsend -d "$sock" SET_TRANSMITTERS 1 2 || fail "SET_TRANSMITTERS 1 2"
 timeout 60 irsend -d "$sock" SEND_ONCE irmp_nec KEY_STOP || fail "SEND_ONCE to both"
-grep -q '^pulse 9000$' "$TMP/one.mode2" 2>/dev/null || fail "transmitter 1 sent nothing after SET_TRANSMITTERS 1 2"
-[ "$(grep -c '^pulse 9000$' "$TMP/two.mode2")" = 2 ] || fail "transmitter 2 did not send twice"
+wait_for "$TMP/one.mode2" '^pulse 9000$' || fail "transmitter 1 sent nothing after SET_TRANSMITTERS 1 2"
+eventually has_lines "$TMP/two.mode2" 2 '^pulse 9000$' || fail "transmitter 2 did not send twice"
+[ "$(grep -c '^pulse 9000$' "$TMP/two.mode2")" = 2 ] || fail "transmitter 2 sent more than twice"
 timeout 60 irsend -d "$sock" SET_TRANSMITTERS 3 >"$TMP/set.err" 2>&1 && fail "SET_TRANSMITTERS 3 of 2 accepted"
 
 # SEND_START repeats the button every frame period until SEND_STOP, with
