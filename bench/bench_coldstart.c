@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_args.h"
 #include "ir_channel_sim.h"
 #include "ir_edge.h"
 #include "ir_decoder.h"
@@ -191,23 +192,6 @@ static void run_cell(const struct coldstart_grid *g, unsigned rate, double snr,
 	}
 }
 
-static size_t parse_numbers(const char *list, double *v)
-{
-	char buf[256], *save = NULL, *end;
-	size_t n = 0;
-
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (n == MAX_AXIS)
-			return 0;
-		v[n] = strtod(tok, &end);
-		if (*end != '\0')
-			return 0;
-		n++;
-	}
-	return n;
-}
-
 static const char usage[] =
 	"usage: bench_audio coldstart [--rates r,s] [--snr x,y] [--taus ms,...] (0 = DC)\n"
 	"         [--seeds N] [--markdown] [--list] (every cut missed) [--edges] (and its edges)\n";
@@ -243,9 +227,9 @@ static int grid_parse(struct coldstart_grid *g, int argc, char **argv)
 			goto bad;
 		i++;
 	}
-	g->n_rates = parse_numbers(rates, g->rates);
-	g->n_snrs = parse_numbers(snrs, g->snrs);
-	g->n_taus = parse_numbers(taus, g->taus);
+	g->n_rates = bench_parse_numbers(rates, g->rates, MAX_AXIS);
+	g->n_snrs = bench_parse_numbers(snrs, g->snrs, MAX_AXIS);
+	g->n_taus = bench_parse_numbers(taus, g->taus, MAX_AXIS);
 	if (g->n_rates && g->n_snrs && g->n_taus && g->seeds >= 1 && g->seeds <= 100)
 		return 0;
 bad:

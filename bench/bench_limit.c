@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_args.h"
 #include "audio_harness.h"
 
 #define MAX_AXIS 64
@@ -29,24 +30,6 @@ struct limit_grid {
 struct limit_cell {
 	double ours, genie;
 };
-
-/* Parses "a,b,c" (numbers) into v; returns the count, or 0 on a bad list. */
-static size_t parse_numbers(const char *list, double *v)
-{
-	char buf[512], *save = NULL, *end;
-	size_t n = 0;
-
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (n == MAX_AXIS)
-			return 0;
-		v[n] = strtod(tok, &end);
-		if (*end != '\0')
-			return 0;
-		n++;
-	}
-	return n;
-}
 
 static size_t parse_protocols(const char *list, enum ir_protocol *v)
 {
@@ -123,9 +106,9 @@ static int grid_parse(struct limit_grid *g, bool photodiode, int argc, char **ar
 			goto bad;
 	}
 	g->n_protocols = parse_protocols(protocols, g->protocols);
-	g->n_rates = parse_numbers(rates, g->rates);
-	g->n_taus = parse_numbers(taus, g->taus);
-	g->n_snrs = parse_numbers(snrs, g->snrs);
+	g->n_rates = bench_parse_numbers(rates, g->rates, MAX_AXIS);
+	g->n_taus = bench_parse_numbers(taus, g->taus, MAX_AXIS);
+	g->n_snrs = bench_parse_numbers(snrs, g->snrs, MAX_AXIS);
 	if (full) {
 		g->n_snrs = full_snrs(g->snrs, photodiode);
 		g->frames = g->frames == 100 ? 200 : g->frames;
