@@ -10,11 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "audio_harness.h"
 #include "bench_args.h"
 #include "ir_channel_sim.h"
 #include "ir_edge.h"
-#include "ir_decoder.h"
-#include "ir_receiver.h"
 
 #define LEAD_MS 20.0
 #define MAX_AXIS 16
@@ -45,54 +44,12 @@ struct coldstart_grid {
 	bool markdown, list, edges;
 };
 
-struct wanted {
-	enum ir_protocol protocol;
-	uint64_t scancode;
-	bool have, hit;
-};
-
 /* Counts of one cell: cuts tried and decoded, and the same frames uncut
  * (20 ms of noise before them: what the stream would give anyway). */
 struct coldstart_cell {
 	unsigned tried, cut_ok, uncut_tried, uncut_ok;
 	unsigned per_frame_miss[N_FRAMES];
 };
-
-static void on_reference(void *userdata, const struct ir_frame *f)
-{
-	struct wanted *w = userdata;
-
-	if (!w->have) {
-		w->protocol = f->protocol;
-		w->scancode = f->scancode;
-		w->have = true;
-	}
-}
-
-static void on_frame(void *userdata, const struct ir_frame *f)
-{
-	struct wanted *w = userdata;
-
-	if (f->protocol == w->protocol && f->scancode == w->scancode)
-		w->hit = true;
-}
-
-/* What the clean timings decode to, the protocol alone enabled. */
-static int reference(enum ir_protocol p, const struct ir_edge_buf *b, struct wanted *w)
-{
-	struct ir_protocol_set only;
-	struct ir_decoder *dec;
-
-	ir_protocol_set_clear(&only);
-	ir_protocol_set_add(&only, p);
-	memset(w, 0, sizeof(*w));
-	if (ir_decoder_new(&only, on_reference, w, &dec) < 0)
-		return -1;
-	ir_decoder_feed_many(dec, b->edges, b->len);
-	ir_decoder_flush(dec);
-	ir_decoder_free(dec);
-	return w->have ? 0 : -1;
-}
 
 /* --edges: the demodulated edges of a miss, in the compact mode2 form. */
 static void print_edge(void *userdata, unsigned channel, const struct ir_edge *e)
@@ -105,26 +62,10 @@ static void print_edge(void *userdata, unsigned channel, const struct ir_edge *e
 		printf(" [%s %u]", ir_edge_kind_name(e->kind), e->duration);
 }
 
-static bool decodes_from(const float *s, size_t n, size_t from, unsigned rate,
-			 struct wanted *w, bool show_edges)
-{
-	struct ir_receiver_config cfg = { .sample_rate = rate, .channels = 1 };
-	struct ir_receiver *rx;
-
-	w->hit = false;
-	if (ir_receiver_new(&cfg, on_frame, w, &rx) < 0)
-		return false;
-	if (show_edges)
-		ir_receiver_set_edge_fn(rx, print_edge, NULL);
-	ir_receiver_process(rx, s + from, n - from);
-	ir_receiver_flush(rx);
-	ir_receiver_free(rx);
-	return w->hit;
-}
-
 /* Every cut of one rendering: counts into `c`. */
 static void run_cuts(const struct coldstart_grid *g, const struct ir_channel_config *cc,
-		     const float *s, size_t n, size_t f, struct wanted *w, struct coldstart_cell *c)
+		     const float *s, size_t n, size_t f, struct audio_wanted *w,
+		     struct coldstart_cell *c)
 {
 	unsigned rate = cc->sample_rate;
 
@@ -133,7 +74,7 @@ static void run_cuts(const struct coldstart_grid *g, const struct ir_channel_con
 					    : LEAD_MS + frames[f].deepest_us *
 								into_frac[k - N_BEFORE] / 1000;
 		size_t from = (size_t)llround(at_ms * 1e-3 * rate);
-		bool ok = decodes_from(s, n, from, rate, w, false);
+		bool ok = audio_decodes_from(s, n, from, rate, n, w, NULL);
 
 		c->tried++;
 		c->cut_ok += ok;
@@ -145,12 +86,12 @@ static void run_cuts(const struct coldstart_grid *g, const struct ir_channel_con
 			       at_ms - LEAD_MS);
 		if (!ok && g->edges) {
 			printf("  edges:");
-			decodes_from(s, n, from, rate, w, true);
+			audio_decodes_from(s, n, from, rate, n, w, print_edge);
 			printf("\n");
 		}
 	}
 	c->uncut_tried++;
-	c->uncut_ok += decodes_from(s, n, 0, rate, w, false);
+	c->uncut_ok += audio_decodes_from(s, n, 0, rate, n, w, NULL);
 }
 
 /* One rate × SNR: every frame × tau × polarity × seed. */
@@ -161,10 +102,11 @@ static void run_cell(const struct coldstart_grid *g, unsigned rate, double snr,
 	for (size_t f = 0; f < N_FRAMES; f++) {
 		enum ir_protocol proto;
 		struct ir_edge_buf b = { 0 };
-		struct wanted w;
+		struct audio_wanted w;
 
 		if (ir_protocol_from_name(frames[f].name, &proto) < 0 ||
-		    ir_encode(proto, frames[f].scancode, NULL, &b) < 0 || reference(proto, &b, &w) < 0) {
+		    ir_encode(proto, frames[f].scancode, NULL, &b) < 0 ||
+		    audio_reference_frame(proto, b.edges, b.len, &w) < 0) {
 			fprintf(stderr, "bench_audio: cannot make a %s frame\n", frames[f].name);
 			exit(1);
 		}

@@ -427,3 +427,58 @@ int audio_trial_module(const char *protocol, unsigned rate, double tau_ms, doubl
 	t.channel.seed = seed * 7919;
 	return audio_trial_run(&t, result);
 }
+
+static void on_reference(void *userdata, const struct ir_frame *f)
+{
+	struct audio_wanted *w = userdata;
+
+	if (!w->have) {
+		w->protocol = f->protocol;
+		w->scancode = f->scancode;
+		w->have = true;
+	}
+}
+
+static void on_wanted(void *userdata, const struct ir_frame *f)
+{
+	struct audio_wanted *w = userdata;
+
+	if (f->protocol == w->protocol && f->scancode == w->scancode)
+		w->hit = true;
+}
+
+int audio_reference_frame(enum ir_protocol p, const struct ir_edge *edges, size_t n,
+			  struct audio_wanted *w)
+{
+	struct ir_protocol_set only;
+	struct ir_decoder *dec;
+
+	ir_protocol_set_clear(&only);
+	ir_protocol_set_add(&only, p);
+	memset(w, 0, sizeof(*w));
+	if (ir_decoder_new(&only, on_reference, w, &dec) < 0)
+		return -1;
+	ir_decoder_feed_many(dec, edges, n);
+	ir_decoder_flush(dec);
+	ir_decoder_free(dec);
+	return w->have ? 0 : -1;
+}
+
+bool audio_decodes_from(const float *s, size_t n, size_t from, unsigned rate, size_t block,
+			struct audio_wanted *w,
+			void (*edge_fn)(void *userdata, unsigned channel, const struct ir_edge *edge))
+{
+	struct ir_receiver_config cfg = { .sample_rate = rate, .channels = 1 };
+	struct ir_receiver *rx;
+
+	w->hit = false;
+	if (ir_receiver_new(&cfg, on_wanted, w, &rx) < 0)
+		return false;
+	if (edge_fn)
+		ir_receiver_set_edge_fn(rx, edge_fn, NULL);
+	for (size_t i = from; i < n; i += block)
+		ir_receiver_process(rx, s + i, n - i < block ? n - i : block);
+	ir_receiver_flush(rx);
+	ir_receiver_free(rx);
+	return w->hit;
+}

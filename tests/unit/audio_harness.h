@@ -72,4 +72,24 @@ int audio_decode_edges(const struct ir_channel_config *channel, const struct ir_
 		       const struct ir_protocol_set *protocols,
 		       void (*fn)(void *userdata, const struct ir_frame *frame), void *userdata);
 
+/* A frame a cut recording must give: the protocol and scancode its clean
+ * timings decode to (audio_reference_frame), and whether it came out. */
+struct audio_wanted {
+	enum ir_protocol protocol;
+	uint64_t scancode;
+	bool have, hit;
+};
+
+/* Decodes the clean timings `b` with protocol `p` alone enabled and keeps
+ * the first frame in `w`.  Returns 0, or -1 when nothing decodes. */
+int audio_reference_frame(enum ir_protocol p, const struct ir_edge *edges, size_t n,
+			  struct audio_wanted *w);
+
+/* Feeds samples [from, n) at `rate` to a new receiver in blocks of
+ * `block` (every protocol enabled; `edge_fn`, if not NULL, sees every
+ * edge); returns whether the wanted frame came out (also in w->hit). */
+bool audio_decodes_from(const float *s, size_t n, size_t from, unsigned rate, size_t block,
+			struct audio_wanted *w,
+			void (*edge_fn)(void *userdata, unsigned channel, const struct ir_edge *edge));
+
 #endif

@@ -28,69 +28,10 @@
 
 #include <cmocka.h>
 
+#include "audio_harness.h"
 #include "ir_channel_sim.h"
-#include "ir_decoder.h"
-#include "ir_receiver.h"
 
 #define LEAD_MS 20.0
-
-struct wanted {
-	enum ir_protocol protocol;
-	uint64_t scancode;
-	bool have, hit;
-};
-
-static void on_reference(void *userdata, const struct ir_frame *f)
-{
-	struct wanted *w = userdata;
-
-	if (!w->have) {
-		w->protocol = f->protocol;
-		w->scancode = f->scancode;
-		w->have = true;
-	}
-}
-
-static void on_frame(void *userdata, const struct ir_frame *f)
-{
-	struct wanted *w = userdata;
-
-	if (f->protocol == w->protocol && f->scancode == w->scancode)
-		w->hit = true;
-}
-
-/* The frame the clean timings of `edges` decode to (one protocol enabled). */
-static void reference(enum ir_protocol p, const struct ir_edge_buf *b, struct wanted *w)
-{
-	struct ir_protocol_set only;
-	struct ir_decoder *dec;
-
-	ir_protocol_set_clear(&only);
-	ir_protocol_set_add(&only, p);
-	memset(w, 0, sizeof(*w));
-	assert_int_equal(ir_decoder_new(&only, on_reference, w, &dec), 0);
-	ir_decoder_feed_many(dec, b->edges, b->len);
-	ir_decoder_flush(dec);
-	ir_decoder_free(dec);
-	assert_true(w->have);
-}
-
-/* Decodes samples [from, n) in blocks of `block`; true when the wanted
- * frame came out. */
-static bool decodes_from(const float *s, size_t n, size_t from, unsigned rate, size_t block,
-			 struct wanted *w)
-{
-	struct ir_receiver_config cfg = { .sample_rate = rate, .channels = 1 };
-	struct ir_receiver *rx;
-
-	w->hit = false;
-	assert_int_equal(ir_receiver_new(&cfg, on_frame, w, &rx), 0);
-	for (size_t i = from; i < n; i += block)
-		ir_receiver_process(rx, s + i, n - i < block ? n - i : block);
-	ir_receiver_flush(rx);
-	ir_receiver_free(rx);
-	return w->hit;
-}
 
 /*
  * deepest_us: how far into the first pulse a cut may go.  Sony's
@@ -124,11 +65,11 @@ static void test_cut_recordings_decode(void **state)
 	for (size_t p = 0; p < N_FRAMES; p++) {
 		enum ir_protocol proto;
 		struct ir_edge_buf b = { 0 };
-		struct wanted w;
+		struct audio_wanted w;
 
 		assert_int_equal(ir_protocol_from_name(frames[p].name, &proto), 0);
 		assert_int_equal(ir_encode(proto, frames[p].scancode, NULL, &b), 0);
-		reference(proto, &b, &w);
+		assert_int_equal(audio_reference_frame(proto, b.edges, b.len, &w), 0);
 		for (size_t t = 0; t < 3; t++) {
 			for (int inv = 0; inv < 2; inv++) {
 				struct ir_channel_config c;
@@ -154,7 +95,7 @@ static void test_cut_recordings_decode(void **state)
 					size_t block = k % 3 == 0 ? 1 : k % 3 == 1 ? 37 : 4096;
 
 					tried++;
-					if (!decodes_from(s, n, from, c.sample_rate, block, &w)) {
+					if (!audio_decodes_from(s, n, from, c.sample_rate, block, &w, NULL)) {
 						failed++;
 						fprintf(stderr,
 							"%s tau %.0f ms %s: cut %.2f ms from the first pulse: not decoded\n",
@@ -188,11 +129,11 @@ static void test_cut_inside_a_drooping_pulse(void **state)
 	for (size_t p = 0; p < N_FRAMES; p++) {
 		enum ir_protocol proto;
 		struct ir_edge_buf b = { 0 };
-		struct wanted w;
+		struct audio_wanted w;
 
 		assert_int_equal(ir_protocol_from_name(frames[p].name, &proto), 0);
 		assert_int_equal(ir_encode(proto, frames[p].scancode, NULL, &b), 0);
-		reference(proto, &b, &w);
+		assert_int_equal(audio_reference_frame(proto, b.edges, b.len, &w), 0);
 		for (size_t t = 0; t < 2; t++) {
 			for (unsigned v = 0; v < 20; v++) {
 				struct ir_channel_config c;
@@ -213,7 +154,7 @@ static void test_cut_inside_a_drooping_pulse(void **state)
 					size_t from = (size_t)llround(at_ms * 1e-3 * c.sample_rate);
 
 					tried++;
-					if (!decodes_from(s, n, from, c.sample_rate, 4096, &w)) {
+					if (!audio_decodes_from(s, n, from, c.sample_rate, 4096, &w, NULL)) {
 						failed++;
 						fprintf(stderr, "%s tau %.0f ms seed %llu: cut %.3f ms into the first pulse: not decoded\n",
 							frames[p].name, taus[t], (unsigned long long)c.seed,
