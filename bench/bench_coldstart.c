@@ -18,18 +18,6 @@
 #define LEAD_MS 20.0
 #define MAX_AXIS 16
 
-/* The frames, and how far into the first pulse a cut may go: past it a
- * decoder must refuse the leader (Sony's 2400 us header is 178 us above
- * RC-5's reach; see test_demod_cold_start.c). */
-static const struct {
-	const char *name;
-	uint64_t scancode;
-	double deepest_us;
-} frames[] = {
-	{ "nec", 0x04fb08 & 0xffff, 100 }, { "rc5", 0x0510, 100 },  { "rc6_0", 0x0c23, 100 },
-	{ "sony12", 0x010012, 30 },        { "jvc", 0x0312, 100 },   { "sanyo", 0x010c15, 100 },
-};
-#define N_FRAMES (sizeof(frames) / sizeof(frames[0]))
 
 /* ms before the first pulse; then fractions of the deepest cut into it */
 static const double before_ms[] = { 5, 4, 3, 2, 1.5, 1, 0.75, 0.5, 0.3, 0.1, 0 };
@@ -48,7 +36,7 @@ struct coldstart_grid {
  * (20 ms of noise before them: what the stream would give anyway). */
 struct coldstart_cell {
 	unsigned tried, cut_ok, uncut_tried, uncut_ok;
-	unsigned per_frame_miss[N_FRAMES];
+	unsigned per_frame_miss[AUDIO_CUT_FRAMES];
 };
 
 /* --edges: the demodulated edges of a miss, in the compact mode2 form. */
@@ -71,7 +59,7 @@ static void run_cuts(const struct coldstart_grid *g, const struct ir_channel_con
 
 	for (size_t k = 0; k < N_CUTS; k++) {
 		double at_ms = k < N_BEFORE ? LEAD_MS - before_ms[k]
-					    : LEAD_MS + frames[f].deepest_us *
+					    : LEAD_MS + audio_cut_frames[f].deepest_us *
 								into_frac[k - N_BEFORE] / 1000;
 		size_t from = (size_t)llround(at_ms * 1e-3 * rate);
 		bool ok = audio_decodes_from(s, n, from, rate, n, w, NULL);
@@ -81,7 +69,7 @@ static void run_cuts(const struct coldstart_grid *g, const struct ir_channel_con
 		c->per_frame_miss[f] += !ok;
 		if (!ok && g->list)
 			printf("miss: %s %u Hz %g dB tau %g ms %s seed %llu: cut %+.3f ms\n",
-			       frames[f].name, rate, cc->snr_db, cc->ac_tau_ms,
+			       audio_cut_frames[f].name, rate, cc->snr_db, cc->ac_tau_ms,
 			       cc->invert ? "inverted" : "active low", (unsigned long long)cc->seed,
 			       at_ms - LEAD_MS);
 		if (!ok && g->edges) {
@@ -99,15 +87,13 @@ static void run_cell(const struct coldstart_grid *g, unsigned rate, double snr,
 		     struct coldstart_cell *c)
 {
 	memset(c, 0, sizeof(*c));
-	for (size_t f = 0; f < N_FRAMES; f++) {
-		enum ir_protocol proto;
+	for (size_t f = 0; f < AUDIO_CUT_FRAMES; f++) {
 		struct ir_edge_buf b = { 0 };
 		struct audio_wanted w;
 
-		if (ir_protocol_from_name(frames[f].name, &proto) < 0 ||
-		    ir_encode(proto, frames[f].scancode, NULL, &b) < 0 ||
-		    audio_reference_frame(proto, b.edges, b.len, &w) < 0) {
-			fprintf(stderr, "bench_audio: cannot make a %s frame\n", frames[f].name);
+		if (audio_cut_frame_edges(f, &b, &w) < 0) {
+			fprintf(stderr, "bench_audio: cannot make a %s frame\n",
+				audio_cut_frames[f].name);
 			exit(1);
 		}
 		for (size_t t = 0; t < g->n_taus; t++)
@@ -184,14 +170,14 @@ static void print_cell(const struct coldstart_grid *g, const struct coldstart_ce
 	double cut = 100.0 * c->cut_ok / c->tried, uncut = 100.0 * c->uncut_ok / c->uncut_tried;
 	size_t worst = 0;
 
-	for (size_t f = 1; f < N_FRAMES; f++)
+	for (size_t f = 1; f < AUDIO_CUT_FRAMES; f++)
 		if (c->per_frame_miss[f] > c->per_frame_miss[worst])
 			worst = f;
 	if (g->markdown)
 		printf(" %.1f %% (%.1f %%) |", cut, uncut);
 	else
 		printf("  %5.1f (%5.1f) %-7s", cut, uncut,
-		       c->per_frame_miss[worst] ? frames[worst].name : "-");
+		       c->per_frame_miss[worst] ? audio_cut_frames[worst].name : "-");
 }
 
 int bench_coldstart_main(int argc, char **argv)

@@ -464,6 +464,21 @@ int audio_reference_frame(enum ir_protocol p, const struct ir_edge *edges, size_
 	return w->have ? 0 : -1;
 }
 
+const struct audio_cut_frame audio_cut_frames[AUDIO_CUT_FRAMES] = {
+	{ "nec", 0x04fb08 & 0xffff, 100 }, { "rc5", 0x0510, 100 }, { "rc6_0", 0x0c23, 100 },
+	{ "sony12", 0x010012, 30 },        { "jvc", 0x0312, 100 }, { "sanyo", 0x010c15, 100 },
+};
+
+int audio_cut_frame_edges(size_t i, struct ir_edge_buf *b, struct audio_wanted *w)
+{
+	enum ir_protocol proto;
+
+	if (i >= AUDIO_CUT_FRAMES || ir_protocol_from_name(audio_cut_frames[i].name, &proto) < 0 ||
+	    ir_encode(proto, audio_cut_frames[i].scancode, NULL, b) < 0)
+		return -1;
+	return audio_reference_frame(proto, b->edges, b->len, w);
+}
+
 bool audio_decodes_from(const float *s, size_t n, size_t from, unsigned rate, size_t block,
 			struct audio_wanted *w,
 			void (*edge_fn)(void *userdata, unsigned channel, const struct ir_edge *edge))

@@ -80,6 +80,30 @@ struct audio_wanted {
 	bool have, hit;
 };
 
+/*
+ * The frames of the cold-start checks (test_demod_cold_start, bench_audio
+ * coldstart), and deepest_us: how far into the first pulse a cut may go.
+ * Sony's 2400 us header is only 178 us above RC-5's reach (a first pulse
+ * of S1's second half and a merged half-bit, 1778 + 444 = 2222 us at
+ * rc-core's margins, which the kernel accepts too); a cut at tau 5 ms
+ * ends the demodulated header up to ~150 us early (the coupling's droop
+ * over the pulse, before any level is learnt), so a cut past 30 us may
+ * leave light that RC-5 reads first.  The others keep 100 us.
+ */
+struct audio_cut_frame {
+	const char *name;
+	uint64_t scancode;
+	double deepest_us;
+};
+#define AUDIO_CUT_FRAMES 6
+extern const struct audio_cut_frame audio_cut_frames[AUDIO_CUT_FRAMES];
+
+/* Encodes audio_cut_frames[i] into `b` (zeroed by the caller, freed with
+ * ir_edge_buf_free()) and keeps the frame its clean timings decode to in
+ * `w` (audio_reference_frame).  Returns 0, or -1. */
+struct ir_edge_buf;
+int audio_cut_frame_edges(size_t i, struct ir_edge_buf *b, struct audio_wanted *w);
+
 /* Decodes the clean timings `b` with protocol `p` alone enabled and keeps
  * the first frame in `w`.  Returns 0, or -1 when nothing decodes. */
 int audio_reference_frame(enum ir_protocol p, const struct ir_edge *edges, size_t n,

@@ -9,7 +9,7 @@
  * Each protocol's frame is rendered through the channel model (receiver
  * module, both polarities, AC coupling 1 ms, 5 ms and none, 30 dB SNR),
  * then the samples are cut at offsets from 5 ms before the first pulse to
- * 100 µs into it (30 µs for Sony: see deepest_us).  A deeper cut shortens
+ * 100 µs into it (30 µs for Sony: see audio_cut_frames).  A deeper cut shortens
  * the leader towards the edge of its tolerance (±262 µs for JVC's 8.4 ms)
  * or into another protocol's reach (RC-5's, 178 µs under Sony's), and
  * past it no decoder may accept the frame; 100 µs leaves the demodulator's
@@ -33,24 +33,6 @@
 
 #define LEAD_MS 20.0
 
-/*
- * deepest_us: how far into the first pulse a cut may go.  Sony's
- * 2400 us header is only 178 us above RC-5's reach (a first pulse of
- * S1's second half and a merged half-bit, 1778 + 444 = 2222 us at
- * rc-core's margins, which the kernel accepts too); a cut at tau 5 ms
- * ends the demodulated header up to ~150 us early (the coupling's droop
- * over the pulse, before any level is learnt: issue #18), so a cut past
- * 30 us may leave light that RC-5 reads first.  The others keep 100 us.
- */
-static const struct {
-	const char *name;
-	uint64_t scancode;
-	double deepest_us;
-} frames[] = {
-	{ "nec", 0x04fb08 & 0xffff, 100 }, { "rc5", 0x0510, 100 },   { "rc6_0", 0x0c23, 100 },
-	{ "sony12", 0x010012, 30 },	     { "jvc", 0x0312, 100 },	{ "sanyo", 0x010c15, 100 },
-};
-#define N_FRAMES (sizeof(frames) / sizeof(frames[0]))
 
 static void test_cut_recordings_decode(void **state)
 {
@@ -62,14 +44,11 @@ static void test_cut_recordings_decode(void **state)
 	unsigned tried = 0, failed = 0;
 
 	(void)state;
-	for (size_t p = 0; p < N_FRAMES; p++) {
-		enum ir_protocol proto;
+	for (size_t p = 0; p < AUDIO_CUT_FRAMES; p++) {
 		struct ir_edge_buf b = { 0 };
 		struct audio_wanted w;
 
-		assert_int_equal(ir_protocol_from_name(frames[p].name, &proto), 0);
-		assert_int_equal(ir_encode(proto, frames[p].scancode, NULL, &b), 0);
-		assert_int_equal(audio_reference_frame(proto, b.edges, b.len, &w), 0);
+		assert_int_equal(audio_cut_frame_edges(p, &b, &w), 0);
 		for (size_t t = 0; t < 3; t++) {
 			for (int inv = 0; inv < 2; inv++) {
 				struct ir_channel_config c;
@@ -87,7 +66,7 @@ static void test_cut_recordings_decode(void **state)
 				for (size_t k = 0; k < sizeof(before_ms) / sizeof(before_ms[0]) + 3; k++) {
 					double at_ms = k < sizeof(before_ms) / sizeof(before_ms[0])
 							       ? LEAD_MS - before_ms[k]
-							       : LEAD_MS + frames[p].deepest_us *
+							       : LEAD_MS + audio_cut_frames[p].deepest_us *
 										   into_frac[k - sizeof(before_ms) /
 											     sizeof(before_ms[0])] /
 										   1000;
@@ -99,7 +78,7 @@ static void test_cut_recordings_decode(void **state)
 						failed++;
 						fprintf(stderr,
 							"%s tau %.0f ms %s: cut %.2f ms from the first pulse: not decoded\n",
-							frames[p].name, taus[t], inv ? "inverted" : "active low",
+							audio_cut_frames[p].name, taus[t], inv ? "inverted" : "active low",
 							at_ms - LEAD_MS);
 					}
 				}
@@ -126,14 +105,11 @@ static void test_cut_inside_a_drooping_pulse(void **state)
 	unsigned tried = 0, failed = 0;
 
 	(void)state;
-	for (size_t p = 0; p < N_FRAMES; p++) {
-		enum ir_protocol proto;
+	for (size_t p = 0; p < AUDIO_CUT_FRAMES; p++) {
 		struct ir_edge_buf b = { 0 };
 		struct audio_wanted w;
 
-		assert_int_equal(ir_protocol_from_name(frames[p].name, &proto), 0);
-		assert_int_equal(ir_encode(proto, frames[p].scancode, NULL, &b), 0);
-		assert_int_equal(audio_reference_frame(proto, b.edges, b.len, &w), 0);
+		assert_int_equal(audio_cut_frame_edges(p, &b, &w), 0);
 		for (size_t t = 0; t < 2; t++) {
 			for (unsigned v = 0; v < 20; v++) {
 				struct ir_channel_config c;
@@ -150,14 +126,15 @@ static void test_cut_inside_a_drooping_pulse(void **state)
 				c.seed = 1000003u * (v / 2 + 1) + 7919u * p + 131u * t + (v & 1);
 				assert_int_equal(ir_channel_render(&c, b.edges, b.len, &s, &n), 0);
 				for (size_t k = 0; k < sizeof(into_frac) / sizeof(into_frac[0]); k++) {
-					double at_ms = LEAD_MS + frames[p].deepest_us * into_frac[k] / 1000;
+					double deepest = audio_cut_frames[p].deepest_us;
+					double at_ms = LEAD_MS + deepest * into_frac[k] / 1000;
 					size_t from = (size_t)llround(at_ms * 1e-3 * c.sample_rate);
 
 					tried++;
 					if (!audio_decodes_from(s, n, from, c.sample_rate, 4096, &w, NULL)) {
 						failed++;
 						fprintf(stderr, "%s tau %.0f ms seed %llu: cut %.3f ms into the first pulse: not decoded\n",
-							frames[p].name, taus[t], (unsigned long long)c.seed,
+							audio_cut_frames[p].name, taus[t], (unsigned long long)c.seed,
 							at_ms - LEAD_MS);
 					}
 				}
