@@ -327,7 +327,9 @@ static inline bool seek_edge(struct ir_demod *d, const struct full_sample *s)
 		dir = r > 0 ? 1 : -1;
 	/* Out of idle a step the weak detector can take is its own (see
 	 * demod_weak_owns_start): the wide band only starts strong ones. */
-	double thr_idle = dir == 0 && !retracting && demod_weak_owns_start(d) ? fmax(thr, demod_weak_strong(d)) : thr;
+	double thr_idle = dir == 0 && !retracting && demod_weak_owns_start(d)
+				  ? fmax(thr, demod_weak_strong(d))
+				  : thr;
 
 	if ((dir == 0 && fabs(r) > thr_idle) || (dir != 0 && r * dir > thr)) {
 		start_candidate(d, s, dir, retracting, thr);

@@ -27,8 +27,9 @@
  *
  * No file calls one that calls it back (tools/check-layers refuses a
  * cycle between files): ir_demod.c uses the rest; line uses weak, idle,
- * edges, band and decay; weak uses idle, edges and band; edges uses band.  Where a lower file's step must be followed by a higher
- * one's, it says so to its caller (demod_weak_step()'s DEMOD_WEAK_TIMERS).
+ * edges, band and decay; weak uses idle, edges and band; edges uses band.
+ * Where a lower file's step must be followed by a higher one's, it says
+ * so to its caller (demod_weak_step()'s DEMOD_WEAK_TIMERS).
  *
  * Each file's functions for the others are in its own header
  * (ir_demod_line.h, ...); every one takes the demodulator it works on, and
