@@ -40,6 +40,7 @@
 #define IRJACK_IR_DEMOD_STATE_H
 
 #include "ir_demod.h"
+#include "ir_fastlog.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -165,9 +166,6 @@ struct ir_seqdet;
  * DECAY_TAU_MIN_US (nothing). */
 #define DECAY_FORGET 1.2
 #define DECAY_GAP_MAX_US 3000.0
-/* decay_log()'s table: 2^DLOG_BITS intervals of [0.707, 1.414) */
-#define DLOG_BITS 7
-#define DLOG_N (1u << DLOG_BITS)
 
 /* Before any step has been measured the first edge out of the dark can only
  * be judged against the noise, and a recording's start often holds a small
@@ -373,7 +371,7 @@ struct ir_demod {
 	double decay_gap_max; /* samples: see DECAY_GAP_MAX_US */
 	double decay_var, decay_var_max; /* the variance of decay, and before any state */
 	double decay_est, decay_est_var; /* this state's estimate, with the earlier ones */
-	double dlog_c[DLOG_N], dlog_l[DLOG_N]; /* decay_log()'s table */
+	struct ir_fastlog dlog; /* the decay rate's logarithm's table */
 	bool narrow_valid; /* ...measured (narrow bands: see narrow_decay()) */
 	bool decay_valid; /* this state measured its own rate */
 	unsigned block_n, block_count;
