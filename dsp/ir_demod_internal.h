@@ -287,12 +287,12 @@ struct ir_seqdet;
  * the same figures). */
 #define WEAK_STEP_FRACTION 0.25
 #define WEAK_ACQUIRE_US 400.0
-/* The weak band's rise to its trigger, in band_rise()'s fraction of the
- * step, is taken as at most this when the trigger stood near the step
+/* The weak band's rise to its trigger, in demod_band_rise()'s fraction of
+ * the step, is taken as at most this when the trigger stood near the step
  * (see weak_t0): past it, the trigger was reached by the noise on the
  * band's crest, not by the step's rise.  (0.99 before: 6.6 band time
- * constants; 0.75 is 2.7.)  16 kHz 6 dB 80.4 -> 83.6 %, 0.6 and 0.9
- * within 0.5 point of it. */
+ * constants; 0.75 is 2.7.)  16 kHz 6 dB 80.4 -> 83.6 % on the 100 µs band
+ * and the 6 ms start window; 0.6 and 0.9 within 0.5 point of it. */
 #define WEAK_RISE_MAX 0.75
 #define WEAK_MIN_STEP 4.0
 /* A step from WEAK_MAX_STEP σ of the wide (fast) band up is the wide band's:

@@ -132,8 +132,9 @@ void demod_weak_acq_cut(struct ir_demod *d)
 
 /* Where a weak pulse measured at `a` (the mean of its acquisition) began,
  * under the coupling rate k per sample: the weak band crossed its trigger
- * demod_band_rise(thr / A) band time constants after the pulse began, A being the
- * pulse's height where the band crossed (at most WEAK_RISE_MAX of it).
+ * demod_band_rise(thr / A) band time constants after the pulse began, A
+ * being the pulse's height where the band crossed (thr / A at most
+ * WEAK_RISE_MAX).
  * The acquisition comes after the crossing and the coupling has drooped
  * it: A is its mean brought back from the acquisition's middle to the
  * crossing.  (Taken at the drooped mean, thr / a came to 1 and over
@@ -147,7 +148,9 @@ static double weak_t0(const struct ir_demod *d, double a, double k)
 	double gap_n = ((double)d->n - 0.5 * d->weak_acq_n) - d->weak_cross_t / d->us_per_sample;
 	double a_cross = gap_n > 0 ? a * exp(k * gap_n) : a, f = d->weak_thr / a_cross;
 
-	return d->weak_cross_t - demod_band_rise(f < WEAK_RISE_MAX ? f : WEAK_RISE_MAX) * d->weak_band_us;
+	if (f > WEAK_RISE_MAX)
+		f = WEAK_RISE_MAX;
+	return d->weak_cross_t - demod_band_rise(f) * d->weak_band_us;
 }
 
 /* The first pulse's samples are in: its step, and where it started. */
