@@ -39,6 +39,36 @@ static double weak_white_for(double a)
 	return n >= WEAK_WHITE_N ? WEAK_WHITE : pow(WEAK_WHITE, sqrt(WEAK_WHITE_N / n));
 }
 
+/* The noise floors' averaging rate per sample (see NOISE_US).  The idle
+ * path measures them on one sample in IDLE_NOISE_EVERY, so NOISE_US holds
+ * fewer independent samples the lower the rate: 47 at 48 kHz, 42 at
+ * 44.1 kHz, but 15 at 16 kHz, where the weak band's σ scattered by a
+ * third about its value (its trigger and the acquisition's floor with
+ * it) and the white-noise gate turned the trigger off at random.  Below
+ * NOISE_MIN_N the averaging is made as long as holds that many (22 ms at
+ * 16 kHz), up to NOISE_MAX_US; from 44.1 kHz up it is NOISE_US.  (16 kHz
+ * 2/4/6 dB 28.9/67.3/93.1 -> 31.1/69.7/94.1 %.  Uncapped, 43 ms at 8 kHz
+ * lost one of test_irmp_audio's frames, Matsushita at 25 dB τ 1 ms: not
+ * traced.) */
+static double noise_alpha_for(double us_per_sample)
+{
+	double alpha = demod_alpha_for(NOISE_US, us_per_sample);
+	double a = alpha * IDLE_NOISE_EVERY, a_min = 2.0 / (NOISE_MIN_N + 1);
+	double a_max = demod_alpha_for(NOISE_MAX_US, us_per_sample);
+
+	if ((2 - a) / a >= NOISE_MIN_N)
+		return alpha;
+	return a_min / IDLE_NOISE_EVERY > a_max ? a_min / IDLE_NOISE_EVERY : a_max;
+}
+
+/* The weak band's time constant (see WEAK_BAND_MIN_SAMPLES). */
+static double weak_band_for(double us_per_sample)
+{
+	double min_us = WEAK_BAND_MIN_SAMPLES * us_per_sample;
+
+	return min_us > WEAK_BAND_US ? min_us : WEAK_BAND_US;
+}
+
 /* What follows from the sample rate: the filters' gains and the lengths
  * that the constants above give in samples. */
 static void set_rates(struct ir_demod *d)
@@ -55,7 +85,7 @@ static void set_rates(struct ir_demod *d)
 	d->warmup_n = (unsigned)ceil(WARMUP_US / d->us_per_sample);
 	if (d->warmup_n < 16)
 		d->warmup_n = 16;
-	d->alpha_noise = demod_alpha_for(NOISE_US, d->us_per_sample);
+	d->alpha_noise = noise_alpha_for(d->us_per_sample);
 	d->alpha_baseline = demod_alpha_for(BASELINE_US, d->us_per_sample);
 	/* At least two samples: converters' anti-alias filters ring at close
 	 * to half the sample rate, alternating sign from one sample to the next. */
@@ -79,9 +109,10 @@ static void set_rates(struct ir_demod *d)
 	/* (below WEAK_MIN_RATE a unit is too few samples even for the
 	 * sequence detector's one-sample blocks: the trigger stays off) */
 	d->weak_on = d->cfg.sample_rate >= WEAK_MIN_RATE;
-	d->weak_g = (float)demod_alpha_for(WEAK_BAND_US, d->us_per_sample);
+	d->weak_band_us = weak_band_for(d->us_per_sample);
+	d->weak_g = (float)demod_alpha_for(d->weak_band_us, d->us_per_sample);
 	d->weak_gain = band_noise_gain(d->weak_g);
-	d->weak_white = weak_white_for(d->alpha_noise * IDLE_NOISE_EVERY);
+	d->weak_white = weak_white_for(demod_alpha_for(NOISE_US, d->us_per_sample) * IDLE_NOISE_EVERY);
 	d->weak_acq_len = (unsigned)ceil(WEAK_ACQUIRE_US / d->us_per_sample);
 	d->weak_wait_g = demod_alpha_for(IDLE_TRACK_US, d->us_per_sample);
 	d->weak_rearm_n = d->weak_quiet_n = (unsigned)ceil(WEAK_REARM_US / d->us_per_sample);

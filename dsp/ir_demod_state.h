@@ -90,6 +90,10 @@ struct ir_seqdet;
 /* The idle line's noise is sampled every IDLE_NOISE_EVERY samples, its
  * thresholds set again every IDLE_HOUSEKEEPING (see demod_idle_enter). */
 #define IDLE_NOISE_EVERY 16
+/* ...and averaged over at least this many of those samples, in at most
+ * NOISE_MAX_US (see noise_alpha_for). */
+#define NOISE_MIN_N 42.0
+#define NOISE_MAX_US 24000.0
 #define IDLE_HOUSEKEEPING 64
 /* At the stream's start the first WARMUP_US of samples are held and the
  * noise floor is measured on them with estimators that an edge among them
@@ -227,6 +231,17 @@ struct ir_seqdet;
  * or between the frames it decided.
  */
 #define WEAK_BAND_US 100.0
+/* ...and never under this many sample periods.  At 16 kHz 100 µs is 1.6
+ * of them: the band then hardly averages (noise power 0.165 of the
+ * input's, against 0.052 at 48 kHz), its trigger stood at 2.4 σ of the
+ * input, over a 4 dB step drooped by a 1 ms coupling, and the leader's
+ * start was missed (the trigger fired at its end, in the wrong polarity)
+ * or taken late.  2.8 periods is 175 µs at 16 kHz (noise power 0.09);
+ * the 16 kHz grid is flat from 150 to 200 µs (6 dB 93-94 %), and falls
+ * at 276 µs (the same noise power as 44.1 kHz's band: the band blurs
+ * RC-6's 444 µs units and the 1 ms droop: 10 dB 99 -> 91 %).  From
+ * 35.7 kHz up the band is WEAK_BAND_US. */
+#define WEAK_BAND_MIN_SAMPLES 2.8
 /* A sequence-detected run of frames that never goes dark for a timeout
  * (held keys repeat every ~108 ms, under the 125 ms timeout) is stopped
  * and acquired anew after this long: a start on a wrong baseline makes
@@ -280,6 +295,13 @@ struct ir_seqdet;
  * the same figures). */
 #define WEAK_STEP_FRACTION 0.25
 #define WEAK_ACQUIRE_US 400.0
+/* The weak band's rise to its trigger, in demod_band_rise()'s fraction of
+ * the step, is taken as at most this when the trigger stood near the step
+ * (see weak_t0): past it, the trigger was reached by the noise on the
+ * band's crest, not by the step's rise.  (0.99 before: 6.6 band time
+ * constants; 0.75 is 2.7.)  16 kHz 6 dB 80.4 -> 83.6 % on the 100 µs band
+ * and the 6 ms start window; 0.6 and 0.9 within 0.5 point of it. */
+#define WEAK_RISE_MAX 0.75
 #define WEAK_MIN_STEP 4.0
 /* A step from WEAK_MAX_STEP σ of the wide (fast) band up is the wide band's:
  * out of idle it starts only those (demod_weak_owns_start), and the weak
@@ -322,7 +344,11 @@ struct ir_seqdet;
  * is lowered as far, in standard deviations of the ratio's log, as the
  * scatter widens (see weak_white_for): 0.21 at 16 kHz, where at 0.5 the
  * trigger was off at random after frames (16 kHz 6 dB: rc6_0 and JVC
- * τ 5 ms lost whole streams to the wide band). */
+ * τ 5 ms lost whole streams to the wide band).  (The estimates now hold
+ * NOISE_MIN_N samples at every rate, see noise_alpha_for; the gate keeps
+ * the level NOISE_US's count gives, 0.21 at 16 kHz: at 0.4 there the
+ * ratio still dipped under it for 4-12 ms at a time, and 16 kHz 4 dB
+ * fell 69.7 -> 63.9 %.) */
 #define WEAK_WHITE 0.4
 #define WEAK_WHITE_N 43.0
 /* The coupling's rate assumed for the first pulse's droop, where no state
@@ -441,6 +467,7 @@ struct ir_demod {
 
 	/* the weak-signal detector (see WEAK_BAND_US) */
 	float w1, w2, weak_g;  /* its band, on the raw input */
+	double weak_band_us;   /* and its time constant (see weak_band_for) */
 	double weak_gain;      /* the band's noise variance gain */
 	double weak_noise2;    /* its noise variance, measured in the dark */
 	float weak_thr;        /* idle trigger: WEAK_TRIGGER σ */

@@ -66,6 +66,15 @@ static const double step_scale[] = { 0.8, 1.0, 1.25 };
 #define N_SCALE (sizeof(step_scale) / sizeof(step_scale[0]))
 #define N_TAU (N_FAMILY * N_TAU_H * N_SCALE) /* trellises */
 #define COMMIT_US 6000.0
+/* ...but where that holds fewer than COMMIT_MIN_SAMPLES samples (under
+ * 33.3 kHz), COMMIT_LOW_US: a start's evidence grows with its samples,
+ * not with time, and at 16 kHz a 6 dB NEC, JVC or Sanyo leader under a
+ * 1 ms coupling had drooped away with 13-19 nats gained, under
+ * START_NATS, and was taken back (16 kHz 6 dB τ 1 ms: 17-26 of about 50
+ * lost frames each).  10 ms sees NEC's 9 ms leader end and its
+ * undershoot (16 kHz 6 dB 87.2 -> 93.1 %; 9 and 12 ms within 0.5 point). */
+#define COMMIT_MIN_SAMPLES 200.0
+#define COMMIT_LOW_US 10000.0
 /* Decisions are final this long after the block they decide: at 0 dB
  * the survivors of a two-level run-length trellis merge within a few
  * units (RC-5's 889 µs is the longest). */
@@ -137,6 +146,12 @@ struct ir_seqdet {
 	int lev[RING];          /* traceback scratch */
 };
 
+/* The commit window at `us` per sample (see COMMIT_MIN_SAMPLES), µs. */
+static double commit_us_for(double us)
+{
+	return COMMIT_US / us < COMMIT_MIN_SAMPLES ? COMMIT_LOW_US : COMMIT_US;
+}
+
 int ir_seqdet_new(unsigned sample_rate, ir_seqdet_edge_fn edge_fn,
 		  ir_seqdet_horizon_fn horizon_fn, void *userdata, struct ir_seqdet **out)
 {
@@ -162,7 +177,7 @@ int ir_seqdet_new(unsigned sample_rate, ir_seqdet_edge_fn edge_fn,
 	sd->max_pulse = (unsigned)ceil(MAX_PULSE_US / block_us);
 	sd->lag = (unsigned)ceil(LAG_US / block_us);
 	sd->every = (unsigned)ceil(EMIT_EVERY_US / block_us);
-	sd->commit = (unsigned)ceil(COMMIT_US / block_us);
+	sd->commit = (unsigned)ceil(commit_us_for(sd->us) / block_us);
 	sd->mu = 1 - exp(-block_us / TRACK_US);
 	if (sd->lag + sd->every + 2 > RING) {
 		free(sd);
