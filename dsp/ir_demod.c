@@ -3,6 +3,7 @@
 
 #include "ir_carrier.h"
 #include "ir_envelope.h"
+#include "ir_lookback.h"
 #include "ir_seqdet.h"
 
 #include <errno.h>
@@ -249,6 +250,11 @@
  * the same figures). */
 #define WEAK_STEP_FRACTION 0.25
 #define WEAK_ACQUIRE_US 400.0
+/* The input kept (ir_lookback.h): the acquisition and LOOKBACK_BACK_US
+ * before the trigger, with room; the start is sought that far back (the
+ * trigger fires up to ~300 µs into a pulse at 0 dB). */
+#define LOOKBACK_US 1000.0
+#define LOOKBACK_BACK_US 500.0
 #define WEAK_MIN_STEP 4.0
 /* A step from WEAK_MAX_STEP σ of the wide (fast) band up is the wide band's:
  * out of idle it starts only those (weak_owns_start), and the weak
@@ -452,6 +458,9 @@ struct ir_demod {
 	float env_buf[256];
 	const float *env_raw; /* the input sample of the one in process, for ir_carrier */
 
+	/* the last LOOKBACK_US of input (see ir_lookback.h) */
+	struct ir_lookback lb;
+
 	/* report */
 	double peak, clipped_samples, report_samples;
 	uint64_t edges;
@@ -593,6 +602,10 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 			return ret;
 		}
 	}
+	if (ir_lookback_init(&d->lb, LOOKBACK_US, d->us_per_sample) < 0) {
+		ir_demod_free(d);
+		return -ENOMEM;
+	}
 	*out = d;
 	return 0;
 }
@@ -604,6 +617,7 @@ void ir_demod_free(struct ir_demod *d)
 	ir_carrier_free(d->carrier);
 	ir_seqdet_free(d->seqdet);
 	ir_envelope_free(d->envelope);
+	ir_lookback_free(&d->lb);
 	free(d->prime);
 	free(d);
 }
@@ -1433,6 +1447,22 @@ static void weak_acq_cut(struct ir_demod *d)
 		weak_stop(d);
 }
 
+/* RC-MM: where the first pulse most likely began (µs), from the samples
+ * before the trigger (the ring, LOOKBACK_BACK_US of them), as the change
+ * point from the idle level to the lit level `a`.  Placed from the weak
+ * band's rise to its trigger instead, it came out 50-170 µs early at
+ * 0-4 dB under a 1 ms coupling (the drooped level made the rise look
+ * long), which put the header's period (pulse + space) out of RC-MM's
+ * ±83 µs: rcmm32 4 dB τ 1 ms 62/66 % -> 89/91 % at 44.1/48 kHz. */
+static double weak_lookback_t0(const struct ir_demod *d, double a)
+{
+	uint64_t end = d->n - d->weak_acq_n;
+	unsigned back = (unsigned)ceil(LOOKBACK_BACK_US / d->us_per_sample);
+	uint64_t m = ir_lookback_rise(&d->lb, end, back, d->weak_b, (int)d->weak_dir, a);
+
+	return ((double)m - 0.5) * d->us_per_sample;
+}
+
 /* The first pulse's samples are in: its step, and where it started. */
 static void weak_acquired(struct ir_demod *d)
 {
@@ -1460,6 +1490,8 @@ static void weak_acquired(struct ir_demod *d)
 		return;
 	}
 	t0 = d->weak_cross_t - band_rise(d->weak_thr / a < 0.99 ? d->weak_thr / a : 0.99) * WEAK_BAND_US;
+	if (a_short > 0)
+		t0 = weak_lookback_t0(d, a);
 	/* the coupling drooped the measured samples: about their middle */
 	mid_n = ((double)d->n - 0.5 * d->weak_acq_n) - t0 / d->us_per_sample;
 	if (mid_n > 0)
@@ -1665,6 +1697,7 @@ static inline void process_sample_full(struct ir_demod *d, float x)
 	float y_before = d->y_prev;
 
 	d->y_prev = (float)y;
+	ir_lookback_put(&d->lb, d->n, x);
 	d->n++;
 
 	float w_before = d->w2;
@@ -2216,6 +2249,7 @@ static inline void process_sample(struct ir_demod *d, float x)
 			d->w2 = w2;
 			d->y_prev = f2;
 			d->idle_level += d->idle_a * r;
+			ir_lookback_put(&d->lb, d->n, x);
 			if ((++d->n % IDLE_NOISE_EVERY) == 0)
 				idle_noise(d, x, d->x_prev, r);
 			if (d->n % IDLE_HOUSEKEEPING == 0)
@@ -2476,8 +2510,10 @@ static size_t idle_run(struct ir_demod *d, const float *samples, size_t n, size_
 	d->w2 = w2;
 	d->y_prev = f2;
 	d->idle_level = level;
-	if (done)
+	if (done) {
 		d->x_prev = samples[(done - 1) * stride];
+		ir_lookback_fill(&d->lb, d->n, samples, done, stride);
+	}
 	return done;
 }
 
@@ -2630,6 +2666,7 @@ void ir_demod_reset(struct ir_demod *d)
 	now_us = (double)d->n * d->us_per_sample;
 
 	emit(d, IR_OVERFLOW, 0);
+	ir_lookback_forget(&d->lb, d->n);
 	if (d->idle_fast)
 		leave_idle_fast(d);
 	if (d->weak)
