@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* ir_demod_idle.c - the idle path (see ir_demod_internal.h). */
+#include "ir_demod_internal.h"
+#include <math.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+/*
+ * The line has been dark past the timeout: most of a receiver's life.  Only
+ * the band filter and a one-pole level track run per sample; noise floor,
+ * baseline and peak are updated every IDLE_HOUSEKEEPING samples.  The first
+ * sample that departs from the level by the threshold leaves this path and
+ * is processed in full.
+ */
+
+/* The stream's start is the wide band's (see demod_weak_set_noise). */
+bool demod_weak_start_held(const struct ir_demod *d)
+{
+	return d->start_open &&
+	       (d->start_len > 0 || (double)d->n * d->us_per_sample < START_PROOF_US);
+}
+
+/* The weak band's σ, and the idle trigger that follows from it. */
+void demod_weak_set_noise(struct ir_demod *d, double noise2)
+{
+	double thr = WEAK_TRIGGER * sqrt(noise2) + THRESHOLD_FLOOR;
+
+	/* a step learnt earlier sets a floor (ripple, droop residue and
+	 * ringing stay under it; see WEAK_STEP_FRACTION) */
+	if (thr < WEAK_STEP_FRACTION * d->step)
+		thr = WEAK_STEP_FRACTION * d->step;
+	d->weak_noise2 = noise2;
+	/* Off (a threshold no float can reach) on (near-)digital silence: a
+	 * weak signal needs a noise floor to be weak against, and the noise's
+	 * own arrival after silence is the wide band's to handle (see
+	 * NOISE_RISE).  Nor where the band's noise is far below what the
+	 * input's sample-to-sample noise puts in it: no noise at all, the
+	 * differences reading a clean signal's own slopes, where what the
+	 * weak band would see are a strong signal's ripples and droop.  Nor
+	 * while the stream's first edges are held (START_PROOF_US): an
+	 * AC-coupled recording's start droops, and the first frame's cold
+	 * start is the wide band's. */
+	d->weak_thr = d->weak_on && !demod_weak_start_held(d) && d->raw_noise2 >= SILENT_NOISE_SD * SILENT_NOISE_SD &&
+				      noise2 >= d->weak_white * d->raw_noise2 * d->weak_gain
+			      ? (float)thr
+			      : INFINITY;
+}
+
+/* Every IDLE_NOISE_EVERY samples: one sample of the noise floor and of the
+ * input's own noise (half its squared first difference), each limited to
+ * 4 σ so one click cannot inflate them. */
+static inline void idle_noise(struct ir_demod *d, float x, float x_before, float r)
+{
+	double r2 = (double)r * r, lim2 = d->idle_lim2;
+	double dx = (double)x - x_before, dx2 = 0.5 * dx * dx, rlim2 = d->idle_rlim2;
+	double a = d->alpha_noise * IDLE_NOISE_EVERY;
+
+	d->noise2 += a * ((r2 < lim2 ? r2 : lim2) - d->noise2);
+	d->raw_noise2 += a * ((dx2 < rlim2 ? dx2 : rlim2) - d->raw_noise2);
+	{
+		double dw = (double)d->w2 - d->idle_level, dw2 = dw * dw;
+		double wlim2 = 16 * d->weak_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
+
+		d->weak_noise2 += a * ((dw2 < wlim2 ? dw2 : wlim2) - d->weak_noise2);
+	}
+}
+
+/* Every IDLE_HOUSEKEEPING samples: baseline, peak, and the thresholds that
+ * follow from the noise floor. */
+static void idle_housekeeping(struct ir_demod *d, float x)
+{
+	float ax = fabsf(x);
+
+	if (ax > d->peak)
+		d->peak = ax;
+	d->noise_sd = sqrt(d->noise2);
+	d->baseline += d->alpha_baseline * IDLE_HOUSEKEEPING * (d->idle_level - d->baseline);
+	d->idle_thr = (float)demod_threshold(d);
+	demod_weak_set_noise(d, d->weak_noise2);
+	d->idle_lim2 = 16 * d->noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
+	d->idle_rlim2 = 16 * d->raw_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
+}
+
+void demod_idle_enter(struct ir_demod *d)
+{
+	d->idle_fast = true;
+	d->idle_level = (float)d->level;
+	idle_housekeeping(d, 0);
+}
+
+void demod_idle_leave(struct ir_demod *d)
+{
+	d->idle_fast = false;
+	d->strong_n = 0; /* its history stopped on the idle path */
+	d->level = d->idle_level;
+	d->recent = d->idle_level;
+	d->slope = 0;
+}
+
+bool demod_idle_step(struct ir_demod *d, float x)
+{
+	float f1 = d->f1 + d->fast_g * (x - d->f1);
+	float f2 = d->f2 + d->fast_g * (f1 - d->f2);
+	float w1 = d->w1 + d->weak_g * (x - d->w1);
+	float w2 = d->w2 + d->weak_g * (w1 - d->w2);
+	float r = f2 - d->idle_level;
+
+	if (!d->idle_fast || fabsf(r) >= d->idle_thr || fabsf(w2 - d->idle_level) >= d->weak_thr)
+		return false;
+	d->f1 = f1;
+	d->f2 = f2;
+	d->w1 = w1;
+	d->w2 = w2;
+	d->y_prev = f2;
+	d->idle_level += d->idle_a * r;
+	ir_lookback_put(&d->lb, d->n, x);
+	if ((++d->n % IDLE_NOISE_EVERY) == 0)
+		idle_noise(d, x, d->x_prev, r);
+	if (d->n % IDLE_HOUSEKEEPING == 0)
+		idle_housekeeping(d, x);
+	d->x_prev = x;
+	return true;
+}
+
+/* The idle path's state over one stretch, in locals (see demod_idle_run), and
+ * the gains and thresholds that stay constant over it. */
+struct idle_regs {
+	float f1, f2, w1, w2, level, r;
+	float g, wg, a, thr, wthr;
+};
+
+/* After a whole stretch: its noise sample, and every IDLE_HOUSEKEEPING
+ * samples the housekeeping, as demod_idle_run does them (x: the stretch's last
+ * sample, x_before the one before it; r its r). */
+static inline void idle_stretch_done(struct ir_demod *d, float w2, float level, float x,
+				     float x_before, float r)
+{
+	d->n += IDLE_NOISE_EVERY;
+	d->w2 = w2;
+	d->idle_level = level;
+	idle_noise(d, x, x_before, r);
+	if (d->n % IDLE_HOUSEKEEPING == 0)
+		idle_housekeeping(d, x);
+}
+
+#ifdef __SSE2__
+/*
+ * Up to `count` whole stretches of IDLE_NOISE_EVERY samples from `p` (the
+ * first at a noise sample's boundary), each with its noise sample and
+ * housekeeping (idle_stretch_done); stops before a stretch in which a
+ * sample departs.  Returns the stretches done; `s` is the state after
+ * them, exactly what the scalar steps (demod_idle_run's loop) would have left,
+ * bit for bit.  A stretch in which a sample departs is left to the
+ * scalar steps, to find which (a frame's start: rare).  Not inlined: in
+ * a small function the vectors stay in registers.
+ *
+ * The two bands side by side in SIMD lanes.  Why it is exact: every lane
+ * does the scalar code's own float operations (x + g * (y - x), level +
+ * a * r), each rounded to float; a + b and a * b are exact either way
+ * round.  Only the departure test is gathered: the largest |r| and
+ * |w2 - level| of the stretch, against thresholds constant over it.  Why
+ * this layout: the steps are chains of dependent operations (each
+ * section's new value needs its last), so the time per sample is a
+ * chain's latency, three operations; the first sections [f1, w1], the
+ * second [f2, w2] and the level (in every lane) are three vectors whose
+ * chains hold no shuffle.  (One vector [f2, w2, f1, w1] run as a pipeline
+ * took two instructions a sample less, but the shuffle in its chain made
+ * it a seventh slower than the scalar steps in wall time.)
+ */
+static __attribute__((noinline)) size_t idle_stretches(struct ir_demod *d, const float *p,
+						       ptrdiff_t stride, size_t count,
+						       struct idle_regs *s)
+{
+	const __m128 gv = _mm_setr_ps(s->g, s->wg, s->g, s->wg), av = _mm_set1_ps(s->a);
+	const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+	__m128 b1 = _mm_setr_ps(s->f1, s->w1, s->f1, s->w1), b2 = _mm_setr_ps(s->f2, s->w2, s->f2, s->w2);
+	__m128 lv = _mm_set1_ps(s->level), tv = _mm_setr_ps(s->thr, s->wthr, INFINITY, INFINITY);
+	size_t k;
+
+	for (k = 0; k < count; k++, p += IDLE_NOISE_EVERY * stride) {
+		__m128 n1 = b1, n2 = b2, nl = lv, m = _mm_setzero_ps(), dv = m, f2;
+
+#define IDLE_SIMD_STEP(x)                                                                        \
+	do {                                                                                      \
+		n1 = _mm_add_ps(_mm_mul_ps(_mm_sub_ps((x), n1), gv), n1);                         \
+		n2 = _mm_add_ps(_mm_mul_ps(_mm_sub_ps(n1, n2), gv), n2);                          \
+		dv = _mm_sub_ps(n2, nl); /* [r, w2 - level, ...] */                               \
+		m = _mm_max_ps(m, _mm_and_ps(dv, absmask));                                       \
+		/* the level's update, r = f2 - level in every lane */                            \
+		f2 = _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(n2), 0));                \
+		nl = _mm_add_ps(_mm_mul_ps(_mm_sub_ps(f2, nl), av), nl);                          \
+	} while (0)
+#define IDLE_LANE(v, k) _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(v), (k) * 0x55))
+		if (stride == 1) { /* mono: four samples a load */
+#pragma GCC unroll 4
+			for (int i = 0; i < IDLE_NOISE_EVERY; i += 4) {
+				__m128 x4 = _mm_loadu_ps(p + i);
+
+				IDLE_SIMD_STEP(IDLE_LANE(x4, 0));
+				IDLE_SIMD_STEP(IDLE_LANE(x4, 1));
+				IDLE_SIMD_STEP(IDLE_LANE(x4, 2));
+				IDLE_SIMD_STEP(IDLE_LANE(x4, 3));
+			}
+		} else {
+#pragma GCC unroll 16
+			for (int i = 0; i < IDLE_NOISE_EVERY; i++)
+				IDLE_SIMD_STEP(_mm_set1_ps(p[i * stride]));
+		}
+#undef IDLE_LANE
+#undef IDLE_SIMD_STEP
+		/* A NaN is no departure for the scalar steps, but maxps would
+		 * forget the largest before it: a NaN (or an infinity, which
+		 * makes one) stays in the filters to the last sample, and such
+		 * a stretch is left to the scalar steps. */
+		if (_mm_movemask_ps(_mm_or_ps(_mm_cmpge_ps(m, tv), _mm_cmpunord_ps(dv, dv))) & 3)
+			break;
+		b1 = n1;
+		b2 = n2;
+		lv = nl;
+		idle_stretch_done(d, _mm_cvtss_f32(_mm_shuffle_ps(b2, b2, _MM_SHUFFLE(1, 1, 1, 1))),
+				  _mm_cvtss_f32(lv), p[(IDLE_NOISE_EVERY - 1) * stride],
+				  p[(IDLE_NOISE_EVERY - 2) * stride], _mm_cvtss_f32(dv));
+		if (d->n % IDLE_HOUSEKEEPING == 0) {
+			s->thr = d->idle_thr;
+			s->wthr = d->weak_thr;
+			tv = _mm_setr_ps(s->thr, s->wthr, INFINITY, INFINITY);
+		}
+	}
+	s->f1 = _mm_cvtss_f32(b1);
+	s->w1 = _mm_cvtss_f32(_mm_shuffle_ps(b1, b1, _MM_SHUFFLE(1, 1, 1, 1)));
+	s->f2 = _mm_cvtss_f32(b2);
+	s->w2 = _mm_cvtss_f32(_mm_shuffle_ps(b2, b2, _MM_SHUFFLE(1, 1, 1, 1)));
+	s->level = _mm_cvtss_f32(lv);
+	return k;
+}
+#else
+/* One whole stretch of the scalar steps, unrolled (the loop's own
+ * bookkeeping was a fifth of the work): where no sample departs, `s` is
+ * the state after it and returns true; else false, `s` untouched. */
+static inline bool idle_stretch(const float *p, ptrdiff_t stride, struct idle_regs *s)
+{
+	float f1 = s->f1, f2 = s->f2, w1 = s->w1, w2 = s->w2, level = s->level, r = 0;
+
+#pragma GCC unroll 16
+	for (int k = 0; k < IDLE_NOISE_EVERY; k++) {
+		float xk = p[k * stride];
+		float n1 = f1 + s->g * (xk - f1);
+		float n2 = f2 + s->g * (n1 - f2);
+		float m1 = w1 + s->wg * (xk - w1);
+		float m2 = w2 + s->wg * (m1 - w2);
+
+		r = n2 - level;
+		if (fabsf(r) >= s->thr || fabsf(m2 - level) >= s->wthr)
+			return false;
+		f1 = n1;
+		f2 = n2;
+		w1 = m1;
+		w2 = m2;
+		level += s->a * r;
+	}
+	s->f1 = f1;
+	s->f2 = f2;
+	s->w1 = w1;
+	s->w2 = w2;
+	s->level = level;
+	s->r = r;
+	return true;
+}
+
+/* idle_stretches() without SIMD: the same contract, stretch by stretch. */
+static size_t idle_stretches(struct ir_demod *d, const float *p, ptrdiff_t stride, size_t count,
+			     struct idle_regs *s)
+{
+	size_t k;
+
+	for (k = 0; k < count; k++, p += IDLE_NOISE_EVERY * stride) {
+		if (!idle_stretch(p, stride, s))
+			break;
+		idle_stretch_done(d, s->w2, s->level, p[(IDLE_NOISE_EVERY - 1) * stride],
+				  p[(IDLE_NOISE_EVERY - 2) * stride], s->r);
+		if (d->n % IDLE_HOUSEKEEPING == 0) {
+			s->thr = d->idle_thr;
+			s->wthr = d->weak_thr;
+		}
+	}
+	return k;
+}
+#endif
+
+/*
+ * The idle path over a run of samples, with the state in locals (the
+ * compiler cannot keep it in registers through the struct: the samples
+ * might alias it).  Stops before the first sample that departs from the
+ * level by the threshold; returns how many samples it consumed.
+ */
+size_t demod_idle_run(struct ir_demod *d, const float *samples, size_t n, size_t stride)
+{
+	float f1 = d->f1, f2 = d->f2, level = d->idle_level;
+	float w1 = d->w1, w2 = d->w2;
+	const float g = d->fast_g, a = d->idle_a, wg = d->weak_g;
+	float thr = d->idle_thr, wthr = d->weak_thr;
+	const float *p = samples;
+	size_t done = 0;
+	bool departs = false; /* the stretch at p, as idle_stretches found */
+
+	while (done < n) {
+		/* up to the next noise sample, without counting per sample */
+		size_t left = IDLE_NOISE_EVERY - (size_t)(d->n % IDLE_NOISE_EVERY);
+		size_t run = n - done < left ? n - done : left, i;
+		float r = 0;
+
+		i = 0;
+		if (run == IDLE_NOISE_EVERY && !departs) {
+			struct idle_regs s = { f1, f2, w1, w2, level, 0, g, wg, a, thr, wthr };
+			size_t count = (n - done) / IDLE_NOISE_EVERY;
+			size_t k = idle_stretches(d, p, (ptrdiff_t)stride, count, &s);
+
+			f1 = s.f1;
+			f2 = s.f2;
+			w1 = s.w1;
+			w2 = s.w2;
+			level = s.level;
+			thr = s.thr;
+			wthr = s.wthr;
+			done += k * IDLE_NOISE_EVERY;
+			p += (ptrdiff_t)(k * IDLE_NOISE_EVERY) * (ptrdiff_t)stride;
+			departs = k < count;
+			continue; /* then a short run at the end, or the stretch that departs */
+		}
+		/* a short run, or a sample departs: one at a time, to find it */
+		departs = false;
+		for (; i < run; i++, p += stride) {
+			float n1 = f1 + g * (*p - f1);
+			float n2 = f2 + g * (n1 - f2);
+			float m1 = w1 + wg * (*p - w1);
+			float m2 = w2 + wg * (m1 - w2);
+
+			r = n2 - level;
+			if (fabsf(r) >= thr || fabsf(m2 - level) >= wthr)
+				break;
+			f1 = n1;
+			f2 = n2;
+			w1 = m1;
+			w2 = m2;
+			level += a * r;
+		}
+		done += i;
+		d->n += i;
+		if (i < run)
+			break;
+		if (i == left) {
+			float x = p[-(ptrdiff_t)stride];
+			float x_before = done >= 2 ? p[-2 * (ptrdiff_t)stride] : d->x_prev;
+
+			d->w2 = w2;
+			d->idle_level = level;
+			idle_noise(d, x, x_before, r);
+			if (d->n % IDLE_HOUSEKEEPING == 0) {
+				d->idle_level = level;
+				d->w2 = w2;
+				idle_housekeeping(d, x);
+				thr = d->idle_thr;
+				wthr = d->weak_thr;
+			}
+		}
+	}
+	d->f1 = f1;
+	d->f2 = f2;
+	d->w1 = w1;
+	d->w2 = w2;
+	d->y_prev = f2;
+	d->idle_level = level;
+	if (done) {
+		d->x_prev = samples[(done - 1) * stride];
+		ir_lookback_fill(&d->lb, d->n, samples, done, stride);
+	}
+	return done;
+}

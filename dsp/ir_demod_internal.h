@@ -1,0 +1,657 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ir_demod_internal.h - what the demodulator's files share (not a public
+ * header: only dsp/ir_demod*.c include it).
+ *
+ * The demodulator (ir_demod.h) is one state machine over one struct, in
+ * files by concern:
+ *
+ *   ir_demod.c        the public API, the stream's warm-up (priming) and
+ *                     the loops that hand each sample to the idle path or
+ *                     to the full path;
+ *   ir_demod_idle.c   the idle path: a dark line's samples, cheaply, until
+ *                     one departs;
+ *   ir_demod_line.c   the full path: the wide band's edges (candidates,
+ *                     confirmation, the level tracker, the noise floor) and
+ *                     the line's timers;
+ *   ir_demod_band.c   which band filter the line is decided on, and what
+ *                     follows from its width;
+ *   ir_demod_decay.c  the AC coupling's decay rate, measured per state;
+ *   ir_demod_edges.c  what the line reports: edges held at the stream's
+ *                     start and for a provisional first pulse, then told;
+ *   ir_demod_weak.c   the weak-signal trigger and the sequence detector's
+ *                     hooks (ir_seqdet.h).
+ *
+ * Every function here takes the demodulator it works on; none allocates.
+ * The hot path's helpers are inline here so that they stay inline in every
+ * file that calls them per sample.
+ */
+#ifndef IRJACK_IR_DEMOD_INTERNAL_H
+#define IRJACK_IR_DEMOD_INTERNAL_H
+
+#include "ir_demod.h"
+#include "ir_lookback.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct ir_carrier;
+struct ir_envelope;
+struct ir_seqdet;
+
+/* rc-core's default: how long the line must stay dark before decoders are
+ * told the frame is over. */
+#define DEFAULT_TIMEOUT_US 125000u
+/* No IR protocol has a pulse this long (NEC's 9 ms leader is the longest in
+ * common use): a "pulse" that lasts longer is a polarity mistake or a
+ * disturbance, and the line is taken as idle again. */
+#define MAX_PULSE_US 60000.0
+/* An edge must stand out from the noise floor by this many standard
+ * deviations: ~1e-9 false alarms per sample for Gaussian noise. */
+#define NOISE_FACTOR 6.0
+/* ...and be at least this fraction of the step height of earlier edges
+ * (hysteresis against ripple, hum and droop residue). */
+#define STEP_FRACTION 0.4
+/* Absolute floor of the threshold, full scale = 1: 6.5 LSB of 16-bit audio. */
+#define THRESHOLD_FLOOR 2e-4
+/* A departure must persist this long (and for two samples) to be an edge:
+ * glitch rejection. */
+#define CONFIRM_US 30.0
+/* The first edge after idle must persist longer (see the candidate code). */
+#define CONFIRM_IDLE_US 120.0
+/* After an edge the new level settles: the converter's anti-alias filter,
+ * plus about 4 time constants of the band filter in use. */
+#define SETTLE_US 40.0
+#define SETTLE_BANDS 4.0
+/* The level tracker (a fading-memory alpha-beta filter: level and slope)
+ * follows hum and the AC coupling's droop with this time constant. */
+#define TRACK_US 150.0
+/* The idle path's (slower) level tracker: see demod_set_settle(). */
+#define IDLE_TRACK_US 2000.0
+#define TRACK_BANDS 8.0
+/* Noise floor averaging time, how much of it must be seen before the first
+ * edge is trusted, and how long after an edge the darkness counts as quiet
+ * (NEC's longest in-frame space is 4.5 ms, but any longer space is fine:
+ * edges do not occur in it). */
+#define QUIET_US 2000.0
+#define NOISE_US 8000.0
+#define WARMUP_US 1500.0
+/* The idle line's noise is sampled every IDLE_NOISE_EVERY samples, its
+ * thresholds set again every IDLE_HOUSEKEEPING (see demod_idle_enter). */
+#define IDLE_NOISE_EVERY 16
+#define IDLE_HOUSEKEEPING 64
+/* At the stream's start the first WARMUP_US of samples are held and the
+ * noise floor is measured on them with estimators that an edge among them
+ * cannot move (medians of differences), then they are processed: a
+ * recording cut tight, whose first pulse starts within the warm-up (or
+ * that starts inside it), keeps that pulse.  The band's noise is measured
+ * on its differences PRIME_LAG_BANDS band time constants apart (nearly
+ * uncorrelated: noise that the first difference under-reads, of a
+ * band-limited source, still counts).  A slower wander is not measured
+ * (the differences would read an AC coupling's droop as noise); what it
+ * starts is taken back (see START_PROOF_US). */
+#define PRIME_LAG_BANDS 4.0
+#define PRIME_START_US 100.0
+#define PRIME_DRIFT_SIGMAS 6.0
+#define PRIME_DRIFT_STEP 4.0
+/* A recording may start inside a pulse: its first edge is then the end of
+ * that pulse, not the start of one, and nothing before it tells which.
+ * What follows does: no protocol has a pulse near START_PROOF_US (NEC's
+ * 9 ms leader is the longest), so a state that lasts that long is
+ * darkness.  Edges whose first came before START_PROOF_US into the stream
+ * are held (up to START_HOLD_MAX of them) until a state lasts that long;
+ * if it is a "pulse" and at least START_MIN_EDGES edges came (a frame, not
+ * a lone step of a DC jump, which the provisional first pulse takes care
+ * of), every held pulse was a space and every space a pulse: the stream
+ * started lit.  Only the first frame of a stream waits for this. */
+#define START_PROOF_US 12000.0
+#define START_HOLD_MAX 512
+#define START_MIN_EDGES 4
+/* Baseline (idle level) averaging time, during idle only. */
+#define BASELINE_US 20000.0
+/* Band-limiting filter: two one-pole sections of BAND_FAST_US each; 20 µs
+ * puts each corner at 8 kHz, 22 dB below a 38 kHz carrier for the pair,
+ * while a 167 µs RC-MM pulse still reaches full height.  When the noise is
+ * too high for that band, detection runs on a narrower one: two more
+ * sections of BAND_MID_US (noise power about 0.4 of the 48 kHz band; RC-6's
+ * 444 µs units keep their shape), or, when even that is too noisy, of
+ * BAND_SLOW_US (1/20; units of 400 µs and more still reach 94 % of their
+ * height, but their edges blur: RC-6 suffers, NEC's 560 µs units do not).
+ * The band is chosen while the line is idle: edges must stand out by
+ * NOISE_FACTOR σ and stay under STEP_FRACTION of the step, so the widest
+ * band with step ≥ BAND_SNR_MIN σ(band) is used (the slowest otherwise). */
+#define BAND_FAST_US 20.0
+#define BAND_MID_US 40.0
+#define BAND_SLOW_US 100.0
+#define BAND_SNR_MIN (NOISE_FACTOR / STEP_FRACTION)
+/* The slow band halves a 167 µs RC-MM pulse: it is taken only when the
+ * mid band cannot hold a step at all, i.e. when its noise threshold
+ * (NOISE_FACTOR σ) would pass the step's middle; between that and
+ * BAND_SNR_MIN the mid band's edges cross up to half way, still on the
+ * right side of the middle. */
+#define BAND_MID_SNR_MIN (2 * NOISE_FACTOR)
+
+/* Edges are fast, droop is slow: an edge must move the signal by at least
+ * FAST_FRACTION of the threshold relative to where it was RECENT_BANDS band
+ * time constants before (a one-pole memory).  A 0.5 ms coupling droops
+ * 12 % of the step in 60 µs; an edge moves 100 %. */
+#define RECENT_BANDS 3.0
+#define FAST_FRACTION 0.5
+
+/* AC coupling: after an edge the level decays towards the idle baseline b,
+ * y - b = (y0 - b)(1 - k)^n.  Within each state k is measured from two
+ * block means of the signal (DECAY_BLOCK_US long, at least 2 samples): the
+ * first one clear of the noise after the edge settles, and the latest; once
+ * they are DECAY_MIN_BLOCKS blocks apart, k = ln(u1/u2) / gap is used for
+ * the rest of the state (so even the strongly drooping first pulse after
+ * start is followed) and, at the next edge, folded into the estimate from
+ * earlier states that new states start from. */
+#define DECAY_BLOCK_US 60.0
+#define DECAY_MIN_BLOCKS 3
+#define DECAY_STATE_WEIGHT 0.3
+#define DECAY_TAU_MIN_US 100.0
+/* How much less each state's knowledge of the rate counts at the next
+ * state, and what is known before any: a rate within one of
+ * DECAY_TAU_MIN_US (nothing). */
+#define DECAY_FORGET 1.2
+#define DECAY_GAP_MAX_US 3000.0
+/* decay_log()'s table: 2^DLOG_BITS intervals of [0.707, 1.414) */
+#define DLOG_BITS 7
+#define DLOG_N (1u << DLOG_BITS)
+
+/* Before any step has been measured the first edge out of the dark can only
+ * be judged against the noise, and a recording's start often holds a small
+ * transient (a click, the converter settling) that stands out from it.  So
+ * the first pulse is provisional until the next one starts: the darkness
+ * before it, the pulse and the darkness after it are held back, and they
+ * are taken back (all darkness) if an edge RETRACT_RATIO times the first
+ * pulse's height comes, in either direction, or if the pulse outlasts
+ * MAX_PULSE_US.  Real pulses' edges differ in height far less than that,
+ * even on a strongly AC-coupled input. */
+#define RETRACT_RATIO 4.0
+/* The noise floor is learnt in the dark, so it cannot rise while a storm of
+ * false edges keeps the line out of it: after digital silence (a muted,
+ * just-opened or loopback card gives exact zeros; a quiet converter, noise
+ * far below a receiver's) the receiver's own noise arrives as a burst of
+ * "edges" as high as the noise itself.  So the settled residuals of the
+ * line's activity (pulses and spaces alike) are checked in blocks of
+ * RISE_BLOCK_US: when their noise is NOISE_RISE times the floor's and most
+ * of them are half way to the threshold, it is the noise that changed.  The
+ * activity is taken back (or ended) and the floor measured afresh, as at
+ * the stream's start.  Real activity is as quiet as the darkness around it,
+ * and only the sample or two before each edge comes near the threshold.
+ * The tracker lags a first pulse's droop (not known yet): a slow bias,
+ * taken off as the residuals' mean over the last RISE_DETREND_US.
+ * The check runs only while the floor in use was learnt on (near-)digital
+ * silence: the input's noise below SILENT_NOISE_SD (full scale = 1), far
+ * below any receiver's (about -24 dBFS) or any SNR the decoders work at.
+ * Without that gate, a pulse train in stationary noise at low SNR (carrier
+ * residue, droop) looks like a noise rise and real frames were taken back
+ * (48 kHz NEC at 6 dB SNR fell from 100 % to 8 %). */
+#define RISE_BLOCK_US 250.0
+#define RISE_BLOCK_MIN_SAMPLES 8
+#define RISE_DETREND_US 100.0
+#define NOISE_RISE 10.0 /* 20 dB */
+#define SILENT_NOISE_SD 3.2e-4 /* -70 dBFS */
+
+
+/*
+ * Weak signals.  Below about 6 dB SNR (README's definition) at 44.1/48 kHz,
+ * and 12 dB at 16 kHz, no threshold on the wide band can see a step without
+ * drowning in false edges, and departures from a per-state level track
+ * (re-learnt after every edge, from a few noisy samples) fail inside a
+ * frame.  What the physics allows is integration over the protocols' units
+ * (RC-6's 444 µs to RC-5's 889 µs) and decisions against the middle of two
+ * known levels, so a weak frame is handled by a second detector:
+ *
+ *  - a matched band: two one-pole sections of WEAK_BAND_US on the raw input
+ *    (noise power 1/20 of the input's at 48 kHz: about a unit's worth of
+ *    samples averaged, while a 444 µs unit still reaches 96 % of its height);
+ *  - while the line is idle (and the wide band saw nothing), a departure of
+ *    WEAK_TRIGGER σ of that band from the idle level starts a weak frame;
+ *    the step is then learnt as the mean of the first pulse (WEAK_ACQUIRE_US)
+ *    and must stand WEAK_MIN_STEP σ clear of the band's noise;
+ *  - from there the sequence detector (ir_seqdet.h) decides the frame's
+ *    runs, and gives the line back after WEAK_GIVE_BACK_US of darkness.
+ *
+ * The wide band keeps the race for what it sees (a first edge over its
+ * threshold), and the weak detector starts what it alone sees, out of idle
+ * or between the frames it decided.
+ */
+#define WEAK_BAND_US 100.0
+/* A sequence-detected run of frames that never goes dark for a timeout
+ * (held keys repeat every ~108 ms, under the 125 ms timeout) is stopped
+ * and acquired anew after this long: a start on a wrong baseline makes
+ * the detector decide noise forever (a whole recording lost in the
+ * plateau test's trials, test_seqdet_run_is_bounded). */
+#define WEAK_SEQ_MAX_US 1000000.0
+/* A frame's sequence detector gives the line back once it has decided
+ * this much darkness (longer than any space inside a frame: NEC's 4.5 ms,
+ * RC-5's 1.8 ms), and the next frame is started afresh by the weak trigger
+ * and the detector's start rule.  Left running until the timeout, a start
+ * on noise (or a wrong step) decided lone pulses now and then for as long
+ * as the noise lasted, and lenient decoders (imon) made frames of them:
+ * white noise at -12 dBFS, 7 false frames a minute with a 4 σ trigger. */
+#define WEAK_GIVE_BACK_US 20000.0
+/* Where the sequence detector took a start back (its first COMMIT_US no
+ * better than darkness), the frame it started on, if there was one, is
+ * lost, and a trigger on its next pulse starts it in the middle: the
+ * trigger between frames is armed again only after the weak band has
+ * stayed under it this long, longer than any space inside a frame
+ * (NEC's and Sanyo's 4.5 ms).  (At 16 kHz, 10 dB, τ 1 ms, a JVC leader
+ * drooped to 60 % before the trigger fired, its start was taken back, and
+ * the first data pulse 12 ms in made a false telefunken frame,
+ * test_demod_plateau.) */
+#define WEAK_REARM_US 6000.0
+/* A strong frame that comes while the weak detector owns the line (its
+ * run, or its wait between frames) ends it: the weak band moves by
+ * STRONG_RATIO times the detector's step, and by STRONG_NOISE σ of its
+ * noise, within STRONG_LOOK_US (a unit's edge, not hum or droop).  The
+ * wide band then starts afresh from the level before the move (polarity
+ * and step unknown).  Without it a weak start on 50 Hz hum swinging by a
+ * sixth of the step, 20 ms before a real recording's first frame, kept
+ * the detector deciding the hum, in the hum's polarity, through every
+ * frame of the recording (held keys repeat before the timeout): the VM's
+ * 0 of 6 frames after snd-aloop's zeros, at 6 of 64 phases of their end
+ * (test_demod_leading_silence). */
+#define STRONG_LOOK_US 300.0
+#define STRONG_RATIO 2.5
+#define STRONG_NOISE 10.0
+#define STRONG_HIST_MAX 64
+/* The idle trigger, in σ of the weak band.  (4 σ: 0 dB 44.1/48 kHz
+ * 58.6/61.2 % of frames instead of 41.6/40.0 %, but white noise at
+ * -12 dBFS gave false frames, test_weak_noise_gives_no_frame; 3 σ: the
+ * detector busy with noise when a frame comes, 20 %.) */
+#define WEAK_TRIGGER 6.0
+/* The idle trigger stays over this fraction of a step learnt earlier.  At
+ * the wide band's STEP_FRACTION (0.4) it stood over RC-MM's short pulses
+ * as the 100 µs band shows them, once the trigger followed the line on
+ * the narrow band as well (demod_weak_idle_sample): rcmm32 6 dB τ 1 ms, 44.1 /
+ * 48 kHz, 89 / 92 % (75 % with another seed) where 0.25 gives 90 / 99
+ * (95); the means at 6 dB 98.8 / 99.2 -> 99.0 / 99.6 % (no floor at all:
+ * the same figures). */
+#define WEAK_STEP_FRACTION 0.25
+#define WEAK_ACQUIRE_US 400.0
+/* The input kept (ir_lookback.h): the acquisition and LOOKBACK_BACK_US
+ * before the trigger, with room; the start is sought that far back (the
+ * trigger fires up to ~300 µs into a pulse at 0 dB). */
+#define LOOKBACK_US 1000.0
+#define LOOKBACK_BACK_US 500.0
+#define WEAK_MIN_STEP 4.0
+/* A step from WEAK_MAX_STEP σ of the wide (fast) band up is the wide band's:
+ * out of idle it starts only those (demod_weak_owns_start), and the weak
+ * detector hands those it measured back.  At 4 σ (2.2 σ of the input at
+ * 48 kHz, where a 0 dB step is 2 σ) half the 0 dB frames were handed over
+ * or started by the wide band, which decides them badly: of the frames
+ * lost at 48 kHz 0 dB, NEC DC 9 of 10 and RC-5 5 ms 18 of 20 were the
+ * wide band's start.  At 6 σ (3.3 σ of the input at 48 kHz, the wide band
+ * keeping what it decides well, 6 dB and up): 48 kHz 0 dB 31.7 -> 47.6 %,
+ * 16 kHz 6 dB 43.5 -> 59.3 % (bench limit, 40 frames).  The race rule at
+ * 4 σ lost a bare photodiode's RC-5 at 44.1 kHz 15 dB (97 -> 35-40 %, its
+ * steps measured under 4 σ, taken by the detector); at 6 σ it keeps
+ * 100 %: those steps are handed back whole.  The level is in σ of the
+ * band the wide band decides on, so it holds at every rate: at 16 kHz the
+ * fast band is nearly the input itself (6 σ is 5.5 σ of the input, a
+ * 10 dB step is 6.3 σ).  (It was 4 σ and without the race rule below
+ * 32 kHz, where the detector lost a 10 dB JVC leader drooped by a 1 ms
+ * coupling and took the frame from its first data pulse, a false
+ * telefunken frame in test_demod_plateau: the trigger's reference was
+ * dragged along by the wide band's tracker: see demod_weak_idle_trigger.) */
+#define WEAK_MAX_STEP 6.0
+/* The sequence detector works with one-sample blocks: at 16 kHz too
+ * (16 kHz 6 dB: 31.2 % of frames without it, 54.4 % with). */
+#define WEAK_MIN_RATE 8000u
+/* The weak trigger is off where the weak band's noise (measured on the idle
+ * path) is under WEAK_WHITE of what the input's sample-to-sample noise
+ * puts there (see demod_weak_set_noise).  At 0.5 the ratio's own scatter at
+ * 0 dB (0.4-1.3, the band's estimate stale after a frame) turned the
+ * trigger off now and then, for as long as the line stayed off the idle
+ * path: at 48 kHz 0 dB JVC DC 18 of 23 lost frames were then started by
+ * the wide band (42.5 -> 85 % at 0.4; 48 kHz 0 dB mean 47.6 -> 52.0 %,
+ * 6 dB 85.5 -> 88.3 %, 16 kHz 6 dB 43.5 -> 48.5 %).  (0.3 and under: a
+ * real recording's first frame after -80 dBFS noise, ledrem-mivar-000,
+ * was started by the weak trigger and lost; 0.4 loses EVPAD's first frame
+ * after 1 and 5 s of -60 dBFS noise, test_demod_leading_silence's known
+ * failures, lost after 0.5 s already.)  The ratio is of two estimates
+ * made on the idle path from one sample in IDLE_NOISE_EVERY over NOISE_US:
+ * fewer samples at lower rates, and a wider scatter, so WEAK_WHITE is the
+ * level at WEAK_WHITE_N independent samples (44.1 kHz) and below that it
+ * is lowered as far, in standard deviations of the ratio's log, as the
+ * scatter widens (see weak_white_for): 0.21 at 16 kHz, where at 0.5 the
+ * trigger was off at random after frames (16 kHz 6 dB: rc6_0 and JVC
+ * τ 5 ms lost whole streams to the wide band). */
+#define WEAK_WHITE 0.4
+#define WEAK_WHITE_N 43.0
+/* The coupling's rate assumed for the first pulse's droop, where no state
+ * measured one (a τ of 3 ms), and the slowest rate taken from one. */
+#define WEAK_TAU_START_US 3000.0
+#define WEAK_TAU_MAX_US 200000.0
+
+enum line_state {
+	LINE_SPACE = 0,
+	LINE_PULSE = 1,
+};
+
+
+struct ir_demod {
+	struct ir_demod_config cfg;
+	ir_demod_edge_fn edge_fn;
+	ir_demod_space_fn space_fn;
+	void *userdata;
+	double us_per_sample;
+
+	/* band-limiting filter */
+	float fast_g, slow_g, mid_g, low_g; /* slow_g: the narrow band in use (mid or low) */
+	double slow_us;                     /* and its time constant */
+	float f1, f2, s1, s2; /* the two band filters' sections */
+	bool use_slow;
+	struct ir_carrier *carrier; /* NULL below 66 kHz */
+	double carrier_hz, carrier_duty; /* last estimate, for the report */
+	bool idle_fast;   /* on the idle fast path (see process_sample) */
+	float idle_level, idle_thr, idle_a;
+	double idle_lim2, idle_rlim2;
+	double fast_gain, slow_gain, mid_gain, low_gain; /* noise variance gains of the bands */
+	float x_prev;
+	double raw_noise2;           /* white-noise variance of the input */
+	float y_prev; /* the band-limited signal at the previous sample */
+	double band_delay_us;
+	uint64_t n; /* samples processed */
+
+	/* the line */
+	enum line_state state;
+	int pol;   /* +1 pulse high, -1 pulse low, 0 unknown */
+	bool idle; /* dark long enough: the next edge in either direction starts a pulse */
+	double level, slope, baseline;
+	double decay;     /* AC-coupling decay rate per sample from earlier states */
+	double decay_now; /* the rate used in this state */
+	double decay_max;
+	double decay_gap_max; /* samples: see DECAY_GAP_MAX_US */
+	double decay_var, decay_var_max; /* the variance of decay, and before any state */
+	double decay_est, decay_est_var; /* this state's estimate, with the earlier ones */
+	double dlog_c[DLOG_N], dlog_l[DLOG_N]; /* decay_log()'s table */
+	bool narrow_valid; /* ...measured (narrow bands: see narrow_decay()) */
+	bool decay_valid; /* this state measured its own rate */
+	unsigned block_n, block_count;
+	uint64_t block1_center;
+	double block1, block_sum;
+	double block1_inv; /* 1 / the first block's sum */
+	unsigned warmup_n;
+	double step;   /* typical |edge height| */
+	bool step_known; /* measured on a settled edge (else a provisional guess) */
+	double noise2; /* noise variance in the detection band */
+	double noise_sd; /* its square root, kept up to date with it */
+	unsigned noise_count;
+	double track_a, track_b, alpha_noise, alpha_baseline;
+	unsigned confirm_n, confirm_idle_n, settle_n, quiet_n;
+	unsigned slow_edge_n; /* extra samples a candidate has to show its speed */
+	uint64_t settle_until;
+
+	/* candidate edge */
+	bool cand;
+	int cand_dir;
+	int edge_dir; /* direction of the last edge */
+	double cand_ref, cand_thr;
+	double cand_cross; /* how far from cand_ref its time was taken */
+	double cand_band_us, cand_delay_us; /* the band it was seen on, the delay taken off */
+	double cand_t; /* µs */
+	uint64_t cand_quiet; /* samples into the candidate */
+	unsigned cand_confirm_n;
+	double cand_fast;    /* largest recent change in its direction */
+	double recent;       /* the signal a few band rise times ago (one pole) */
+	double recent_g;
+
+	/* edge bookkeeping */
+	bool have_edge;      /* an edge was reported (else the last edge is stream start) */
+	double last_edge_us; /* precise time of the last edge */
+	uint64_t last_edge_rounded;
+	bool timed_out;
+	/* the provisional first pulse (see RETRACT_RATIO): the darkness before
+	 * it starts at held_from_*, the pulse at held_pulse_us; once it ended
+	 * (held_ended) it lasted until held_end_us.  None of it is reported
+	 * yet. */
+	bool held, held_ended;
+	bool held_timed_out, held_have_edge;
+	double held_from_us, held_pulse_us, held_end_us;
+	uint64_t held_from_rounded;
+	double held_thr; /* how far from the old level its first edge's time was taken */
+	double held_band_us, held_delay_us; /* and on which band, with which delay */
+	/* noise rise check (see RISE_BLOCK_US) */
+	double rise_r2;     /* sum of squared detrended residuals in this block */
+	double rise_mean;   /* the residuals' recent mean */
+	bool rise_seeded;   /* rise_mean holds this activity's mean (false from idle on) */
+	double rise_mean_g;
+	unsigned rise_n, rise_near, rise_block_n; /* samples, those near the threshold */
+	uint32_t deadline_us;
+	double timers_from_us; /* the timeout or MAX_PULSE_US, the nearer (see demod_line_timers) */
+	uint64_t state_start_n;
+	bool ref_settled; /* the state before the last edge lasted past its settling */
+
+	/* the stream's first edges, held until the dark state is known (see
+	 * START_PROOF_US) */
+	bool start_open;
+	struct ir_edge start_buf[START_HOLD_MAX];
+	unsigned start_len, start_edges;
+	/* the stream's first samples, held for the noise floor (see PRIME_LAG_BANDS) */
+	bool priming;
+	float *prime, *prime_scratch;
+	unsigned prime_len;
+
+	/* the weak-signal detector (see WEAK_BAND_US) */
+	float w1, w2, weak_g;  /* its band, on the raw input */
+	double weak_gain;      /* the band's noise variance gain */
+	double weak_noise2;    /* its noise variance, measured in the dark */
+	float weak_thr;        /* idle trigger: WEAK_TRIGGER σ */
+	double weak_white;     /* its white-noise gate (see WEAK_WHITE) */
+	bool weak_on;          /* the weak detector runs at this rate */
+	bool weak;             /* a weak frame is being decoded */
+	bool weak_acq;         /* ...its first pulse is being measured */
+	double weak_b;         /* baseline */
+	double weak_cross_t;   /* where the trigger crossed */
+	double weak_acq_sum, weak_dir;
+	unsigned weak_acq_n, weak_acq_len;
+	double weak_k_min;     /* the slowest coupling rate taken from a state */
+	/* seqdet hook: a weak frame's decisions, after its first pulse is
+	 * measured, are the sequence detector's (ir_seqdet.h); NULL where the
+	 * weak detector is off */
+	struct ir_seqdet *seqdet;
+	bool weak_seq;         /* it is deciding now */
+	uint64_t weak_seq_n;   /* the sample it started deciding at */
+	double weak_horizon_us; /* it decided everything before this */
+	/* it gave the line back after WEAK_GIVE_BACK_US of darkness: the
+	 * weak trigger waits for the next frame until the line times out */
+	bool weak_wait;
+	double weak_wait_g;    /* the idle level's tracking rate there */
+	/* samples the weak band has stayed under the trigger since the
+	 * detector took a start back, and how many re-arm it (WEAK_REARM_US) */
+	unsigned weak_quiet_n, weak_rearm_n;
+	/* the weak band's idle level on the full path, and for how many
+	 * samples it has followed an idle line (see demod_weak_idle_sample) */
+	double weak_idle;
+	unsigned weak_idle_n;
+	uint64_t weak_idle_at; /* the sample it last followed */
+	/* the weak band's last strong_d samples (see STRONG_LOOK_US) */
+	float strong_hist[STRONG_HIST_MAX];
+	unsigned strong_d, strong_i, strong_n;
+
+	/* envelope hook: a photodiode's carrier energy added to the samples
+	 * (ir_envelope.h) at rates that hold the carrier; NULL below 66 kHz.
+	 * The samples go through env_buf in chunks. */
+	struct ir_envelope *envelope;
+	float env_buf[256];
+	const float *env_raw; /* the input sample of the one in process, for ir_carrier */
+
+	/* the last LOOKBACK_US of input (see ir_lookback.h) */
+	struct ir_lookback lb;
+
+	/* report */
+	double peak, clipped_samples, report_samples;
+	uint64_t edges;
+};
+
+/* The coefficient of a one-pole section y += g (x - y) with time constant
+ * tc_us, at us_per_sample. */
+static inline double demod_alpha_for(double tc_us, double us_per_sample)
+{
+	return 1.0 - exp(-us_per_sample / tc_us);
+}
+
+static inline double demod_threshold(const struct ir_demod *d)
+{
+	double t = NOISE_FACTOR * d->noise_sd;
+	double s = STEP_FRACTION * d->step;
+
+	if (s > t)
+		t = s;
+	return t > THRESHOLD_FLOOR ? t : THRESHOLD_FLOOR;
+}
+
+/* How far one sample may move the level tracker: 3 σ or a tenth of the
+ * step, enough to follow droop and hum, not an edge before it is seen. */
+static inline double demod_track_limit(const struct ir_demod *d)
+{
+	double lim = 3 * d->noise_sd;
+
+	if (lim < 0.1 * d->step)
+		lim = 0.1 * d->step;
+	return lim > THRESHOLD_FLOOR ? lim : THRESHOLD_FLOOR;
+}
+
+/* ir_demod_line.c */
+/* One sample on the full path. */
+void demod_sample_full(struct ir_demod *d, float x);
+/* The full path over up to n samples `stride` apart, until the line goes
+ * onto the idle path; returns how many it took (at least one).  `raw`,
+ * where not NULL, holds the input the samples were made of (envelope
+ * hook: the carrier is measured on it), raw_stride apart. */
+size_t demod_full_run(struct ir_demod *d, const float *samples, size_t n, size_t stride,
+		      const float *raw, size_t raw_stride);
+/* The sequence detector's callbacks (ir_seqdet.h; userdata: the
+ * demodulator): a decided edge at t_us, everything decided up to t_us. */
+void demod_seq_edge(void *userdata, double t_us, bool lit);
+void demod_seq_horizon(void *userdata, double t_us);
+/* The deadlines and timeouts that the time since the last edge triggers
+ * (a space's deadline, the timeout, the stream's start proof, a pulse too
+ * long to be one), at time now_us. */
+void demod_line_timers_at(struct ir_demod *d, double now_us);
+/* Per sample, after the edges: demod_line_timers_at() at this sample.  Every timer there fires on dark_us
+ * reaching one of START_PROOF_US (stream start held), the space deadline,
+ * the timeout or MAX_PULSE_US: before the nearest, nothing can (one
+ * compare per sample instead of the whole check, the same dark_us). */
+static inline void demod_line_timers(struct ir_demod *d)
+{
+	double now_us = (double)d->n * d->us_per_sample;
+	double dark_us = now_us - d->last_edge_us;
+
+	if (dark_us < d->timers_from_us && (!d->start_open || dark_us < START_PROOF_US) &&
+	    (!d->deadline_us || dark_us < d->deadline_us))
+		return;
+	demod_line_timers_at(d, now_us);
+}
+
+/* ir_demod_idle.c */
+/* The line goes onto the idle path (its level from the full path's). */
+void demod_idle_enter(struct ir_demod *d);
+/* ...and off it, before a sample the full path takes. */
+void demod_idle_leave(struct ir_demod *d);
+/* One sample on the idle path: false (nothing done) when it departs or
+ * the line is not on that path. */
+bool demod_idle_step(struct ir_demod *d, float x);
+/* The idle path over up to n samples `stride` apart; stops before the
+ * first that departs and returns how many it took. */
+size_t demod_idle_run(struct ir_demod *d, const float *samples, size_t n, size_t stride);
+/* The weak trigger's level from the weak band's noise variance noise2
+ * (measured on the idle path, or at the warm-up). */
+void demod_weak_set_noise(struct ir_demod *d, double noise2);
+/* The stream's first edges are held (START_PROOF_US): its start is the
+ * wide band's. */
+bool demod_weak_start_held(const struct ir_demod *d);
+
+/* ir_demod_band.c */
+void demod_set_settle(struct ir_demod *d);
+void demod_choose_band(struct ir_demod *d);
+void demod_set_band(struct ir_demod *d, int band);
+/* How many time constants the band filter (two equal one-pole sections)
+ * takes to reach `fraction` of a step. */
+double demod_band_rise(double fraction);
+
+/* ir_demod_decay.c */
+void demod_dlog_init(struct ir_demod *d);
+/* A block of DECAY_BLOCK_US is complete, `sum` its samples' distance from
+ * the baseline: the state's decay rate from it (see DECAY_BLOCK_US). */
+void demod_decay_block(struct ir_demod *d, double sum);
+/* One tracked sample y of the wide or narrow band towards the block. */
+static inline void demod_measure_decay(struct ir_demod *d, double y)
+{
+	double sum;
+
+	d->block_sum += y - d->baseline;
+	if (++d->block_count < d->block_n)
+		return;
+	sum = d->block_sum;
+	d->block_sum = 0;
+	d->block_count = 0;
+	demod_decay_block(d, sum);
+}
+void demod_fold_decay(struct ir_demod *d);
+
+/* ir_demod_edges.c */
+void demod_start_release(struct ir_demod *d, bool flip);
+void demod_emit(struct ir_demod *d, enum ir_edge_kind kind, uint32_t duration);
+void demod_emit_carrier(struct ir_demod *d);
+void demod_close_state(struct ir_demod *d, double t_us);
+void demod_release_held(struct ir_demod *d);
+void demod_forget_line(struct ir_demod *d);
+void demod_retract_held(struct ir_demod *d);
+void demod_mark_edge(struct ir_demod *d, double t_edge);
+void demod_start_retract(struct ir_demod *d);
+void demod_start_flip(struct ir_demod *d);
+
+/* ir_demod_weak.c */
+/* See STRONG_LOOK_US: records the weak band's sample in its history;
+ * returns true, and in *old its value strong_d samples before, once the
+ * history is full. */
+static inline bool demod_strong_push(struct ir_demod *d, float *old)
+{
+	unsigned i = d->strong_i;
+
+	*old = d->strong_hist[i];
+	d->strong_hist[i] = d->w2;
+	d->strong_i = i + 1 < d->strong_d ? i + 1 : 0;
+	if (d->strong_n < d->strong_d) {
+		d->strong_n++;
+		return false;
+	}
+	return true;
+}
+/* What demod_weak_step() did with a full-path sample. */
+enum demod_weak_took {
+	DEMOD_WEAK_NOT,    /* nothing: the wide band takes the sample */
+	DEMOD_WEAK_TOOK,   /* the weak detector took it */
+	DEMOD_WEAK_TIMERS, /* ...and the line's timers run after it */
+};
+/* demod_weak_step() while a weak frame is under way (full, old: from
+ * demod_strong_push()). */
+enum demod_weak_took demod_weak_own_sample(struct ir_demod *d, float x, float w_before, bool full,
+					   float old);
+/* The weak detector's part of a full-path sample (x, the weak band before
+ * it w_before): its run, its first pulse's measurement, its wait for the
+ * next frame take the sample from the wide band. */
+static inline enum demod_weak_took demod_weak_step(struct ir_demod *d, float x, float w_before)
+{
+	float old;
+	bool full = demod_strong_push(d, &old);
+
+	if (!d->weak_wait && !d->weak_seq && !d->weak)
+		return DEMOD_WEAK_NOT;
+	return demod_weak_own_sample(d, x, w_before, full, old);
+}
+void demod_weak_stop(struct ir_demod *d);
+void demod_weak_acq_cut(struct ir_demod *d);
+bool demod_weak_acq_below_wide(const struct ir_demod *d);
+void demod_weak_idle_sample(struct ir_demod *d);
+bool demod_weak_owns_start(const struct ir_demod *d);
+double demod_weak_strong(const struct ir_demod *d);
+bool demod_weak_idle_trigger(struct ir_demod *d, float w_before);
+
+#endif

@@ -1,0 +1,392 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* ir_demod_weak.c - the weak-signal trigger and the sequence detector's hooks (see ir_demod_internal.h). */
+#include "ir_demod_internal.h"
+#include "ir_seqdet.h"
+
+#include <math.h>
+
+/* The height (on the raw input) from which a step is the wide band's. */
+double demod_weak_strong(const struct ir_demod *d)
+{
+	return WEAK_MAX_STEP * sqrt(d->raw_noise2 * d->fast_gain);
+}
+
+/* True where a frame that starts now is the sequence detector's unless it
+ * is strong (WEAK_MAX_STEP): the line idle and dark, nothing held, the
+ * detector on, and no carrier path (at 66 kHz
+ * and up a bare photodiode's envelope is the wide band's: the rule lost
+ * its frames at 192 kHz). */
+bool demod_weak_owns_start(const struct ir_demod *d)
+{
+	return d->seqdet && !d->carrier && d->idle && !d->held && d->state == LINE_SPACE &&
+	       isfinite(d->weak_thr) && !demod_weak_start_held(d);
+}
+
+/* Time (µs) where `prev` (sample n - 2) to `cur` (sample n - 1) crossed 0. */
+static double weak_cross_time(const struct ir_demod *d, double prev, double cur)
+{
+	double frac = cur != prev ? -prev / (cur - prev) : 1;
+
+	frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+	return ((double)d->n - 2 + frac) * d->us_per_sample;
+}
+
+/* Out of idle, the weak band departed by its trigger while the wide band saw
+ * nothing: a weak pulse may have started.  Its first WEAK_ACQUIRE_US are
+ * measured before anything is told. */
+static void weak_start(struct ir_demod *d, double dev, double dev_prev)
+{
+	int dir = dev > 0 ? 1 : -1;
+	double thr = d->weak_thr;
+
+	if (d->cfg.polarity != IR_POLARITY_AUTO && dir != d->cfg.polarity)
+		return; /* the line can only go darker: noise */
+	d->weak = true;
+	d->weak_acq = true;
+	d->weak_acq_sum = 0;
+	d->weak_acq_n = 0;
+	d->weak_b = d->level;
+	d->weak_dir = dir;
+	/* the trigger's crossing time, in weak_cross_t until the step is known */
+	d->weak_cross_t = weak_cross_time(d, dir * dev_prev - thr, dir * dev - thr);
+	ir_seqdet_arm(d->seqdet, d->n); /* seqdet hook */
+}
+
+void demod_weak_stop(struct ir_demod *d)
+{
+	bool seq = d->weak_seq;
+
+	if (seq) {
+		/* seqdet hook: its baseline, not the band's noisy sample, is
+		 * the idle level (that started false weak frames at once) */
+		ir_seqdet_stop(d->seqdet);
+		d->weak_seq = false;
+		d->weak_b = ir_seqdet_baseline(d->seqdet);
+	}
+	d->weak = false;
+	d->weak_acq = false;
+	d->level = seq ? d->weak_b : d->use_slow ? d->s2 : d->f2;
+	d->recent = d->level;
+	d->slope = 0;
+	d->baseline = d->weak_b;
+}
+
+/* The weak band's start was noise: back to the idle path (most of a
+ * receiver's life; see demod_idle_enter) when the wide band is idle too. */
+static void weak_reject(struct ir_demod *d)
+{
+	demod_weak_stop(d);
+	if (!d->idle && d->state == LINE_SPACE && d->seqdet && d->have_edge) {
+		/* a start between two frames: wait for the next one */
+		d->weak_wait = true;
+		d->level = d->weak_b;
+		return;
+	}
+	if (d->idle && !d->held && !d->cand && d->state == LINE_SPACE && !d->use_slow &&
+	    d->n >= d->settle_until && d->noise_count >= d->warmup_n)
+		demod_idle_enter(d);
+}
+
+/* A step the wide band can see after all (it lost the race by chance): the
+ * path above takes it, as the candidate edge it would have found, from the
+ * level before it and at the time the weak band places it. */
+static void weak_hand_over(struct ir_demod *d, double a)
+{
+	double t0 = d->weak_cross_t -
+		    demod_band_rise(d->weak_thr / a < 0.99 ? d->weak_thr / a : 0.99) * WEAK_BAND_US;
+
+	d->weak = false;
+	d->level = d->weak_b;
+	d->recent = d->weak_b;
+	d->slope = 0;
+	d->cand = true;
+	d->cand_dir = (int)d->weak_dir;
+	d->cand_confirm_n = d->confirm_n;
+	d->cand_ref = d->weak_b;
+	d->cand_thr = demod_threshold(d);
+	d->cand_quiet = 0;
+	d->cand_fast = d->cand_thr;
+	d->cand_cross = d->cand_thr;
+	d->cand_band_us = d->use_slow ? d->slow_us : BAND_FAST_US;
+	d->cand_delay_us = 0;
+	d->cand_t = t0 > d->last_edge_us ? t0 : d->last_edge_us;
+}
+
+/* Before the stream's first edge, a weak pulse being measured stood over
+ * the hand-over level (see demod_weak_acq_below_wide): it is the wide band's,
+ * met as the edge it would have found, from the level before it
+ * (weak_hand_over), when it stands over the wide band's threshold.
+ * (Stopped there, the wide band met it from a level inside its rise: a
+ * 6 dB sanyo or NEC leader was then taken as an edge the other way, the
+ * frame lost and the wrong polarity kept for the next one.) */
+void demod_weak_acq_cut(struct ir_demod *d)
+{
+	double a = d->weak_acq_sum / d->weak_acq_n;
+
+	d->weak_acq = false;
+	if (a >= demod_threshold(d))
+		weak_hand_over(d, a);
+	else
+		demod_weak_stop(d);
+}
+
+/* RC-MM: where the first pulse most likely began (µs), from the samples
+ * before the trigger (the ring, LOOKBACK_BACK_US of them), as the change
+ * point from the idle level to the lit level `a`.  Placed from the weak
+ * band's rise to its trigger instead, it came out 50-170 µs early at
+ * 0-4 dB under a 1 ms coupling (the drooped level made the rise look
+ * long), which put the header's period (pulse + space) out of RC-MM's
+ * ±83 µs: rcmm32 4 dB τ 1 ms 62/66 % -> 89/91 % at 44.1/48 kHz. */
+static double weak_lookback_t0(const struct ir_demod *d, double a)
+{
+	uint64_t end = d->n - d->weak_acq_n;
+	unsigned back = (unsigned)ceil(LOOKBACK_BACK_US / d->us_per_sample);
+	uint64_t m = ir_lookback_rise(&d->lb, end, back, d->weak_b, (int)d->weak_dir, a);
+
+	return ((double)m - 0.5) * d->us_per_sample;
+}
+
+/* The first pulse's samples are in: its step, and where it started. */
+static void weak_acquired(struct ir_demod *d)
+{
+	double k = d->decay > d->weak_k_min ? d->decay : demod_alpha_for(WEAK_TAU_START_US, d->us_per_sample);
+	double a = d->weak_acq_sum / d->weak_acq_n, t0, mid_n, sd = sqrt(d->weak_noise2);
+	/* RC-MM: a first pulse that ended inside the acquisition is the
+	 * sequence detector's however strong (the wide band cannot hold
+	 * RC-MM's 167 µs pulses at 6 dB), and its level is that of its lit
+	 * samples (the dark ones after it placed t0 too early) */
+	double a_short = ir_seqdet_short_first(d->seqdet, d->weak_b, d->weak_dir, d->raw_noise2);
+
+	d->weak_acq = false;
+	if (a_short > 0)
+		a = a_short;
+	if (a < WEAK_MIN_STEP * sd) {
+		weak_reject(d); /* noise, or a wander: nothing was told */
+		return;
+	}
+	if (a >= demod_weak_strong(d) && a_short <= 0) {
+		/* as the wide band would have taken it, or left it */
+		if (a >= demod_threshold(d))
+			weak_hand_over(d, a);
+		else
+			weak_reject(d);
+		return;
+	}
+	t0 = d->weak_cross_t - demod_band_rise(d->weak_thr / a < 0.99 ? d->weak_thr / a : 0.99) * WEAK_BAND_US;
+	if (a_short > 0)
+		t0 = weak_lookback_t0(d, a);
+	/* the coupling drooped the measured samples: about their middle */
+	mid_n = ((double)d->n - 0.5 * d->weak_acq_n) - t0 / d->us_per_sample;
+	if (mid_n > 0)
+		a *= exp(k * mid_n);
+	if (t0 < d->last_edge_us)
+		t0 = d->last_edge_us;
+	if (d->cfg.polarity == IR_POLARITY_AUTO)
+		d->pol = (int)d->weak_dir;
+	d->deadline_us = 0;
+	demod_close_state(d, t0);
+	d->state = LINE_PULSE;
+	d->idle = false;
+	d->timed_out = false;
+	/* seqdet hook: the sequence detector decides from here on */
+	ir_seqdet_start(d->seqdet, &(struct ir_seqdet_start){ .n = d->n, .t0_us = t0,
+							     .step = a, .baseline = d->weak_b,
+							     .pol = d->pol,
+							     .noise2 = d->raw_noise2 });
+	d->weak_seq = true;
+	d->weak_seq_n = d->n;
+}
+
+/* The sequence detector decided WEAK_GIVE_BACK_US of darkness: the frame
+ * is over, the line waits (see WEAK_GIVE_BACK_US). */
+static void weak_give_back(struct ir_demod *d)
+{
+	ir_seqdet_stop(d->seqdet);
+	d->weak_seq = false;
+	d->weak = false;
+	d->weak_b = ir_seqdet_baseline(d->seqdet);
+	d->level = d->weak_b;
+	d->weak_wait = true;
+}
+
+/* Between the frames of a sequence-detected run, until the timeout: only
+ * the weak trigger (in the frames' polarity) and the line's timers. */
+static void weak_wait_sample(struct ir_demod *d, float w_before, bool *timers)
+{
+	double dev = d->w2 - d->weak_b;
+	bool armed = d->weak_quiet_n >= d->weak_rearm_n;
+
+	if (!armed)
+		d->weak_quiet_n = fabs(dev) < d->weak_thr ? d->weak_quiet_n + 1 : 0;
+	if (armed && fabs(dev) >= d->weak_thr && (d->pol == 0 || dev * d->pol > 0)) {
+		d->weak_wait = false;
+		d->level = d->weak_b;
+		weak_start(d, dev, w_before - d->weak_b);
+		d->weak_wait = !d->weak; /* (a direction the line cannot take) */
+		return;
+	}
+	d->weak_b += d->weak_wait_g * dev;
+	d->level = d->weak_b;
+	*timers = true;
+}
+
+/* See STRONG_LOOK_US: true when the weak band moved like a strong frame's
+ * edge since `old` (demod_strong_push()'s; `full`: it holds one). */
+static bool strong_edge(const struct ir_demod *d, bool full, float old)
+{
+	double dev, a;
+
+	/* Only the weak detector's run or wait can be ended: the step and the
+	 * move are worked out only then (every frame sample paid for them). */
+	if (!full || (!d->weak_seq && !d->weak_wait))
+		return false;
+	dev = (double)d->w2 - old;
+	a = d->seqdet ? ir_seqdet_step(d->seqdet) : 0;
+	return fabs(dev) >= STRONG_RATIO * a &&
+	       dev * dev >= STRONG_NOISE * STRONG_NOISE * 2 * d->weak_noise2;
+}
+
+/* See STRONG_LOOK_US: the weak detector's run or wait ends, and the wide
+ * band meets the edge as a stream's first, from the level `ref`. */
+static void strong_preempts_weak(struct ir_demod *d, float ref)
+{
+	double now_us = (double)d->n * d->us_per_sample;
+
+	if (d->weak_seq)
+		ir_seqdet_stop(d->seqdet);
+	d->weak_seq = false;
+	d->weak = false;
+	d->weak_acq = false;
+	d->weak_wait = false;
+	d->weak_b = ref;
+	d->deadline_us = 0;
+	if (d->state == LINE_PULSE) {
+		/* dark from where the move began: the edge starts a pulse of
+		 * its own, not the continuation of the detector's */
+		double from_us = now_us - d->strong_d * d->us_per_sample;
+
+		demod_close_state(d, from_us > d->last_edge_us ? from_us : d->last_edge_us);
+		d->state = LINE_SPACE;
+	}
+	demod_forget_line(d);
+	d->cand = false;
+	d->level = d->recent = d->baseline = ref;
+	d->slope = 0;
+}
+
+/* The line is idle on the full path: where a narrow band was chosen for
+ * the last frame's step, the idle path never runs again, and with it went
+ * the only measurement of the weak band's noise and the only update of its
+ * trigger (demod_weak_set_noise).  The trigger then kept whatever it held for the
+ * rest of the stream: INFINITY from the stream's start (rcmm32 6 dB, 44.1
+ * and 48 kHz: 100 and 99 frames of 100 lost), or a value measured over a
+ * lit leader, above the step (sanyo 6 dB 44.1 kHz τ 5 ms: 4 %).  Here the
+ * weak band's idle level follows the line as the idle path's does (at
+ * IDLE_TRACK_US), its noise is measured against it as idle_noise does,
+ * and the trigger follows that noise, once the level has followed the
+ * dark line for QUIET_US. */
+void demod_weak_idle_sample(struct ir_demod *d)
+{
+	double dw = (double)d->w2 - d->weak_idle, dw2 = dw * dw;
+	double wlim2 = 9 * d->weak_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
+
+	/* (a level is followed over consecutive idle samples of this path
+	 * only: anything between, the idle path included, starts it anew) */
+	if (d->weak_idle_at + 1 != d->n)
+		d->weak_idle_n = 0;
+	d->weak_idle_at = d->n;
+	if (d->weak_idle_n++ == 0) {
+		d->weak_idle = d->w2;
+		return;
+	}
+	d->weak_idle += d->weak_wait_g * dw;
+	if (d->weak_idle_n < d->quiet_n)
+		return;
+	if (d->n % IDLE_NOISE_EVERY == 0 && dw2 < wlim2)
+		d->weak_noise2 += d->alpha_noise * IDLE_NOISE_EVERY * (dw2 - d->weak_noise2);
+	if (d->n % IDLE_HOUSEKEEPING == 0)
+		demod_weak_set_noise(d, d->weak_noise2);
+}
+
+/* The weak trigger on the full path, the line idle: the weak band departed
+ * by the trigger from its idle level (demod_weak_idle_sample's, once it follows
+ * the line; before that the line's level, which follows the signal within
+ * TRACK_US and would take in a weak pulse's slow rise).  Starts a weak
+ * frame from that level and returns true when it fired. */
+bool demod_weak_idle_trigger(struct ir_demod *d, float w_before)
+{
+	bool followed = d->weak_idle_at == d->n && d->weak_idle_n >= d->quiet_n;
+	double ref = followed ? d->weak_idle : d->level, level = d->level;
+
+	if (fabsf(d->w2 - (float)ref) < d->weak_thr || fabs(d->w2 - ref) < STEP_FRACTION * d->step)
+		return false;
+	d->level = ref;
+	weak_start(d, d->w2 - ref, w_before - ref);
+	if (!d->weak)
+		d->level = level;
+	return true;
+}
+
+/* One sample of a weak frame's first pulse, measured before the sequence
+ * detector starts (see WEAK_ACQUIRE_US). */
+static void weak_sample(struct ir_demod *d, float x)
+{
+	ir_seqdet_acquire(d->seqdet, x); /* seqdet hook */
+	d->weak_acq_sum += d->weak_dir * ((double)x - d->weak_b);
+	if (++d->weak_acq_n >= d->weak_acq_len)
+		weak_acquired(d);
+}
+
+/* A weak pulse is being measured, and so far it is under WEAK_MAX_STEP σ of
+ * the wide band, or has been measured for less than CONFIRM_IDLE_US (the
+ * wide band's own proof of a first edge).  Decided on one sample, the
+ * noise put a 6 dB step over that level half the time and under it the
+ * other half.  With both (demod_weak_acq_cut and this), 6 dB at 44.1/48 kHz
+ * lost the first frame of 10 streams of 42, not 12 (6 of them RC-MM's:
+ * the wide band makes an iMON frame of its first header), the mean
+ * 99.0 -> 99.3 % at 44.1 kHz (`limit --rates 44100,48000`), and
+ * test_demod_leading_silence_corpus's known failures went 25 -> 24.
+ * (Deciding on the whole acquisition instead lost ledrem-mivar-000's
+ * first frame after -80 dBFS noise: a weak start on the transient before
+ * it ran the sequence detector into the frame.) */
+bool demod_weak_acq_below_wide(const struct ir_demod *d)
+{
+	return d->weak_acq && (d->weak_acq_n < d->confirm_idle_n || d->weak_acq_sum < d->weak_acq_n * demod_weak_strong(d));
+}
+
+enum demod_weak_took demod_weak_own_sample(struct ir_demod *d, float x, float w_before, bool full, float old)
+{
+	if (strong_edge(d, full, old))
+		strong_preempts_weak(d, old);
+	if (d->weak_wait) {
+		bool timers = false;
+
+		weak_wait_sample(d, w_before, &timers);
+		return timers ? DEMOD_WEAK_TIMERS : DEMOD_WEAK_TOOK;
+	}
+	if (d->weak_seq) {
+		/* seqdet hook: the line's timers run at its decision horizon;
+		 * a start it took back (noise) returns to the idle path */
+		ir_seqdet_push(d->seqdet, x);
+		if (d->weak_seq && d->state == LINE_SPACE && d->weak_horizon_us - d->last_edge_us >= WEAK_GIVE_BACK_US) {
+			weak_give_back(d);
+			return DEMOD_WEAK_TOOK;
+		}
+		if (d->weak_seq &&
+		    (double)(d->n - d->weak_seq_n) * 1e6 >= WEAK_SEQ_MAX_US * d->cfg.sample_rate) {
+			weak_reject(d);
+			d->weak_b = d->w2; /* not the detector's baseline: it may be what went wrong */
+			return DEMOD_WEAK_TOOK;
+		}
+		if (!ir_seqdet_running(d->seqdet) && d->weak_seq) {
+			weak_reject(d);
+			d->weak_quiet_n = 0; /* taken back: see WEAK_REARM_US */
+		}
+		return DEMOD_WEAK_TOOK;
+	}
+	if (d->weak) {
+		weak_sample(d, x);
+		return DEMOD_WEAK_TIMERS;
+	}
+	return DEMOD_WEAK_NOT;
+}
