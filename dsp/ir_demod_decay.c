@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ir_demod_decay.c - the AC coupling's decay rate, measured per state (see ir_demod_internal.h). */
-#include "ir_demod_internal.h"
+/* ir_demod_decay.c - the AC coupling's decay rate, measured per state (see
+ * ir_demod_state.h). */
+#include "ir_demod_decay.h"
+
 #include <math.h>
 #include <string.h>
 
