@@ -108,7 +108,7 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 	if (!d->cfg.timeout_us)
 		d->cfg.timeout_us = DEFAULT_TIMEOUT_US;
 	d->timers_from_us = d->cfg.timeout_us < MAX_PULSE_US ? d->cfg.timeout_us : MAX_PULSE_US;
-	demod_dlog_init(d);
+	ir_fastlog_init(&d->dlog);
 	d->edge_fn = edge_fn;
 	d->space_fn = space_fn;
 	d->userdata = userdata;

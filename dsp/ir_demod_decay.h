@@ -5,8 +5,6 @@
 
 #include "ir_demod_state.h"
 
-/* Fills the table of the decay rate's logarithm (at creation). */
-void demod_dlog_init(struct ir_demod *d);
 /* A block of DECAY_BLOCK_US is complete, `sum` its samples' distance from
  * the baseline: the state's decay rate from it (see DECAY_BLOCK_US). */
 void demod_decay_block(struct ir_demod *d, double sum);

@@ -27,8 +27,9 @@
  *
  * No file calls one that calls it back (tools/check-layers refuses a
  * cycle between files): ir_demod.c uses the rest; line uses weak, idle,
- * edges, band and decay; weak uses idle, edges and band; edges uses band.  Where a lower file's step must be followed by a higher
- * one's, it says so to its caller (demod_weak_step()'s DEMOD_WEAK_TIMERS).
+ * edges, band and decay; weak uses idle, edges and band; edges uses band.
+ * Where a lower file's step must be followed by a higher one's, it says
+ * so to its caller (demod_weak_step()'s DEMOD_WEAK_TIMERS).
  *
  * Each file's functions for the others are in its own header
  * (ir_demod_line.h, ...); every one takes the demodulator it works on, and
@@ -39,6 +40,7 @@
 #define IRJACK_IR_DEMOD_STATE_H
 
 #include "ir_demod.h"
+#include "ir_fastlog.h"
 #include "ir_lookback.h"
 
 #include <math.h>
@@ -165,9 +167,6 @@ struct ir_seqdet;
  * DECAY_TAU_MIN_US (nothing). */
 #define DECAY_FORGET 1.2
 #define DECAY_GAP_MAX_US 3000.0
-/* decay_log()'s table: 2^DLOG_BITS intervals of [0.707, 1.414) */
-#define DLOG_BITS 7
-#define DLOG_N (1u << DLOG_BITS)
 
 /* Before any step has been measured the first edge out of the dark can only
  * be judged against the noise, and a recording's start often holds a small
@@ -378,7 +377,7 @@ struct ir_demod {
 	double decay_gap_max; /* samples: see DECAY_GAP_MAX_US */
 	double decay_var, decay_var_max; /* the variance of decay, and before any state */
 	double decay_est, decay_est_var; /* this state's estimate, with the earlier ones */
-	double dlog_c[DLOG_N], dlog_l[DLOG_N]; /* decay_log()'s table */
+	struct ir_fastlog dlog; /* the decay rate's logarithm's table */
 	bool narrow_valid; /* ...measured (narrow bands: see narrow_decay()) */
 	bool decay_valid; /* this state measured its own rate */
 	unsigned block_n, block_count;
