@@ -180,6 +180,10 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 			return ret;
 		}
 	}
+	if (ir_lookback_init(&d->lb, LOOKBACK_US, d->us_per_sample) < 0) {
+		ir_demod_free(d);
+		return -ENOMEM;
+	}
 	*out = d;
 	return 0;
 }
@@ -191,6 +195,7 @@ void ir_demod_free(struct ir_demod *d)
 	ir_carrier_free(d->carrier);
 	ir_seqdet_free(d->seqdet);
 	ir_envelope_free(d->envelope);
+	ir_lookback_free(&d->lb);
 	free(d->prime);
 	free(d);
 }
@@ -487,6 +492,7 @@ void ir_demod_reset(struct ir_demod *d)
 	now_us = (double)d->n * d->us_per_sample;
 
 	demod_emit(d, IR_OVERFLOW, 0);
+	ir_lookback_forget(&d->lb, d->n);
 	if (d->idle_fast)
 		demod_idle_leave(d);
 	if (d->weak)

@@ -116,6 +116,7 @@ bool demod_idle_step(struct ir_demod *d, float x)
 	d->w2 = w2;
 	d->y_prev = f2;
 	d->idle_level += d->idle_a * r;
+	ir_lookback_put(&d->lb, d->n, x);
 	if ((++d->n % IDLE_NOISE_EVERY) == 0)
 		idle_noise(d, x, d->x_prev, r);
 	if (d->n % IDLE_HOUSEKEEPING == 0)
@@ -372,7 +373,9 @@ size_t demod_idle_run(struct ir_demod *d, const float *samples, size_t n, size_t
 	d->w2 = w2;
 	d->y_prev = f2;
 	d->idle_level = level;
-	if (done)
+	if (done) {
 		d->x_prev = samples[(done - 1) * stride];
+		ir_lookback_fill(&d->lb, d->n, samples, done, stride);
+	}
 	return done;
 }

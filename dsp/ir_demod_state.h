@@ -41,6 +41,7 @@
 
 #include "ir_demod.h"
 #include "ir_fastlog.h"
+#include "ir_lookback.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -302,6 +303,11 @@ struct ir_seqdet;
  * constants; 0.75 is 2.7.)  16 kHz 6 dB 80.4 -> 83.6 % on the 100 µs band
  * and the 6 ms start window; 0.6 and 0.9 within 0.5 point of it. */
 #define WEAK_RISE_MAX 0.75
+/* The input kept (ir_lookback.h): the acquisition and LOOKBACK_BACK_US
+ * before the trigger, with room; the start is sought that far back (the
+ * trigger fires up to ~300 µs into a pulse at 0 dB). */
+#define LOOKBACK_US 1000.0
+#define LOOKBACK_BACK_US 500.0
 #define WEAK_MIN_STEP 4.0
 /* A step from WEAK_MAX_STEP σ of the wide (fast) band up is the wide band's:
  * out of idle it starts only those (demod_weak_owns_start), and the weak
@@ -509,6 +515,9 @@ struct ir_demod {
 	struct ir_envelope *envelope;
 	float env_buf[256];
 	const float *env_raw; /* the input sample of the one in process, for ir_carrier */
+
+	/* the last LOOKBACK_US of input (see ir_lookback.h) */
+	struct ir_lookback lb;
 
 	/* report */
 	double peak, clipped_samples, report_samples;

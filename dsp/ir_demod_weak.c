@@ -158,6 +158,22 @@ static double weak_t0(const struct ir_demod *d, double a, double k)
 	return d->weak_cross_t - demod_band_rise(f) * d->weak_band_us;
 }
 
+/* RC-MM: where the first pulse most likely began (µs), from the samples
+ * before the trigger (the ring, LOOKBACK_BACK_US of them), as the change
+ * point from the idle level to the lit level `a`.  Placed from the weak
+ * band's rise to its trigger instead, it came out 50-170 µs early at
+ * 0-4 dB under a 1 ms coupling (the drooped level made the rise look
+ * long), which put the header's period (pulse + space) out of RC-MM's
+ * ±83 µs: rcmm32 4 dB τ 1 ms 62/66 % -> 89/91 % at 44.1/48 kHz. */
+static double weak_lookback_t0(const struct ir_demod *d, double a)
+{
+	uint64_t end = d->n - d->weak_acq_n;
+	unsigned back = (unsigned)ceil(LOOKBACK_BACK_US / d->us_per_sample);
+	uint64_t m = ir_lookback_rise(&d->lb, end, back, d->weak_b, (int)d->weak_dir, a);
+
+	return ((double)m - 0.5) * d->us_per_sample;
+}
+
 /* The first pulse's samples are in: its step, and where it started. */
 static void weak_acquired(struct ir_demod *d)
 {
@@ -185,6 +201,8 @@ static void weak_acquired(struct ir_demod *d)
 		return;
 	}
 	t0 = weak_t0(d, a, k);
+	if (a_short > 0)
+		t0 = weak_lookback_t0(d, a);
 	/* the coupling drooped the measured samples: about their middle */
 	mid_n = ((double)d->n - 0.5 * d->weak_acq_n) - t0 / d->us_per_sample;
 	if (mid_n > 0)
