@@ -476,8 +476,8 @@ __attribute__((noinline)) size_t demod_full_run(struct ir_demod *d, const float 
 
 	while (i < n) {
 		d->env_raw = raw ? raw + i * raw_stride : NULL; /* envelope hook */
-		/* (stored here, not in sample_full: one more store there and it
-		 * was no longer inlined, 16 instructions a frame sample) */
+		/* every sample of the full path into the ring (the idle path
+		 * keeps its own; see ir_lookback.h) */
 		ir_lookback_put(&d->lb, d->n, samples[i * stride]);
 		sample_full(d, samples[i * stride]);
 		d->env_raw = NULL;
