@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,18 +121,39 @@ static int bind_with_mode(int fd, const struct sockaddr_un *addr, unsigned mode)
 	return ret;
 }
 
+/* Where the socket is bound before it is renamed into place (see
+ * bind_and_listen). */
+#define STAGED_SUFFIX ".new"
+
 /* Claims the path (a live server there keeps it; only a stale socket is
  * replaced), binds `fd` with the configured mode and listens; records which
- * file was bound.  Returns 0 or a negative errno (nothing left behind). */
+ * file was bound.  The socket is bound beside the path and renamed onto it
+ * once it listens: a client that finds the file can connect.  (Bound on
+ * the path itself, a client that connected between bind() and listen()
+ * was refused: fault_socket's VERSION after a SIGHUP remade the socket,
+ * now and then on a loaded host.)  Where the path has no room for the
+ * suffix it is bound directly.  Returns 0 or a negative errno (nothing
+ * left behind). */
 static int bind_and_listen(struct ir_lircd *s, int fd, const struct sockaddr_un *addr)
 {
+	struct sockaddr_un staged = *addr;
+	bool stage = strlen(addr->sun_path) + sizeof(STAGED_SUFFIX) <= sizeof(staged.sun_path);
 	int lock, ret = ir_socket_path_claim(s->path, &lock);
 
+	if (stage) {
+		strcat(staged.sun_path, STAGED_SUFFIX);
+		if (ret == 0)
+			unlink(staged.sun_path); /* left by a daemon that died there */
+	}
 	if (ret == 0)
-		ret = bind_with_mode(fd, addr, s->cfg.mode);
+		ret = bind_with_mode(fd, stage ? &staged : addr, s->cfg.mode);
 	if (ret == 0 && listen(fd, 16) < 0) {
 		ret = -errno;
-		unlink(s->path);
+		unlink(stage ? staged.sun_path : s->path);
+	}
+	if (ret == 0 && stage && rename(staged.sun_path, s->path) < 0) {
+		ret = -errno;
+		unlink(staged.sun_path);
 	}
 	if (ret == 0)
 		ir_socket_path_record(s->path, &s->path_id);
