@@ -289,6 +289,13 @@ struct ir_seqdet;
 #define WEAK_STEP_FRACTION 0.25
 #define WEAK_ACQUIRE_US 400.0
 #define WEAK_MIN_STEP 4.0
+/* ...and WEAK_MIN_STEP_FAST σ where the trigger is WEAK_TRIGGER_FAST: under
+ * a 1 ms coupling the acquisition's mean is ~70 % of the step (0.36 of a
+ * 0.5 step at 0 dB, its σ 0.06), and at 4 σ a fifth of the 0 dB NEC and
+ * Sanyo starts were refused (48 kHz, traced); a start on noise that
+ * passes is taken back by the sequence detector (START_NATS).  48 kHz
+ * 0 dB τ 1 ms nec 51 -> 58 %, rc6_0 48 -> 54, sony12 69 -> 75. */
+#define WEAK_MIN_STEP_FAST 3.0
 /* A step from WEAK_MAX_STEP σ of the wide (fast) band up is the wide band's:
  * out of idle it starts only those (demod_weak_owns_start), and the weak
  * detector hands those it measured back.  At 4 σ (2.2 σ of the input at

@@ -130,6 +130,13 @@ void demod_weak_acq_cut(struct ir_demod *d)
 		demod_weak_stop(d);
 }
 
+/* True where the trigger is WEAK_TRIGGER_FAST (its rates, after the
+ * stream's first edge). */
+static bool weak_fast(const struct ir_demod *d)
+{
+	return d->weak_trigger == WEAK_TRIGGER_FAST && d->have_edge;
+}
+
 /* Where the trigger is WEAK_TRIGGER_FAST, a measured step over the
  * hand-over level (demod_weak_strong) but under the wide band's threshold
  * is the sequence detector's: the wide band cannot see it, and rejected
@@ -139,7 +146,7 @@ void demod_weak_acq_cut(struct ir_demod *d)
  * traced: most lost frames were rejected here). */
 static bool weak_unseen(const struct ir_demod *d, double a)
 {
-	return d->weak_trigger == WEAK_TRIGGER_FAST && d->have_edge && a < demod_threshold(d);
+	return weak_fast(d) && a < demod_threshold(d);
 }
 
 /* The first pulse's samples are in: its step, and where it started. */
@@ -156,7 +163,7 @@ static void weak_acquired(struct ir_demod *d)
 	d->weak_acq = false;
 	if (a_short > 0)
 		a = a_short;
-	if (a < WEAK_MIN_STEP * sd) {
+	if (a < (weak_fast(d) ? WEAK_MIN_STEP_FAST : WEAK_MIN_STEP) * sd) {
 		weak_reject(d); /* noise, or a wander: nothing was told */
 		return;
 	}
