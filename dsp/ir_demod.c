@@ -1,5 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#include "ir_demod_internal.h"
+/* ir_demod.c - the demodulator's API, the stream's warm-up and the loops
+ * that hand samples to the idle or the full path (see ir_demod_state.h). */
+#include "ir_demod_band.h"
+
+#include "ir_demod_decay.h"
+#include "ir_demod_edges.h"
+#include "ir_demod_idle.h"
+#include "ir_demod_line.h"
+#include "ir_demod_weak.h"
 #include "ir_carrier.h"
 #include "ir_envelope.h"
 #include "ir_seqdet.h"
@@ -31,27 +39,10 @@ static double weak_white_for(double a)
 	return n >= WEAK_WHITE_N ? WEAK_WHITE : pow(WEAK_WHITE, sqrt(WEAK_WHITE_N / n));
 }
 
-int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
-		 ir_demod_space_fn space_fn, void *userdata, struct ir_demod **out)
+/* What follows from the sample rate: the filters' gains and the lengths
+ * that the constants above give in samples. */
+static void set_rates(struct ir_demod *d)
 {
-	struct ir_demod *d;
-
-	if (!cfg || !edge_fn || cfg->sample_rate < 4000 || cfg->sample_rate > 1000000 ||
-	    (cfg->polarity != IR_POLARITY_AUTO && cfg->polarity != IR_POLARITY_PULSE_HIGH &&
-	     cfg->polarity != IR_POLARITY_PULSE_LOW))
-		return -EINVAL;
-	d = calloc(1, sizeof(*d));
-	if (!d)
-		return -ENOMEM;
-	d->cfg = *cfg;
-	if (!d->cfg.timeout_us)
-		d->cfg.timeout_us = DEFAULT_TIMEOUT_US;
-	d->timers_from_us = d->cfg.timeout_us < MAX_PULSE_US ? d->cfg.timeout_us : MAX_PULSE_US;
-	demod_dlog_init(d);
-	d->edge_fn = edge_fn;
-	d->space_fn = space_fn;
-	d->userdata = userdata;
-	d->us_per_sample = 1e6 / cfg->sample_rate;
 	d->fast_g = (float)demod_alpha_for(BAND_FAST_US, d->us_per_sample);
 	d->mid_g = (float)demod_alpha_for(BAND_MID_US, d->us_per_sample);
 	d->low_g = (float)demod_alpha_for(BAND_SLOW_US, d->us_per_sample);
@@ -87,7 +78,7 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 	d->block_n = (unsigned)ceil(DECAY_BLOCK_US / d->us_per_sample);
 	/* (below WEAK_MIN_RATE a unit is too few samples even for the
 	 * sequence detector's one-sample blocks: the trigger stays off) */
-	d->weak_on = cfg->sample_rate >= WEAK_MIN_RATE;
+	d->weak_on = d->cfg.sample_rate >= WEAK_MIN_RATE;
 	d->weak_g = (float)demod_alpha_for(WEAK_BAND_US, d->us_per_sample);
 	d->weak_trigger = cfg->sample_rate >= WEAK_TRIGGER_FAST_RATE ? WEAK_TRIGGER_FAST : WEAK_TRIGGER;
 	d->weak_gain = band_noise_gain(d->weak_g);
@@ -100,6 +91,30 @@ int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
 	d->weak_k_min = demod_alpha_for(WEAK_TAU_MAX_US, d->us_per_sample);
 	if (d->block_n < 2)
 		d->block_n = 2;
+}
+
+int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,
+		 ir_demod_space_fn space_fn, void *userdata, struct ir_demod **out)
+{
+	struct ir_demod *d;
+
+	if (!cfg || !edge_fn || cfg->sample_rate < 4000 || cfg->sample_rate > 1000000 ||
+	    (cfg->polarity != IR_POLARITY_AUTO && cfg->polarity != IR_POLARITY_PULSE_HIGH &&
+	     cfg->polarity != IR_POLARITY_PULSE_LOW))
+		return -EINVAL;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->cfg = *cfg;
+	if (!d->cfg.timeout_us)
+		d->cfg.timeout_us = DEFAULT_TIMEOUT_US;
+	d->timers_from_us = d->cfg.timeout_us < MAX_PULSE_US ? d->cfg.timeout_us : MAX_PULSE_US;
+	ir_fastlog_init(&d->dlog);
+	d->edge_fn = edge_fn;
+	d->space_fn = space_fn;
+	d->userdata = userdata;
+	d->us_per_sample = 1e6 / cfg->sample_rate;
+	set_rates(d);
 	d->pol = cfg->polarity;
 	d->idle = true;
 	d->priming = true;

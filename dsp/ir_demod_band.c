@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ir_demod_band.c - the band filter the line is decided on (see ir_demod_internal.h). */
-#include "ir_demod_internal.h"
+/* ir_demod_band.c - the band filter the line is decided on (see
+ * ir_demod_state.h). */
+#include "ir_demod_band.h"
+
 #include <math.h>
 
 void demod_set_settle(struct ir_demod *d)

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ir_demod_decay.c - the AC coupling's decay rate, measured per state (see ir_demod_internal.h). */
-#include "ir_demod_internal.h"
+/* ir_demod_decay.c - the AC coupling's decay rate, measured per state (see
+ * ir_demod_state.h). */
+#include "ir_demod_decay.h"
+
+#include "ir_fastlog.h"
+
 #include <math.h>
-#include <string.h>
 
 /* The rate the level tracker's prediction uses: the estimate less one
  * standard deviation (a droop predicted that is not there is an edge; one
@@ -13,73 +16,6 @@ static inline double decay_use(double k, double var, double max)
 	return k < 0 ? 0 : k < max ? k : max;
 }
 
-/*
- * ln(x) for a finite x > 0 (normal, not subnormal), within one unit in the
- * last place of libm's log() (the same in ~90 % of arguments; checked over
- * 2e7 of them from 1e-17 to 1e17 and just under 1).  Inline because the
- * wide band's decay rate takes a logarithm every block (~3 samples at
- * 48 kHz) and the next sample's prediction waits for it: the call to libm
- * (which spills every live register) was 15 % of the frames path's time.
- *
- * x = 2^e z, z in [0.707, 1.414) split into DLOG_N intervals; with c near
- * 1/z (26 significant bits, so that the high half of z times c is exact)
- * and l = -ln c from the table, ln x = e ln 2 + l + ln(1 + r),
- * r = z c - 1, |r| < 2^-7; ln(1 + r) to r^8 (the next term is under
- * 2^-56 r).  The two intervals either side of 1 have c = 1 (no
- * cancellation between l and ln(1 + r) just under and over 1).
- */
-#define DLOG_OFF UINT64_C(0x3fe6a00000000000) /* 0.70703125: √½ rounded down to 7 bits */
-
-static double dlog_from_bits(uint64_t u)
-{
-	double x;
-
-	memcpy(&x, &u, sizeof(x));
-	return x;
-}
-
-void demod_dlog_init(struct ir_demod *d)
-{
-	uint64_t width = UINT64_C(1) << (52 - DLOG_BITS);
-
-	for (unsigned i = 0; i < DLOG_N; i++) {
-		double z0 = dlog_from_bits(DLOG_OFF + i * width);
-		double z1 = dlog_from_bits(DLOG_OFF + (i + 1) * width);
-		double c = z0 <= 1 && 1 <= z1 ? 1 : 2 / (z0 + z1);
-		uint64_t u;
-
-		memcpy(&u, &c, sizeof(u));
-		c = dlog_from_bits(u & ~((UINT64_C(1) << 27) - 1));
-		d->dlog_c[i] = c;
-		d->dlog_l[i] = -log(c);
-	}
-}
-
-static inline double decay_log(const struct ir_demod *d, double x)
-{
-	static const double ln2_hi = 6.93147180369123816490e-01; /* 0x3fe62e42fee00000 */
-	static const double ln2_lo = 1.90821492927058770002e-10;
-	uint64_t u, t, zu;
-	int64_t e;
-	unsigned i;
-	double z, zh, c, r, r2, r4, p;
-
-	memcpy(&u, &x, sizeof(u));
-	t = u - DLOG_OFF;
-	e = (int64_t)t >> 52;
-	i = (unsigned)(t >> (52 - DLOG_BITS)) & (DLOG_N - 1);
-	zu = u - ((uint64_t)e << 52);
-	z = dlog_from_bits(zu);
-	zh = dlog_from_bits(zu & ~((UINT64_C(1) << 26) - 1));
-	c = d->dlog_c[i];
-	r = (zh * c - 1) + (z - zh) * c;
-	r2 = r * r;
-	r4 = r2 * r2;
-	/* ln(1 + r) = r + r² p(r), terms paired (Estrin) for a short chain */
-	p = (-0.5 + r * (1.0 / 3)) + r2 * (-0.25 + r * 0.2) +
-	    r4 * ((-1.0 / 6 + r * (1.0 / 7)) - r2 * 0.125);
-	return ((double)e * ln2_hi + d->dlog_l[i]) + (r + (r2 * p + (double)e * ln2_lo));
-}
 
 /* demod_measure_decay() on the narrow bands (low SNR), where one state's
  * stretch is too noisy to be taken as the rate. */
@@ -154,7 +90,7 @@ void demod_decay_block(struct ir_demod *d, double sum)
 	/* Past a twentieth the decay is lost in the noise and the next edge. */
 	if (ratio < 0.05)
 		ratio = 0.05;
-	k = ratio >= 1 ? 0 : -decay_log(d, ratio) * (1 / gap);
+	k = ratio >= 1 ? 0 : -ir_fastlog(&d->dlog, ratio) * (1 / gap);
 	d->decay_now = k < d->decay_max ? k : d->decay_max;
 	d->decay_valid = true;
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ir_demod_edges.c - what the line reports, and what it holds back first
- * (see ir_demod_internal.h). */
-#include "ir_demod_internal.h"
+ * (see ir_demod_state.h). */
+#include "ir_demod_edges.h"
+
+#include "ir_demod_band.h"
 #include "ir_carrier.h"
 
 #include <math.h>

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ir_demod_idle.c - the idle path (see ir_demod_internal.h). */
-#include "ir_demod_internal.h"
+/* ir_demod_idle.c - the idle path (see ir_demod_state.h). */
+#include "ir_demod_idle.h"
+
 #include <math.h>
 
 #ifdef __SSE2__

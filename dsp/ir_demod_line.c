@@ -1,6 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ir_demod_line.c - the full path: the wide band's edges and the line's timers (see ir_demod_internal.h). */
-#include "ir_demod_internal.h"
+/* ir_demod_line.c - the full path: the wide band's edges, the line's
+ * timers, and the sequence detector's decisions put on the line (see
+ * ir_demod_state.h). */
+#include "ir_demod_line.h"
+
+#include "ir_demod_band.h"
+#include "ir_demod_decay.h"
+#include "ir_demod_edges.h"
+#include "ir_demod_idle.h"
+#include "ir_demod_weak.h"
 #include "ir_carrier.h"
 #include "ir_seqdet.h"
 
@@ -170,14 +178,41 @@ static void relearn_noise(struct ir_demod *d)
 	d->rise_r2 = 0;
 }
 
-static inline void sample_full(struct ir_demod *d, float x)
+/* Per sample, after the edges: demod_line_timers_at() at this sample.
+ * Every timer there fires on dark_us reaching one of START_PROOF_US
+ * (stream start held), the space deadline, the timeout or MAX_PULSE_US:
+ * before the nearest, nothing can (one compare per sample instead of the
+ * whole check, the same dark_us). */
+static inline void line_timers(struct ir_demod *d)
 {
-	float ax = fabsf(x);
-	double y, pred, r;
+	double now_us = (double)d->n * d->us_per_sample;
+	double dark_us = now_us - d->last_edge_us;
 
-	if (ax > d->peak)
-		d->peak = ax;
-	if (ax >= 0.999f)
+	if (dark_us < d->timers_from_us && (!d->start_open || dark_us < START_PROOF_US) &&
+	    (!d->deadline_us || dark_us < d->deadline_us))
+		return;
+	demod_line_timers_at(d, now_us);
+}
+
+/* What one full-path sample's steps share. */
+struct full_sample {
+	float x, ax, x_before, y_before, w_before;
+	double y;    /* the band in use */
+	double pred; /* the level tracker's prediction for it */
+	double r;    /* y - pred */
+	double fast; /* y's move over the last few band rise times */
+};
+
+/* The sample through the band filters (the wide or narrow one, and the
+ * weak band), and the report's peak and clipping. */
+static inline void filter_sample(struct ir_demod *d, struct full_sample *s)
+{
+	float x = s->x;
+
+	s->ax = fabsf(x);
+	if (s->ax > d->peak)
+		d->peak = s->ax;
+	if (s->ax >= 0.999f)
 		d->clipped_samples++;
 	if (d->n == 0) {
 		/* The stream starts idle at whatever level it has. */
@@ -192,27 +227,217 @@ static inline void sample_full(struct ir_demod *d, float x)
 	if (d->use_slow) {
 		d->s1 += d->slow_g * (d->f2 - d->s1);
 		d->s2 += d->slow_g * (d->s1 - d->s2);
-		y = d->s2;
+		s->y = d->s2;
 	} else {
-		y = d->f2;
+		s->y = d->f2;
 	}
-	float x_before = d->x_prev;
-
+	s->x_before = d->x_prev;
 	d->x_prev = x;
-	float y_before = d->y_prev;
-
-	d->y_prev = (float)y;
+	s->y_before = d->y_prev;
+	d->y_prev = (float)s->y;
 	d->n++;
-
-	float w_before = d->w2;
-
+	s->w_before = d->w2;
 	d->w1 += d->weak_g * (x - d->w1);
 	d->w2 += d->weak_g * (d->w1 - d->w2);
-	switch (demod_weak_step(d, x, w_before)) {
+}
+
+/* A candidate edge is pending: this sample confirms it, drops it (a
+ * glitch) or follows it as the coupling's droop. */
+static inline void candidate_sample(struct ir_demod *d, const struct full_sample *s)
+{
+	double speed = s->fast * d->cand_dir;
+
+	if (speed > d->cand_fast)
+		d->cand_fast = speed;
+	/* A candidate edge must keep its distance from the old level. */
+	if ((s->y - d->cand_ref) * d->cand_dir < d->cand_thr * 0.5) {
+		d->cand = false; /* a glitch */
+	} else if (++d->cand_quiet >= d->cand_confirm_n) {
+		if (d->cand_fast >= FAST_FRACTION * d->cand_thr) {
+			confirm_edge(d);
+		} else if (d->cand_quiet >= d->cand_confirm_n + d->slow_edge_n) {
+			/* Too slow for an edge: the AC coupling's droop
+			 * outran the tracker.  Follow it. */
+			d->cand = false;
+			d->level = s->y;
+		}
+		/* else: on a narrow band an edge may cross the threshold
+		 * before it has moved fast enough; it gets a little longer to
+		 * show its speed (a droop does not gain any). */
+	}
+}
+
+/* A new candidate edge in direction dir (0: either, out of idle) over the
+ * threshold thr (retracting: one that takes a provisional first pulse
+ * back). */
+static inline void start_candidate(struct ir_demod *d, const struct full_sample *s, int dir,
+				   bool retracting, double thr)
+{
+	d->cand = true;
+	d->cand_dir = dir ? dir : (s->r > 0 ? 1 : -1);
+	/* Out of idle either direction may start a pulse, and a converter's
+	 * pre-ringing before a clipped edge swings both ways: the first edge
+	 * must hold longer. */
+	d->cand_confirm_n = dir && !retracting ? d->confirm_n : d->confirm_idle_n;
+	d->cand_ref = s->pred;
+	d->cand_thr = thr;
+	d->cand_quiet = 0;
+	d->cand_fast = s->fast * d->cand_dir;
+	/* The edge is where the signal crossed the threshold, between this
+	 * sample and the one before; the same fraction of the step for both
+	 * directions, so durations are unbiased.  The band filter's delay to
+	 * that point is taken off to give the light's own time. */
+	double cross = retracting && RETRACT_RATIO * d->step > thr ? RETRACT_RATIO * d->step : thr;
+	double level = s->pred + d->cand_dir * cross;
+	double prev = s->y_before;
+	double frac = s->y != prev ? (level - prev) / (s->y - prev) : 1;
+
+	d->cand_cross = cross;
+	d->cand_band_us = d->use_slow ? d->slow_us : BAND_FAST_US;
+	d->cand_delay_us = d->band_delay_us;
+	if (frac < 0)
+		frac = 0;
+	else if (frac > 1)
+		frac = 1;
+	d->cand_t = ((double)(d->n - 2) + frac) * d->us_per_sample - d->band_delay_us;
+	if (d->cand_confirm_n <= 1)
+		confirm_edge(d);
+}
+
+/* Once the noise floor is known: an edge starts a candidate, or out of
+ * idle the weak trigger fires.  True when either took the sample. */
+static inline bool seek_edge(struct ir_demod *d, const struct full_sample *s)
+{
+	double thr = demod_threshold(d), r = s->r;
+	int dir;
+
+	if (d->idle && d->state == LINE_SPACE && !d->held && d->noise_count >= d->warmup_n)
+		demod_weak_idle_sample(d);
+	if (d->noise_count < d->warmup_n)
+		return false;
+	if (d->state == LINE_PULSE)
+		dir = -d->pol;
+	else
+		dir = d->idle || d->pol == 0 ? 0 : d->pol;
+	/* While the first pulse is provisional, an edge far bigger than its
+	 * own, either way, takes it back (see RETRACT_RATIO). */
+	bool retracting = (d->held || d->start_open) && fabs(r) > thr && fabs(r) > RETRACT_RATIO * d->step;
+
+	if (retracting)
+		dir = r > 0 ? 1 : -1;
+	/* Out of idle a step the weak detector can take is its own (see
+	 * demod_weak_owns_start): the wide band only starts strong ones. */
+	double thr_idle = dir == 0 && !retracting && demod_weak_owns_start(d)
+				  ? fmax(thr, demod_weak_strong(d))
+				  : thr;
+
+	if ((dir == 0 && fabs(r) > thr_idle) || (dir != 0 && r * dir > thr)) {
+		start_candidate(d, s, dir, retracting, thr);
+		return true;
+	}
+	return d->idle && !d->held && !demod_weak_start_held(d) && d->state == LINE_SPACE &&
+	       demod_weak_idle_trigger(d, s->w_before);
+}
+
+/* The noise floors (of the band in use and of the input itself), from
+ * the warm-up on and then in the dark. */
+static inline void measure_noise(struct ir_demod *d, const struct full_sample *s)
+{
+	double r = s->r;
+	/* The input's own noise: half the variance of its first difference
+	 * (white noise), to choose the band. */
+	double dx = (double)s->x - s->x_before;
+
+	if (d->noise_count < d->warmup_n) {
+		d->noise_count++;
+		d->noise2 += (r * r - d->noise2) / d->noise_count;
+		d->noise_sd = sqrt(d->noise2);
+		d->raw_noise2 += (0.5 * dx * dx - d->raw_noise2) / d->noise_count;
+		if (d->noise_count == d->warmup_n && d->idle && !d->have_edge && !d->use_slow)
+			demod_idle_enter(d);
+	} else if (d->state == LINE_SPACE && d->n > d->state_start_n + d->quiet_n) {
+		/* The noise floor is measured in the dark, away from edges.
+		 * Samples beyond 3 σ are left out, not clipped: a click must not
+		 * inflate it, nor an edge that has not yet crossed the threshold
+		 * (clipped residuals would raise σ, the threshold with it, and
+		 * the edge would never cross).  Gaussian noise loses 0.3 % of
+		 * its samples and 1.4 % of its σ to this; a real rise in the
+		 * noise is still followed, its inner samples growing the
+		 * estimate. */
+		double lim = 3 * d->noise_sd + THRESHOLD_FLOOR;
+		double rlim = 3 * sqrt(d->raw_noise2) + THRESHOLD_FLOOR;
+
+		if (fabs(r) < lim) {
+			d->noise2 += d->alpha_noise * (r * r - d->noise2);
+			d->noise_sd = sqrt(d->noise2);
+		}
+		if (fabs(dx) < 2 * rlim)
+			d->raw_noise2 += d->alpha_noise * (0.5 * dx * dx - d->raw_noise2);
+		/* (the weak band's noise is the idle path's to measure: against
+		 * this path's level, which follows the signal within 150 µs, the
+		 * weak band's deviation reads far below its noise, the estimate
+		 * fell below WEAK_WHITE of the input's and turned the weak
+		 * trigger off for good after a retracted first pulse) */
+	}
+}
+
+/* No edge: the level tracker follows the sample (the approach of a new
+ * level, or droop and hum), and the noise is measured.  False when the
+ * noise turned out to have risen (the line was taken back). */
+static inline bool follow_level(struct ir_demod *d, const struct full_sample *s)
+{
+	if (d->n < d->settle_until) {
+		/* The new level is still being approached: hold the furthest
+		 * point reached, so that the next edge (the other way) shows as
+		 * a drop from it however slowly the band filter rises. */
+		if ((s->y - d->level) * d->edge_dir > 0)
+			d->level = s->y;
+		if (d->n + 1 == d->settle_until)
+			settled(d);
+		return true;
+	}
+	/* The beginning of an edge must not drag the level along before it
+	 * crosses the threshold: residuals count only up to 3 σ or a tenth
+	 * of the step (Huber), enough to follow droop and hum. */
+	double track_lim = demod_track_limit(d), r = s->r;
+	double rc = r > track_lim ? track_lim : r < -track_lim ? -track_lim : r;
+
+	d->level = s->pred + d->track_a * rc;
+	if (s->ax >= 0.999f) {
+		/* Clipped: the level sits on the rail and shows no droop. */
+		d->slope = 0;
+	} else {
+		d->slope += d->track_b * rc;
+		/* (On the narrow bands not while idle: the baseline follows an
+		 * idle line, and the ratio then reads its wander, not the
+		 * coupling; nor in a provisional first pulse: a recording's
+		 * start transient decays as the converter settles, not as the
+		 * coupling.) */
+		if (!d->use_slow || (!d->idle && !d->held))
+			demod_measure_decay(d, s->y);
+	}
+	measure_noise(d, s);
+	if (d->idle)
+		d->baseline += d->alpha_baseline * (d->level - d->baseline);
+	if (d->idle) {
+		d->rise_seeded = false;
+	} else if (noise_rose(d, r)) {
+		relearn_noise(d);
+		return false;
+	}
+	return true;
+}
+
+static inline void sample_full(struct ir_demod *d, float x)
+{
+	struct full_sample s = { .x = x };
+
+	filter_sample(d, &s);
+	switch (demod_weak_step(d, x, s.w_before)) {
 	case DEMOD_WEAK_NOT:
 		break;
 	case DEMOD_WEAK_TIMERS:
-		demod_line_timers(d);
+		line_timers(d);
 		/* (a wait for the next weak frame ends with the line's timeout) */
 		if (d->weak_wait && d->idle)
 			d->weak_wait = false;
@@ -220,201 +445,43 @@ static inline void sample_full(struct ir_demod *d, float x)
 	case DEMOD_WEAK_TOOK:
 		return;
 	}
-
 	if (d->carrier && d->state == LINE_PULSE)
 		ir_carrier_burst_samples(d->carrier, d->env_raw ? d->env_raw : &x, 1, 1);
 
-	pred = d->level + d->slope + (d->baseline - d->level) * d->decay_now;
-	r = y - pred;
-
+	s.pred = d->level + d->slope + (d->baseline - d->level) * d->decay_now;
+	s.r = s.y - s.pred;
 	/* What the signal did over the last few band rise times: an edge
 	 * shows there, a droop or a slow wander does not. */
-	double fast = y - d->recent;
-
-	d->recent += d->recent_g * fast;
+	s.fast = s.y - d->recent;
+	d->recent += d->recent_g * s.fast;
 	if (d->cand) {
-		double speed = fast * d->cand_dir;
-
-		if (speed > d->cand_fast)
-			d->cand_fast = speed;
-		/* A candidate edge must keep its distance from the old level. */
-		if ((y - d->cand_ref) * d->cand_dir < d->cand_thr * 0.5) {
-			d->cand = false; /* a glitch */
-		} else if (++d->cand_quiet >= d->cand_confirm_n) {
-			if (d->cand_fast >= FAST_FRACTION * d->cand_thr) {
-				confirm_edge(d);
-			} else if (d->cand_quiet >= d->cand_confirm_n + d->slow_edge_n) {
-				/* Too slow for an edge: the AC coupling's droop
-				 * outran the tracker.  Follow it. */
-				d->cand = false;
-				d->level = y;
-			}
-			/* else: on a narrow band an edge may cross the
-			 * threshold before it has moved fast enough; it
-			 * gets a little longer to show its speed (a droop
-			 * does not gain any). */
-		}
+		candidate_sample(d, &s);
 		return;
 	}
-
-	double thr = demod_threshold(d);
-
-	if (d->idle && d->state == LINE_SPACE && !d->held && d->noise_count >= d->warmup_n)
-		demod_weak_idle_sample(d);
-	if (d->noise_count >= d->warmup_n) {
-		int dir;
-
-		if (d->state == LINE_PULSE)
-			dir = -d->pol;
-		else
-			dir = d->idle || d->pol == 0 ? 0 : d->pol;
-		/* While the first pulse is provisional, an edge far bigger than
-		 * its own, either way, takes it back (see RETRACT_RATIO). */
-		bool retracting = (d->held || d->start_open) && fabs(r) > thr &&
-				  fabs(r) > RETRACT_RATIO * d->step;
-
-		if (retracting)
-			dir = r > 0 ? 1 : -1;
-		/* Out of idle a step the weak detector can take is its own (see
-		 * demod_weak_owns_start): the wide band only starts strong ones. */
-		double thr_idle = dir == 0 && !retracting && demod_weak_owns_start(d) ? fmax(thr, demod_weak_strong(d)) : thr;
-
-		if ((dir == 0 && fabs(r) > thr_idle) || (dir != 0 && r * dir > thr)) {
-			d->cand = true;
-			d->cand_dir = dir ? dir : (r > 0 ? 1 : -1);
-			/* Out of idle either direction may start a pulse, and a
-			 * converter's pre-ringing before a clipped edge swings
-			 * both ways: the first edge must hold longer. */
-			d->cand_confirm_n = dir && !retracting ? d->confirm_n : d->confirm_idle_n;
-			d->cand_ref = pred;
-			d->cand_thr = thr;
-			d->cand_quiet = 0;
-			d->cand_fast = fast * d->cand_dir;
-			/* The edge is where the signal crossed the threshold,
-			 * between this sample and the one before; the same
-			 * fraction of the step for both directions, so durations
-			 * are unbiased.  The band filter's delay to that point
-			 * is taken off to give the light's own time. */
-			{
-				double cross = retracting && RETRACT_RATIO * d->step > thr
-						       ? RETRACT_RATIO * d->step
-						       : thr;
-				double level = pred + d->cand_dir * cross;
-				double prev = y_before;
-				double frac = y != prev ? (level - prev) / (y - prev) : 1;
-
-				d->cand_cross = cross;
-				d->cand_band_us = d->use_slow ? d->slow_us : BAND_FAST_US;
-				d->cand_delay_us = d->band_delay_us;
-				if (frac < 0)
-					frac = 0;
-				else if (frac > 1)
-					frac = 1;
-				d->cand_t = ((double)(d->n - 2) + frac) * d->us_per_sample - d->band_delay_us;
-			}
-			if (d->cand_confirm_n <= 1)
-				confirm_edge(d);
-			return;
-		} else if (d->idle && !d->held && !demod_weak_start_held(d) && d->state == LINE_SPACE &&
-			   demod_weak_idle_trigger(d, w_before)) {
-			return;
-		}
-	}
-
-	if (d->n < d->settle_until) {
-		/* The new level is still being approached: hold the furthest
-		 * point reached, so that the next edge (the other way) shows as
-		 * a drop from it however slowly the band filter rises. */
-		if ((y - d->level) * d->edge_dir > 0)
-			d->level = y;
-		if (d->n + 1 == d->settle_until)
-			settled(d);
-	} else {
-		/* The beginning of an edge must not drag the level along before
-		 * it crosses the threshold: residuals count only up to 3 σ or a
-		 * tenth of the step (Huber), enough to follow droop and hum. */
-		double track_lim = demod_track_limit(d);
-		double rc = r > track_lim ? track_lim : r < -track_lim ? -track_lim : r;
-
-		d->level = pred + d->track_a * rc;
-		if (ax >= 0.999f) {
-			/* Clipped: the level sits on the rail and shows no droop. */
-			d->slope = 0;
-		} else {
-			d->slope += d->track_b * rc;
-			/* (On the narrow bands not while idle: the baseline
-			 * follows an idle line, and the ratio then reads its
-			 * wander, not the coupling; nor in a provisional first
-			 * pulse: a recording's start transient decays as the
-			 * converter settles, not as the coupling.) */
-			if (!d->use_slow || (!d->idle && !d->held))
-				demod_measure_decay(d, y);
-		}
-		/* The input's own noise: half the variance of its first
-		 * difference (white noise), to choose the band. */
-		double dx = (double)x - x_before;
-
-		if (d->noise_count < d->warmup_n) {
-			d->noise_count++;
-			d->noise2 += (r * r - d->noise2) / d->noise_count;
-			d->noise_sd = sqrt(d->noise2);
-			d->raw_noise2 += (0.5 * dx * dx - d->raw_noise2) / d->noise_count;
-			if (d->noise_count == d->warmup_n && d->idle && !d->have_edge && !d->use_slow)
-				demod_idle_enter(d);
-		} else if (d->state == LINE_SPACE && d->n > d->state_start_n + d->quiet_n) {
-			/* The noise floor is measured in the dark, away from edges.
-			 * Samples beyond 3 σ are left out, not clipped: a click must
-			 * not inflate it, nor an edge that has not yet crossed the
-			 * threshold (clipped residuals would raise σ, the threshold
-			 * with it, and the edge would never cross).  Gaussian noise
-			 * loses 0.3 % of its samples and 1.4 % of its σ to this;
-			 * a real rise in the noise is still followed, its inner
-			 * samples growing the estimate. */
-			double lim = 3 * d->noise_sd + THRESHOLD_FLOOR;
-			double rlim = 3 * sqrt(d->raw_noise2) + THRESHOLD_FLOOR;
-
-			if (fabs(r) < lim) {
-				d->noise2 += d->alpha_noise * (r * r - d->noise2);
-				d->noise_sd = sqrt(d->noise2);
-			}
-			if (fabs(dx) < 2 * rlim)
-				d->raw_noise2 += d->alpha_noise * (0.5 * dx * dx - d->raw_noise2);
-			/* (the weak band's noise is the idle path's to measure:
-			 * against this path's level, which follows the signal
-			 * within 150 µs, the weak band's deviation reads far
-			 * below its noise, the estimate fell below WEAK_WHITE
-			 * of the input's and turned the weak trigger off for
-			 * good after a retracted first pulse) */
-		}
-		if (d->idle)
-			d->baseline += d->alpha_baseline * (d->level - d->baseline);
-		if (d->idle) {
-			d->rise_seeded = false;
-		} else if (noise_rose(d, r)) {
-			relearn_noise(d);
-			return;
-		}
-	}
-
-	demod_line_timers(d);
-}
-
-void demod_sample_full(struct ir_demod *d, float x)
-{
-	sample_full(d, x);
+	if (seek_edge(d, &s) || !follow_level(d, &s))
+		return;
+	line_timers(d);
 }
 
 size_t demod_full_run(struct ir_demod *d, const float *samples, size_t n, size_t stride,
 		      const float *raw, size_t raw_stride)
 {
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < n && !d->idle_fast; i++) {
+	while (i < n) {
 		d->env_raw = raw ? raw + i * raw_stride : NULL; /* envelope hook */
 		sample_full(d, samples[i * stride]);
 		d->env_raw = NULL;
+		i++;
+		if (d->idle_fast)
+			break;
 	}
 	return i;
+}
+
+void demod_sample_full(struct ir_demod *d, float x)
+{
+	demod_full_run(d, &x, 1, 1, NULL, 0);
 }
 
 /* Timeouts, space deadlines and overlong pulses, at time now_us. */

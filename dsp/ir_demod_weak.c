@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ir_demod_weak.c - the weak-signal trigger and the sequence detector's hooks (see ir_demod_internal.h). */
-#include "ir_demod_internal.h"
+/* ir_demod_weak.c - the weak-signal trigger, a weak frame's first pulse,
+ * and its hand-over to the sequence detector (see ir_demod_state.h). */
+#include "ir_demod_weak.h"
+
+#include "ir_demod_band.h"
+#include "ir_demod_edges.h"
+#include "ir_demod_idle.h"
 #include "ir_seqdet.h"
 
 #include <math.h>

@@ -218,7 +218,7 @@ static unsigned missed_with_lead_in(const char *path, unsigned *checked, unsigne
  * first.  samples/nec-mic-jack-44k.wav (50 Hz hum swinging by a sixth of
  * the step 20 ms before its first frame) lost all six frames at 6 of these
  * 64 ends: the weak detector started on the hum and went on deciding the
- * hum through every frame (see STRONG_LOOK_US in dsp/ir_demod.c). */
+ * hum through every frame (see STRONG_LOOK_US in dsp/ir_demod_state.h). */
 static unsigned missed_at_every_phase(const char *path, unsigned *checked)
 {
 	struct recording rec;

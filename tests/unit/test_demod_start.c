@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What a stream's start leaves behind (dsp/ir_demod.c, weak_idle_sample).
+ * What a stream's start leaves behind (dsp/ir_demod_weak.c,
+ * demod_weak_idle_sample).
  * When the stream's first frame leaves the line on a narrow band (the
  * wide band chose it for the frame's step), the idle path never runs
  * again, and before weak_idle_sample that path was the only one that

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Weak signals (dsp/ir_demod.c, WEAK_BAND_US): at README SNR 0 dB (step =
+ * Weak signals (dsp/ir_demod_weak.c, WEAK_BAND_US): at README SNR 0 dB (step =
  * 2σ of the per-sample noise) no threshold on the wide band sees a step
  * reliably, so before the weak detector a 44.1/48 kHz recording decoded few
  * frames (bench_audio limit, mean of 4 protocols × 3 couplings: 2 % and

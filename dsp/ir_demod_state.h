@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ir_demod_internal.h - what the demodulator's files share (not a public
+ * demod_shared.h - what the demodulator's files share (not a public
  * header: only dsp/ir_demod*.c include it).
  *
  * The demodulator (ir_demod.h) is one state machine over one struct, in
@@ -10,26 +10,37 @@
  *                     the loops that hand each sample to the idle path or
  *                     to the full path;
  *   ir_demod_idle.c   the idle path: a dark line's samples, cheaply, until
- *                     one departs;
+ *                     one departs, and the triggers' levels that follow
+ *                     the noise measured there;
  *   ir_demod_line.c   the full path: the wide band's edges (candidates,
- *                     confirmation, the level tracker, the noise floor) and
- *                     the line's timers;
+ *                     confirmation, the level tracker, the noise floor),
+ *                     the line's timers, and the sequence detector's
+ *                     decisions put on the line;
  *   ir_demod_band.c   which band filter the line is decided on, and what
  *                     follows from its width;
  *   ir_demod_decay.c  the AC coupling's decay rate, measured per state;
  *   ir_demod_edges.c  what the line reports: edges held at the stream's
  *                     start and for a provisional first pulse, then told;
- *   ir_demod_weak.c   the weak-signal trigger and the sequence detector's
- *                     hooks (ir_seqdet.h).
+ *   ir_demod_weak.c   the weak-signal trigger, a weak frame's first pulse
+ *                     and its hand-over to the sequence detector
+ *                     (ir_seqdet.h).
  *
- * Every function here takes the demodulator it works on; none allocates.
- * The hot path's helpers are inline here so that they stay inline in every
- * file that calls them per sample.
+ * No file calls one that calls it back (tools/check-layers refuses a
+ * cycle between files): ir_demod.c uses the rest; line uses weak, idle,
+ * edges, band and decay; weak uses idle, edges and band; edges uses band.
+ * Where a lower file's step must be followed by a higher one's, it says
+ * so to its caller (demod_weak_step()'s DEMOD_WEAK_TIMERS).
+ *
+ * Each file's functions for the others are in its own header
+ * (ir_demod_line.h, ...); every one takes the demodulator it works on, and
+ * none allocates.  Helpers the hot path calls per sample are inline there,
+ * so that they stay inline in the file that calls them.
  */
-#ifndef IRJACK_IR_DEMOD_INTERNAL_H
-#define IRJACK_IR_DEMOD_INTERNAL_H
+#ifndef IRJACK_IR_DEMOD_STATE_H
+#define IRJACK_IR_DEMOD_STATE_H
 
 #include "ir_demod.h"
+#include "ir_fastlog.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -155,9 +166,6 @@ struct ir_seqdet;
  * DECAY_TAU_MIN_US (nothing). */
 #define DECAY_FORGET 1.2
 #define DECAY_GAP_MAX_US 3000.0
-/* decay_log()'s table: 2^DLOG_BITS intervals of [0.707, 1.414) */
-#define DLOG_BITS 7
-#define DLOG_N (1u << DLOG_BITS)
 
 /* Before any step has been measured the first edge out of the dark can only
  * be judged against the noise, and a recording's start often holds a small
@@ -386,7 +394,7 @@ struct ir_demod {
 	double decay_gap_max; /* samples: see DECAY_GAP_MAX_US */
 	double decay_var, decay_var_max; /* the variance of decay, and before any state */
 	double decay_est, decay_est_var; /* this state's estimate, with the earlier ones */
-	double dlog_c[DLOG_N], dlog_l[DLOG_N]; /* decay_log()'s table */
+	struct ir_fastlog dlog; /* the decay rate's logarithm's table */
 	bool narrow_valid; /* ...measured (narrow bands: see narrow_decay()) */
 	bool decay_valid; /* this state measured its own rate */
 	unsigned block_n, block_count;
@@ -440,7 +448,7 @@ struct ir_demod {
 	double rise_mean_g;
 	unsigned rise_n, rise_near, rise_block_n; /* samples, those near the threshold */
 	uint32_t deadline_us;
-	double timers_from_us; /* the timeout or MAX_PULSE_US, the nearer (see demod_line_timers) */
+	double timers_from_us; /* the timeout or MAX_PULSE_US, the nearer (see line_timers in ir_demod_line.c) */
 	uint64_t state_start_n;
 	bool ref_settled; /* the state before the last edge lasted past its settling */
 
@@ -531,142 +539,5 @@ static inline double demod_track_limit(const struct ir_demod *d)
 		lim = 0.1 * d->step;
 	return lim > THRESHOLD_FLOOR ? lim : THRESHOLD_FLOOR;
 }
-
-/* ir_demod_line.c */
-/* One sample on the full path. */
-void demod_sample_full(struct ir_demod *d, float x);
-/* The full path over up to n samples `stride` apart, until the line goes
- * onto the idle path; returns how many it took (at least one).  `raw`,
- * where not NULL, holds the input the samples were made of (envelope
- * hook: the carrier is measured on it), raw_stride apart. */
-size_t demod_full_run(struct ir_demod *d, const float *samples, size_t n, size_t stride,
-		      const float *raw, size_t raw_stride);
-/* The sequence detector's callbacks (ir_seqdet.h; userdata: the
- * demodulator): a decided edge at t_us, everything decided up to t_us. */
-void demod_seq_edge(void *userdata, double t_us, bool lit);
-void demod_seq_horizon(void *userdata, double t_us);
-/* The deadlines and timeouts that the time since the last edge triggers
- * (a space's deadline, the timeout, the stream's start proof, a pulse too
- * long to be one), at time now_us. */
-void demod_line_timers_at(struct ir_demod *d, double now_us);
-/* Per sample, after the edges: demod_line_timers_at() at this sample.  Every timer there fires on dark_us
- * reaching one of START_PROOF_US (stream start held), the space deadline,
- * the timeout or MAX_PULSE_US: before the nearest, nothing can (one
- * compare per sample instead of the whole check, the same dark_us). */
-static inline void demod_line_timers(struct ir_demod *d)
-{
-	double now_us = (double)d->n * d->us_per_sample;
-	double dark_us = now_us - d->last_edge_us;
-
-	if (dark_us < d->timers_from_us && (!d->start_open || dark_us < START_PROOF_US) &&
-	    (!d->deadline_us || dark_us < d->deadline_us))
-		return;
-	demod_line_timers_at(d, now_us);
-}
-
-/* ir_demod_idle.c */
-/* The line goes onto the idle path (its level from the full path's). */
-void demod_idle_enter(struct ir_demod *d);
-/* ...and off it, before a sample the full path takes. */
-void demod_idle_leave(struct ir_demod *d);
-/* One sample on the idle path: false (nothing done) when it departs or
- * the line is not on that path. */
-bool demod_idle_step(struct ir_demod *d, float x);
-/* The idle path over up to n samples `stride` apart; stops before the
- * first that departs and returns how many it took. */
-size_t demod_idle_run(struct ir_demod *d, const float *samples, size_t n, size_t stride);
-/* The weak trigger's level from the weak band's noise variance noise2
- * (measured on the idle path, or at the warm-up). */
-void demod_weak_set_noise(struct ir_demod *d, double noise2);
-/* The stream's first edges are held (START_PROOF_US): its start is the
- * wide band's. */
-bool demod_weak_start_held(const struct ir_demod *d);
-
-/* ir_demod_band.c */
-void demod_set_settle(struct ir_demod *d);
-void demod_choose_band(struct ir_demod *d);
-void demod_set_band(struct ir_demod *d, int band);
-/* How many time constants the band filter (two equal one-pole sections)
- * takes to reach `fraction` of a step. */
-double demod_band_rise(double fraction);
-
-/* ir_demod_decay.c */
-void demod_dlog_init(struct ir_demod *d);
-/* A block of DECAY_BLOCK_US is complete, `sum` its samples' distance from
- * the baseline: the state's decay rate from it (see DECAY_BLOCK_US). */
-void demod_decay_block(struct ir_demod *d, double sum);
-/* One tracked sample y of the wide or narrow band towards the block. */
-static inline void demod_measure_decay(struct ir_demod *d, double y)
-{
-	double sum;
-
-	d->block_sum += y - d->baseline;
-	if (++d->block_count < d->block_n)
-		return;
-	sum = d->block_sum;
-	d->block_sum = 0;
-	d->block_count = 0;
-	demod_decay_block(d, sum);
-}
-void demod_fold_decay(struct ir_demod *d);
-
-/* ir_demod_edges.c */
-void demod_start_release(struct ir_demod *d, bool flip);
-void demod_emit(struct ir_demod *d, enum ir_edge_kind kind, uint32_t duration);
-void demod_emit_carrier(struct ir_demod *d);
-void demod_close_state(struct ir_demod *d, double t_us);
-void demod_release_held(struct ir_demod *d);
-void demod_forget_line(struct ir_demod *d);
-void demod_retract_held(struct ir_demod *d);
-void demod_mark_edge(struct ir_demod *d, double t_edge);
-void demod_start_retract(struct ir_demod *d);
-void demod_start_flip(struct ir_demod *d);
-
-/* ir_demod_weak.c */
-/* See STRONG_LOOK_US: records the weak band's sample in its history;
- * returns true, and in *old its value strong_d samples before, once the
- * history is full. */
-static inline bool demod_strong_push(struct ir_demod *d, float *old)
-{
-	unsigned i = d->strong_i;
-
-	*old = d->strong_hist[i];
-	d->strong_hist[i] = d->w2;
-	d->strong_i = i + 1 < d->strong_d ? i + 1 : 0;
-	if (d->strong_n < d->strong_d) {
-		d->strong_n++;
-		return false;
-	}
-	return true;
-}
-/* What demod_weak_step() did with a full-path sample. */
-enum demod_weak_took {
-	DEMOD_WEAK_NOT,    /* nothing: the wide band takes the sample */
-	DEMOD_WEAK_TOOK,   /* the weak detector took it */
-	DEMOD_WEAK_TIMERS, /* ...and the line's timers run after it */
-};
-/* demod_weak_step() while a weak frame is under way (full, old: from
- * demod_strong_push()). */
-enum demod_weak_took demod_weak_own_sample(struct ir_demod *d, float x, float w_before, bool full,
-					   float old);
-/* The weak detector's part of a full-path sample (x, the weak band before
- * it w_before): its run, its first pulse's measurement, its wait for the
- * next frame take the sample from the wide band. */
-static inline enum demod_weak_took demod_weak_step(struct ir_demod *d, float x, float w_before)
-{
-	float old;
-	bool full = demod_strong_push(d, &old);
-
-	if (!d->weak_wait && !d->weak_seq && !d->weak)
-		return DEMOD_WEAK_NOT;
-	return demod_weak_own_sample(d, x, w_before, full, old);
-}
-void demod_weak_stop(struct ir_demod *d);
-void demod_weak_acq_cut(struct ir_demod *d);
-bool demod_weak_acq_below_wide(const struct ir_demod *d);
-void demod_weak_idle_sample(struct ir_demod *d);
-bool demod_weak_owns_start(const struct ir_demod *d);
-double demod_weak_strong(const struct ir_demod *d);
-bool demod_weak_idle_trigger(struct ir_demod *d, float w_before);
 
 #endif
