@@ -80,73 +80,58 @@ static uint64_t us_to_frame(uint64_t us, unsigned rate)
 	return (us * rate + 500000) / 1000000;
 }
 
-int ir_synth_new(const struct ir_synth_config *cfg, const struct ir_edge *edges, size_t n,
-		 struct ir_synth **out)
+/* The tone the mode plays for cfg's carrier (k: the subharmonic's
+ * divisor): 0 and *tone set, or -EINVAL for a mode or tone the card
+ * cannot play. */
+static int synth_tone(const struct ir_synth_config *cfg, enum ir_synth_mode mode, unsigned k,
+		      double *tone)
 {
-	struct ir_synth *s;
-	enum ir_synth_mode mode = ir_synth_resolve_mode(cfg);
-	double tone;
-	unsigned k = cfg->subharmonic ? cfg->subharmonic : 3;
-
-	*out = NULL;
-	if (cfg->sample_rate < 8000 || cfg->sample_rate > 768000 || !(cfg->carrier_hz > 0) ||
-	    cfg->duty_pct > 99 || !(cfg->amplitude >= 0 && cfg->amplitude <= 1) ||
-	    !(cfg->ramp_us >= 0) || cfg->ramp_us > 1e6)
-		return -EINVAL;
 	switch (mode) {
 	case IR_SYNTH_HALF_CARRIER_STEREO:
-		tone = cfg->carrier_hz / 2;
+		*tone = cfg->carrier_hz / 2;
 		break;
 	case IR_SYNTH_FULL_CARRIER:
-		tone = cfg->carrier_hz;
+		*tone = cfg->carrier_hz;
 		break;
 	case IR_SYNTH_SUBHARMONIC:
 		if (k % 2 == 0 || k > 15)
 			return -EINVAL;
-		tone = cfg->carrier_hz / k;
+		*tone = cfg->carrier_hz / k;
 		break;
 	default:
 		return -EINVAL;
 	}
 	/* 0.45 x rate: a tone closer to Nyquist is attenuated by the DAC's
 	 * anti-imaging filter (its pass band ends near 0.45 fs on common codecs). */
-	if (tone >= 0.45 * cfg->sample_rate)
-		return -EINVAL;
+	return *tone >= 0.45 * cfg->sample_rate ? -EINVAL : 0;
+}
 
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	s->cfg = *cfg;
-	if (!s->cfg.duty_pct)
-		s->cfg.duty_pct = 33;
-	s->cfg.subharmonic = k;
-	s->mode = mode;
-	s->tone_hz = tone;
-	s->ramp_frames = cfg->ramp_us * cfg->sample_rate / 1e6;
-	if (mode == IR_SYNTH_FULL_CARRIER) {
-		double d = s->cfg.duty_pct / 100.0, peak = 0;
+/* The full carrier's harmonics below 0.45 x rate, scaled to a peak of 1. */
+static void synth_harmonics(struct ir_synth *s)
+{
+	double d = s->cfg.duty_pct / 100.0, peak = 0;
 
-		/* Fourier series of a pulse train without its DC term (the output
-		 * is AC coupled): sum sin(pi k d)/k cos(2 pi k t). */
-		for (unsigned h = 1; h <= 32 && h * tone < 0.45 * cfg->sample_rate; h++)
-			s->harm[s->nharm++] = sin(M_PI * h * d) / h;
-		for (int i = 0; i < 1024; i++) {
-			double v = 0;
+	/* Fourier series of a pulse train without its DC term (the output
+	 * is AC coupled): sum sin(pi k d)/k cos(2 pi k t). */
+	for (unsigned h = 1; h <= 32 && h * s->tone_hz < 0.45 * s->cfg.sample_rate; h++)
+		s->harm[s->nharm++] = sin(M_PI * h * d) / h;
+	for (int i = 0; i < 1024; i++) {
+		double v = 0;
 
-			for (unsigned h = 0; h < s->nharm; h++)
-				v += s->harm[h] * cos(2 * M_PI * (h + 1) * (i + 0.5) / 1024);
-			peak = fmax(peak, fabs(v));
-		}
-		s->harm_scale = peak > 0 ? 1 / peak : 0;
+		for (unsigned h = 0; h < s->nharm; h++)
+			v += s->harm[h] * cos(2 * M_PI * (h + 1) * (i + 0.5) / 1024);
+		peak = fmax(peak, fabs(v));
 	}
-	s->bursts = calloc(n ? n : 1, sizeof(*s->bursts));
-	if (!s->bursts) {
-		free(s);
-		return -ENOMEM;
-	}
+	s->harm_scale = peak > 0 ? 1 / peak : 0;
+}
 
+/* The bursts (in frames) of the n timings, and the total length. */
+static void synth_bursts(struct ir_synth *s, const struct ir_edge *edges, size_t n)
+{
+	const struct ir_synth_config *cfg = &s->cfg;
 	uint64_t t = cfg->lead_us;
 	int in_pulse = 0;
+
 	for (size_t i = 0; i < n; i++) {
 		const struct ir_edge *e = &edges[i];
 
@@ -168,6 +153,41 @@ int ir_synth_new(const struct ir_synth_config *cfg, const struct ir_edge *edges,
 	}
 	t += cfg->trail_us;
 	s->total = us_to_frame(t, cfg->sample_rate);
+}
+
+int ir_synth_new(const struct ir_synth_config *cfg, const struct ir_edge *edges, size_t n,
+		 struct ir_synth **out)
+{
+	struct ir_synth *s;
+	enum ir_synth_mode mode = ir_synth_resolve_mode(cfg);
+	double tone;
+	unsigned k = cfg->subharmonic ? cfg->subharmonic : 3;
+
+	*out = NULL;
+	if (cfg->sample_rate < 8000 || cfg->sample_rate > 768000 || !(cfg->carrier_hz > 0) ||
+	    cfg->duty_pct > 99 || !(cfg->amplitude >= 0 && cfg->amplitude <= 1) ||
+	    !(cfg->ramp_us >= 0) || cfg->ramp_us > 1e6)
+		return -EINVAL;
+	if (synth_tone(cfg, mode, k, &tone) < 0)
+		return -EINVAL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->cfg = *cfg;
+	if (!s->cfg.duty_pct)
+		s->cfg.duty_pct = 33;
+	s->cfg.subharmonic = k;
+	s->mode = mode;
+	s->tone_hz = tone;
+	s->ramp_frames = cfg->ramp_us * cfg->sample_rate / 1e6;
+	if (mode == IR_SYNTH_FULL_CARRIER)
+		synth_harmonics(s);
+	s->bursts = calloc(n ? n : 1, sizeof(*s->bursts));
+	if (!s->bursts) {
+		free(s);
+		return -ENOMEM;
+	}
+	synth_bursts(s, edges, n);
 	*out = s;
 	return 0;
 }
