@@ -111,6 +111,7 @@ static void set_rates(struct ir_demod *d)
 	d->weak_on = d->cfg.sample_rate >= WEAK_MIN_RATE;
 	d->weak_band_us = weak_band_for(d->us_per_sample);
 	d->weak_g = (float)demod_alpha_for(d->weak_band_us, d->us_per_sample);
+	d->weak_trigger = d->cfg.sample_rate >= WEAK_TRIGGER_FAST_RATE ? WEAK_TRIGGER_FAST : WEAK_TRIGGER;
 	d->weak_gain = band_noise_gain(d->weak_g);
 	d->weak_white = weak_white_for(demod_alpha_for(NOISE_US, d->us_per_sample) * IDLE_NOISE_EVERY);
 	d->weak_acq_len = (unsigned)ceil(WEAK_ACQUIRE_US / d->us_per_sample);

@@ -26,7 +26,8 @@ bool demod_weak_start_held(const struct ir_demod *d)
 /* The weak band's σ, and the idle trigger that follows from it. */
 void demod_weak_set_noise(struct ir_demod *d, double noise2)
 {
-	double thr = WEAK_TRIGGER * sqrt(noise2) + THRESHOLD_FLOOR;
+	/* (the stream's first frame keeps WEAK_TRIGGER: see WEAK_TRIGGER_FAST) */
+	double thr = (d->have_edge ? d->weak_trigger : WEAK_TRIGGER) * sqrt(noise2) + THRESHOLD_FLOOR;
 
 	/* a step learnt earlier sets a floor (ripple, droop residue and
 	 * ringing stay under it; see WEAK_STEP_FRACTION) */

@@ -287,6 +287,22 @@ struct ir_seqdet;
  * -12 dBFS gave false frames, test_weak_noise_gives_no_frame; 3 σ: the
  * detector busy with noise when a frame comes, 20 %.) */
 #define WEAK_TRIGGER 6.0
+/* From WEAK_TRIGGER_FAST_RATE up, once the stream has had an edge, the
+ * trigger is WEAK_TRIGGER_FAST σ.  Under a 1 ms coupling the 100 µs band
+ * sees a 0 dB step drooped to ~60 % of it by the time it has risen (5-6 σ
+ * of the band at 48 kHz): at 6 σ a third to a half of those frames never
+ * started (48 kHz 0 dB τ 1 ms, traced: nec 37, rc5 50, rc6_0 53, sony12
+ * 40 of 100).  White noise crosses 5 σ of the band about once a minute
+ * at 48 kHz, a start refused by the acquisition or taken back by the
+ * sequence detector (bench false: 0 false frames).  At 16 kHz (fewer
+ * samples in the band) 5 σ lost test_16_khz_6_db's pass.  Before the
+ * stream's first edge the trigger stays at WEAK_TRIGGER: there the earlier
+ * start measured a 6 dB RC-5 leader's mean under the wide band's
+ * threshold, and the frame was lost (test_first_frame_after_silence_at_6_db),
+ * and keeping such a start whole lost ledrem-mivar-000's first frame after
+ * -80 dBFS noise (test_demod_leading_silence_corpus). */
+#define WEAK_TRIGGER_FAST 5.0
+#define WEAK_TRIGGER_FAST_RATE 32000u
 /* The idle trigger stays over this fraction of a step learnt earlier.  At
  * the wide band's STEP_FRACTION (0.4) it stood over RC-MM's short pulses
  * as the 100 µs band shows them, once the trigger followed the line on
@@ -309,6 +325,13 @@ struct ir_seqdet;
 #define LOOKBACK_US 1000.0
 #define LOOKBACK_BACK_US 500.0
 #define WEAK_MIN_STEP 4.0
+/* ...and WEAK_MIN_STEP_FAST σ where the trigger is WEAK_TRIGGER_FAST: under
+ * a 1 ms coupling the acquisition's mean is ~70 % of the step (0.36 of a
+ * 0.5 step at 0 dB, its σ 0.06), and at 4 σ a fifth of the 0 dB NEC and
+ * Sanyo starts were refused (48 kHz, traced); a start on noise that
+ * passes is taken back by the sequence detector (START_NATS).  48 kHz
+ * 0 dB τ 1 ms nec 51 -> 58 %, rc6_0 48 -> 54, sony12 69 -> 75. */
+#define WEAK_MIN_STEP_FAST 3.0
 /* A step from WEAK_MAX_STEP σ of the wide (fast) band up is the wide band's:
  * out of idle it starts only those (demod_weak_owns_start), and the weak
  * detector hands those it measured back.  At 4 σ (2.2 σ of the input at
@@ -476,7 +499,8 @@ struct ir_demod {
 	double weak_band_us;   /* and its time constant (see weak_band_for) */
 	double weak_gain;      /* the band's noise variance gain */
 	double weak_noise2;    /* its noise variance, measured in the dark */
-	float weak_thr;        /* idle trigger: WEAK_TRIGGER σ */
+	float weak_thr;        /* idle trigger: weak_trigger σ */
+	double weak_trigger;   /* WEAK_TRIGGER, or WEAK_TRIGGER_FAST at its rates */
 	double weak_white;     /* its white-noise gate (see WEAK_WHITE) */
 	bool weak_on;          /* the weak detector runs at this rate */
 	bool weak;             /* a weak frame is being decoded */

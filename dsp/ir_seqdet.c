@@ -100,6 +100,19 @@ static const double step_scale[] = { 0.8, 1.0, 1.25 };
  * undershoot (16 kHz 6 dB 87.2 -> 93.1 %; 9 and 12 ms within 0.5 point). */
 #define COMMIT_MIN_SAMPLES 200.0
 #define COMMIT_LOW_US 10000.0
+/* Where at COMMIT_US the best hypothesis is lit, or has not yet beaten
+ * darkness by START_NATS, the choice waits, up to COMMIT_MAX_US: under a
+ * 1 ms coupling a long leader's only evidence before it ends is its first
+ * ~2 ms (the rest has drooped to the dark level), and its end (the
+ * undershoot) is what tells the τ hypotheses apart and proves the start.
+ * At 0 dB 48 kHz τ 1 ms, traced, the detector took back 16 NEC, 23 JVC
+ * and 19 Sanyo starts of 100 at 6 ms, and chose a slow τ on others that
+ * then ended the leader where it had drooped (a 1.4 ms "leader").  Waiting
+ * only while lit took back most of them still: the fast τ hypotheses see
+ * the drooped leader as dark.  A strong frame still ends the wait
+ * (strong_edge in ir_demod_weak.c).  (48 kHz 0 dB τ 1 ms: nec, jvc, sanyo
+ * 38/33/35 -> 51/49/46 %.) */
+#define COMMIT_MAX_US 11000.0
 /* Decisions are final this long after the block they decide: at 0 dB
  * the survivors of a two-level run-length trellis merge within a few
  * units (RC-5's 889 µs is the longest). */
@@ -144,7 +157,7 @@ struct ir_seqdet {
 	double offset;          /* what renormalise() took off the costs */
 	double t0_us;
 	double step0;           /* the caller's step at the start */
-	unsigned lag, every, commit; /* in blocks */
+	unsigned lag, every, commit, commit_max; /* in blocks */
 	double mu;              /* tracking gain per block */
 
 	bool running;
@@ -204,6 +217,10 @@ int ir_seqdet_new(unsigned sample_rate, ir_seqdet_edge_fn edge_fn,
 	sd->lag = (unsigned)ceil(LAG_US / block_us);
 	sd->every = (unsigned)ceil(EMIT_EVERY_US / block_us);
 	sd->commit = (unsigned)ceil(commit_us_for(sd->us) / block_us);
+	/* (at least the start window: below 33 kHz that is COMMIT_LOW_US) */
+	sd->commit_max = (unsigned)ceil(COMMIT_MAX_US / block_us);
+	if (sd->commit_max < sd->commit)
+		sd->commit_max = sd->commit;
 	sd->mu = 1 - exp(-block_us / TRACK_US);
 	if (sd->lag + sd->every + 2 > RING) {
 		free(sd);
@@ -488,12 +505,12 @@ static void renormalise(struct ir_seqdet *sd)
 	sd->offset += m;
 }
 
-/* The hypothesis with the smallest cost so far is kept. */
-static void commit(struct ir_seqdet *sd)
+/* The hypothesis with the smallest cost so far. */
+static int best_trellis(const struct ir_seqdet *sd)
 {
 	double best = COST_INF;
+	int b = 0;
 
-	sd->best = 0;
 	for (unsigned i = 0; i < N_TAU; i++) {
 		/* (a family with shorter runs fits noise better: it must win
 		 * by FAMILY_NATS) */
@@ -502,9 +519,36 @@ static void commit(struct ir_seqdet *sd)
 
 		if (v < best) {
 			best = v;
-			sd->best = (int)i;
+			b = (int)i;
 		}
 	}
+	return b;
+}
+
+/* True when trellis i's best path beats darkness all along by START_NATS. */
+static bool start_proven(const struct ir_seqdet *sd, int i)
+{
+	return trellis_min(&sd->tr[i], NULL, NULL) + sd->offset - sd->tr[i].acq_gain <=
+	       -sd->penalty / EDGE_NATS * START_NATS;
+}
+
+/* See COMMIT_MAX_US: the best hypothesis is lit now (a long first pulse,
+ * or a later one, that has not ended), or its start is not proven yet. */
+static bool commit_wait(const struct ir_seqdet *sd)
+{
+	int i = best_trellis(sd);
+	unsigned s = 0, k = 0;
+
+	if (sd->nb >= sd->commit_max)
+		return false;
+	trellis_min(&sd->tr[i], &s, &k);
+	return s == 1 || !start_proven(sd, i);
+}
+
+/* The hypothesis with the smallest cost so far is kept. */
+static void commit(struct ir_seqdet *sd)
+{
+	sd->best = best_trellis(sd);
 	for (unsigned i = 0; i < N_TAU; i++)
 		sd->tr[i].alive = (int)i == sd->best;
 	/* the decided path starts lit, its c as the survivor's start */
@@ -633,14 +677,13 @@ static void block_done(struct ir_seqdet *sd)
 	sd->xsum = 0;
 	sd->nb++;
 	renormalise(sd);
-	if (sd->best < 0 && sd->nb >= sd->commit) {
+	if (sd->best < 0 && sd->nb >= sd->commit && !commit_wait(sd)) {
 		commit(sd);
 		/* Darkness all along costs 0 (u predicted 0, nothing to
 		 * restore); a frame must beat it clearly, or the start was
 		 * noise: the first pulse is taken back (an edge at its start
 		 * ends it with nothing told) and nothing more is decided. */
-		if (trellis_min(&sd->tr[sd->best], NULL, NULL) + sd->offset - sd->tr[sd->best].acq_gain >
-		    -sd->penalty / EDGE_NATS * START_NATS) {
+		if (!start_proven(sd, sd->best)) {
 			sd->running = false;
 			sd->edge_fn(sd->userdata, sd->t0_us, false);
 			return;

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Weak frames under a 1 ms AC coupling (issue #18): at README SNR 0 dB
+ * (step = 2σ of the per-sample noise) a 1 ms coupling droops a step to
+ * ~60 % of itself by the time the weak band has risen, and a 9 ms leader
+ * to the dark level long before it ends.  Traced at 48 kHz, a third to a
+ * half of these frames never started (the 6 σ trigger), a fifth of the
+ * starts were refused (the acquisition's mean under 4 σ), and the
+ * sequence detector took back most long-leader starts at 6 ms, before
+ * the leader's end had told its τ hypotheses apart.  Truth is the channel
+ * model's: each frame counts when the receiver decodes the very scancode
+ * sent, at its time (audio_harness).  The pass marks (MARK_*) lie between
+ * what these trials give before the fix and after it; the bench's figures
+ * (`bench_audio limit`) are in notes/tau1.md.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "audio_harness.h"
+
+/* Pass marks (mean %): these trials give 19.0 / 18.3 / 79.0 at main
+ * before the fix (f5d0497) and 57.0 / 51.0 / 94.7 with it. */
+#define MARK_0_48 45.0
+#define MARK_0_44 40.0
+#define MARK_2_48 88.0
+
+/* The six protocols with a unit the weak path serves (RC-MM is its own). */
+static const char *const names[] = { "nec", "rc5", "rc6_0", "sony12", "jvc", "sanyo" };
+#define N_NAMES (sizeof(names) / sizeof(names[0]))
+
+/* Mean success (%) over the six protocols at τ 1 ms, `frames` each. */
+static double tau1_mean(unsigned rate, double snr, unsigned frames, uint64_t seed)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < N_NAMES; i++) {
+		struct audio_result r;
+		double p;
+
+		assert_int_equal(audio_trial_module(names[i], rate, 1, snr, frames, seed + i, 0, 0, &r), 0);
+		assert_true(r.sent > 0);
+		p = 100.0 * r.matched / r.sent;
+		printf("  %s %u Hz tau 1 ms %.0f dB: %.0f %%\n", names[i], rate, snr, p);
+		sum += p;
+	}
+	return sum / N_NAMES;
+}
+
+static void test_tau_1_ms_at_0_db(void **state)
+{
+	double m48, m44;
+
+	(void)state;
+	m48 = tau1_mean(48000, 0, 50, 70);
+	m44 = tau1_mean(44100, 0, 50, 80);
+	printf("0 dB tau 1 ms, mean of 6 protocols: 48 kHz %.1f %%, 44.1 kHz %.1f %%\n", m48, m44);
+	assert_true(m48 >= MARK_0_48);
+	assert_true(m44 >= MARK_0_44);
+}
+
+static void test_tau_1_ms_at_2_db(void **state)
+{
+	double m48;
+
+	(void)state;
+	m48 = tau1_mean(48000, 2, 50, 90);
+	printf("2 dB tau 1 ms, mean of 6 protocols: 48 kHz %.1f %%\n", m48);
+	assert_true(m48 >= MARK_2_48);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tau_1_ms_at_0_db),
+		cmocka_unit_test(test_tau_1_ms_at_2_db),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
