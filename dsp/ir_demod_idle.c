@@ -109,7 +109,7 @@ bool demod_idle_step(struct ir_demod *d, float x)
 	float w2 = d->w2 + d->weak_g * (w1 - d->w2);
 	float r = f2 - d->idle_level;
 
-	if (!d->idle_fast || fabsf(r) >= d->idle_thr || fabsf(w2 - d->idle_level) >= d->weak_thr)
+	if (fabsf(r) >= d->idle_thr || fabsf(w2 - d->idle_level) >= d->weak_thr)
 		return false;
 	d->f1 = f1;
 	d->f2 = f2;

@@ -12,8 +12,8 @@
 void demod_idle_enter(struct ir_demod *d);
 /* ...and off it, before a sample the full path takes. */
 void demod_idle_leave(struct ir_demod *d);
-/* One sample on the idle path: false (nothing done) when it departs or
- * the line is not on that path. */
+/* One sample of a line on the idle path (d->idle_fast): false (nothing
+ * done) when it departs. */
 bool demod_idle_step(struct ir_demod *d, float x);
 /* The idle path over up to n samples `stride` apart; stops before the
  * first that departs and returns how many it took. */

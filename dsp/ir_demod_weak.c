@@ -219,9 +219,7 @@ static void weak_acquired(struct ir_demod *d)
 			weak_reject(d);
 		return;
 	}
-	t0 = weak_t0(d, a, k);
-	if (a_short > 0)
-		t0 = weak_lookback_t0(d, a);
+	t0 = a_short > 0 ? weak_lookback_t0(d, a) : weak_t0(d, a, k);
 	/* the coupling drooped the measured samples: about their middle */
 	mid_n = ((double)d->n - 0.5 * d->weak_acq_n) - t0 / d->us_per_sample;
 	if (mid_n > 0)
