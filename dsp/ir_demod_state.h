@@ -332,6 +332,27 @@ struct ir_seqdet;
  * passes is taken back by the sequence detector (START_NATS).  48 kHz
  * 0 dB τ 1 ms nec 51 -> 58 %, rc6_0 48 -> 54, sony12 69 -> 75. */
 #define WEAK_MIN_STEP_FAST 3.0
+/* ...and there, for a step under WEAK_COMMIT_FAST_SIGMA σ of the weak
+ * band (0-4 dB: 4-11 σ), the sequence detector keeps its best τ hypothesis
+ * only after WEAK_COMMIT_FAST_US (its own window is 6 ms): under a 1 ms
+ * coupling a 9 ms leader shows only its first ~2 ms before it has drooped
+ * to the dark level, and a slow τ that ends it there (a 1-2 ms "leader")
+ * fits the first 6 ms as well as the true one; only the leader's end (its
+ * undershoot) tells them apart.  Traced at 44.1 kHz 0 dB τ 1 ms: of the
+ * weak starts placed within 100 µs of the truth, 20 NEC, 30 Sanyo and 19
+ * JVC frames of 100 were then decided wrong, most under a τ of 0, 2 ms or
+ * more (committed at 6 ms with the leader still lit).  The σ bound keeps
+ * a strong edge able to end the wait: a start on 50 Hz hum at 36 σ,
+ * 20 ms before samples/nec-mic-jack-44k.wav's first frame, held the
+ * detector's step at the hum's (0.42), and the leader's move (0.85 within
+ * STRONG_LOOK_US) stayed under STRONG_RATIO times it until the detector
+ * chose (test_demod_leading_silence: its first two frames lost). */
+#ifndef WEAK_COMMIT_FAST_US
+#define WEAK_COMMIT_FAST_US 11000.0
+#endif
+#ifndef WEAK_COMMIT_FAST_SIGMA
+#define WEAK_COMMIT_FAST_SIGMA 16.0
+#endif
 /* A step from WEAK_MAX_STEP σ of the wide (fast) band up is the wide band's:
  * out of idle it starts only those (demod_weak_owns_start), and the weak
  * detector hands those it measured back.  At 4 σ (2.2 σ of the input at
