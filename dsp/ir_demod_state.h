@@ -404,6 +404,22 @@ struct ir_seqdet;
 /* The coupling's rate assumed for the first pulse's droop, where no state
  * measured one (a τ of 3 ms), and the slowest rate taken from one. */
 #define WEAK_TAU_START_US 3000.0
+/* The weak band's noise, which sets the weak trigger (and the refusal's σ),
+ * is averaged over at least WEAK_NOISE_US of dark (NOISE_US for the other
+ * floors): the noise is stationary, and at NOISE_US (8 ms, ~44 samples
+ * of one in IDLE_NOISE_EVERY) its estimate scattered 0.045-0.08 between
+ * frames at 44.1 kHz 0 dB (median 0.053), the 5 σ trigger with it:
+ * traced at 44.1 kHz 0 dB τ 1 ms, 9-22 frames of 100 per protocol never
+ * triggered (the drooped step peaks ~0.36 in the band).  0 dB τ 1 ms
+ * 44.1/48 kHz rc5 75/78 -> 85/89 %, nec 69/71 -> 73/80.  Before the
+ * stream's first edge, and over its first WEAK_NOISE_US of dark, the
+ * average is the others' (NOISE_US): the first frame keeps the trigger
+ * it was tuned with (see WEAK_TRIGGER_FAST; averaged slow there,
+ * test_first_frame_after_silence_at_6_db lost its RC-5 frame: its
+ * trigger came 2.8 ms late, on a later pulse). */
+#ifndef WEAK_NOISE_US
+#define WEAK_NOISE_US 32000.0
+#endif
 #define WEAK_TAU_MAX_US 200000.0
 
 enum line_state {
@@ -520,6 +536,8 @@ struct ir_demod {
 	double weak_band_us;   /* and its time constant (see weak_band_for) */
 	double weak_gain;      /* the band's noise variance gain */
 	double weak_noise2;    /* its noise variance, measured in the dark */
+	double alpha_weak_noise; /* ...averaged so (see WEAK_NOISE_US), */
+	unsigned weak_noise_k, weak_noise_fast_k; /* after this many updates */
 	float weak_thr;        /* idle trigger: weak_trigger σ */
 	double weak_trigger;   /* WEAK_TRIGGER, or WEAK_TRIGGER_FAST at its rates */
 	double weak_white;     /* its white-noise gate (see WEAK_WHITE) */
@@ -574,6 +592,17 @@ struct ir_demod {
 static inline double demod_alpha_for(double tc_us, double us_per_sample)
 {
 	return 1.0 - exp(-us_per_sample / tc_us);
+}
+
+/* The gain of one update of the weak band's noise (one in IDLE_NOISE_EVERY
+ * samples; see WEAK_NOISE_US), counted. */
+static inline double demod_weak_noise_gain(struct ir_demod *d)
+{
+	bool early = d->weak_noise_k < d->weak_noise_fast_k;
+
+	if (early)
+		d->weak_noise_k++;
+	return (early || !d->have_edge ? d->alpha_noise : d->alpha_weak_noise) * IDLE_NOISE_EVERY;
 }
 
 static inline double demod_threshold(const struct ir_demod *d)

@@ -358,7 +358,7 @@ void demod_weak_idle_sample(struct ir_demod *d)
 	if (d->weak_idle_n < d->quiet_n)
 		return;
 	if (d->n % IDLE_NOISE_EVERY == 0 && dw2 < wlim2)
-		d->weak_noise2 += d->alpha_noise * IDLE_NOISE_EVERY * (dw2 - d->weak_noise2);
+		d->weak_noise2 += demod_weak_noise_gain(d) * (dw2 - d->weak_noise2);
 	if (d->n % IDLE_HOUSEKEEPING == 0)
 		demod_weak_set_noise(d, d->weak_noise2);
 }
