@@ -104,11 +104,13 @@ static void test_rcmm32_decodes_at_2_and_4_db(void **state)
 		printf("mean %.1f %%\n", mean[c]);
 	}
 	printf("false frames %u\n", false_frames);
-	/* Measured: 4 dB 90/80/92.5/85 (mean 86.9), 2 dB 62.5/60/55/52.5
-	 * (57.5); main before: 75/62.5/67.5/60 (66.2) and 40/37.5/32.5/35
-	 * (36.2).  False frames 14 (13 before; not looked into here). */
-	assert_true(mean[0] >= 80);
-	assert_true(mean[1] >= 48);
+	/* Measured: 4 dB 95/87.5/92.5/87.5 (mean 90.6), 2 dB 80/75/77.5/65
+	 * (74.4), with RC-MM's edge cost and bit-pulse limit (ir_seqdet.c);
+	 * before them 4 dB 86.9 and 2 dB 57.5 (and before the lookback start
+	 * and the long-run costs 66.2 and 36.2).  False frames 10 (14
+	 * before; not looked into here). */
+	assert_true(mean[0] >= 85);
+	assert_true(mean[1] >= 68);
 	assert_true(false_frames <= 20);
 }
 
