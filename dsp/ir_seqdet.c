@@ -746,8 +746,8 @@ static void fb_switch(struct ir_seqdet *sd, unsigned h, double a, double b)
 	k = sd->dec_run < 1 ? 1 : sd->dec_run > t->D[s] ? t->D[s] : sd->dec_run;
 	t->cost[s][k] = 0;
 	t->c[s][k] = sd->dec_c;
-	t->run[s] = sd->dec_run;
-	t->run[1 - s] = t->D[1 - s];
+	t->run[s] = (int)sd->dec_run;
+	t->run[1 - s] = (int)t->D[1 - s];
 	for (uint64_t j = sd->dec; j < end; j++) {
 		const float *x = &sd->xr[(j % RING) * sd->L];
 		double s1 = 0;
