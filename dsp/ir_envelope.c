@@ -261,6 +261,7 @@ static void switch_when_quiet(struct ir_envelope *e, double m)
 	e->chan = e->pending;
 	e->sign = e->pending_sign;
 	e->m_ref = m;
+	e->s1 = e->l2; /* the split's low-pass runs only from here on */
 	e->pending = -1;
 }
 
@@ -271,10 +272,9 @@ float ir_envelope_sample(struct ir_envelope *e, float x)
 	double m;
 
 	if (e->n == 0)
-		e->l1 = e->l2 = e->s1 = x; /* the stream starts at whatever level it has */
+		e->l1 = e->l2 = x; /* the stream starts at whatever level it has */
 	e->l1 += g * (x - e->l1);
 	e->l2 += g * (e->l1 - e->l2);
-	e->s1 += e->gs * (x - e->s1);
 	/* The mixers take the input less its low-pass: a level (a receiver
 	 * module's, DC-coupled; the light's mean) mixed to the carrier would
 	 * leak 0.7 % through the low-pass into every magnitude.  A plain loop
@@ -304,6 +304,7 @@ float ir_envelope_sample(struct ir_envelope *e, float x)
 	/* the dark level follows slowly, from dark samples only */
 	if (m < e->m_mean[e->chan])
 		e->m_ref += e->a_ref * (m - e->m_ref);
+	e->s1 += e->gs * (x - e->s1);
 	return e->s1 + e->hf * (x - e->s1) + e->sign * (float)(ENV_WEIGHT * (m - e->m_ref));
 }
 
