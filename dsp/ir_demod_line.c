@@ -246,6 +246,29 @@ DEMOD_STEP void filter_sample(struct ir_demod *d, struct full_sample *s)
 	d->w2 += d->weak_g * (d->w1 - d->w2);
 }
 
+/* The pending candidate began before its state's level had settled and
+ * been followed for RECENT_BANDS band time constants: its speed is
+ * measured against a memory still on its way from the edge before (a
+ * 167 µs RC-MM pulse on the 40 µs band never settles: its end read "too
+ * slow", was followed as droop, and the line stayed lit for MAX_PULSE_US,
+ * 2 of 5 rcmm32 frames lost at 96 kHz 6 dB), and the coupling cannot
+ * have moved the level that far so soon: a coupling of τ ≥
+ * YOUNG_TAU_MIN_US droops a fraction 1 - e^(-age/τ) of the step since the
+ * state began, and the candidate moved further.  (Young alone, 6 dB τ 1 ms
+ * frames at 44.1/48 kHz lost up to 6 points to pulses' droop taken for
+ * edges: traced, those had moved 0.53 of the step 520-730 µs into the
+ * state; the RC-MM ends 0.56-0.60 in 220-250 µs.) */
+static inline bool demod_cand_young(const struct ir_demod *d, double y)
+{
+	double band_us = d->use_slow ? d->slow_us : BAND_FAST_US;
+	double young_n = d->settle_n + RECENT_BANDS * band_us / d->us_per_sample;
+	double age_us = (double)(d->n - d->state_start_n) * d->us_per_sample;
+	double droop = d->step * (1 - exp(-age_us / YOUNG_TAU_MIN_US));
+
+	return d->have_edge && (double)(d->n - d->cand_quiet - d->state_start_n) < young_n &&
+	       (y - d->cand_ref) * d->cand_dir > droop;
+}
+
 /* A candidate edge is pending: this sample confirms it, drops it (a
  * glitch) or follows it as the coupling's droop. */
 DEMOD_STEP void candidate_sample(struct ir_demod *d, const struct full_sample *s)
@@ -262,7 +285,13 @@ DEMOD_STEP void candidate_sample(struct ir_demod *d, const struct full_sample *s
 			confirm_edge(d);
 		} else if (d->cand_quiet >= d->cand_confirm_n + d->slow_edge_n) {
 			/* Too slow for an edge: the AC coupling's droop
-			 * outran the tracker.  Follow it. */
+			 * outran the tracker.  Follow it.  Not where the
+			 * state is too young to have drooped (see
+			 * demod_cand_young). */
+			if (demod_cand_young(d, s->y)) {
+				confirm_edge(d);
+				return;
+			}
 			d->cand = false;
 			d->level = s->y;
 		}

@@ -153,6 +153,10 @@ struct ir_seqdet;
  * 12 % of the step in 60 µs; an edge moves 100 %. */
 #define RECENT_BANDS 3.0
 #define FAST_FRACTION 0.5
+/* The fastest AC coupling a young state's droop is bounded by (see
+ * demod_cand_young in ir_demod_line.c): half the shortest a sound card
+ * has (~1 ms). */
+#define YOUNG_TAU_MIN_US 500.0
 
 /* AC coupling: after an edge the level decays towards the idle baseline b,
  * y - b = (y0 - b)(1 - k)^n.  Within each state k is measured from two

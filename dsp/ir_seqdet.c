@@ -41,17 +41,24 @@ static const double first_pulse_us[] = { 1e9, RCMM_FIT_US };
  * where its samples say, and a leader of the other families (NEC's 9 ms,
  * RC-6's 2.7 ms) costs the RC-MM family its choice (with the space's cost
  * alone, NEC frames at 0 dB DC that it won, harmlessly before, were cut
- * into false pulses: 83/96 -> 76/91 % at 44.1/48 kHz). */
+ * into false pulses: 83/96 -> 76/91 % at 44.1/48 kHz).  After the first
+ * pulse no RC-MM pulse is longer than a bit's 167 µs (and a receiver's
+ * lengthening): a later pulse over RCMM_BIT_PULSE_US pays as a long one
+ * does (traced at 2 dB 48 kHz, a bit pulse stretched 100 µs into the
+ * next space put that symbol out of tolerance). */
 #ifndef RCMM_MAX_SPACE_US
 #define RCMM_MAX_SPACE_US 900.0
 #endif
 #ifndef RCMM_MAX_PULSE_US
 #define RCMM_MAX_PULSE_US 700.0
 #endif
+#ifndef RCMM_BIT_PULSE_US
+#define RCMM_BIT_PULSE_US 330.0
+#endif
 #ifndef RCMM_LONG_NATS
 #define RCMM_LONG_NATS 10.0
 #endif
-static const double long_run_us[][2] = { { 0, 0 }, { RCMM_MAX_SPACE_US, RCMM_MAX_PULSE_US } };
+static const double long_run_us[][2] = { { 0, 0 }, { RCMM_MAX_SPACE_US, RCMM_BIT_PULSE_US } };
 #ifndef RCMM_LONG_PULSE_NATS
 #define RCMM_LONG_PULSE_NATS 30.0
 #endif
@@ -61,6 +68,16 @@ static const double long_run_nats[2] = { RCMM_LONG_NATS, RCMM_LONG_PULSE_NATS };
  * pulse of noise gets there with probability ~1e-7), a real 444 µs unit
  * pays it out of ~40 nats. */
 #define EDGE_NATS 4.0
+#ifndef RCMM_EDGE_NATS
+#define RCMM_EDGE_NATS 3.0
+#endif
+/* RC-MM's edges come every 450-950 µs, its pulses are 167 µs: an edge
+ * there is likelier, and its two edges' 8 nats left a 2 dB bit pulse
+ * (8 samples at 48 kHz, ~25 nats expected, less where the blocks cut it)
+ * undecided in about one of 50.  rcmm32 2 dB 48 kHz, τ 1 ms/5 ms/DC:
+ * 31/60/54 % at 4 nats, 46/77/58 at 3, 44/77/61 at 2, 31/43/45 at 1
+ * (noise then cuts pulses in two). */
+static const double edge_nats[] = { EDGE_NATS, RCMM_EDGE_NATS };
 /* No pulse is longer (NEC's 9 ms leader, plus a receiver's lengthening).
  * With AC coupling a long pulse droops to where darkness is, and leaving
  * such a state costs the step's undershoot: without the limit, a false
@@ -139,8 +156,10 @@ struct trellis {
 	double wp[MAX_BLOCK];       /* w^(i+1) */
 	double cost[2][MAX_RUN_BLOCKS + 1]; /* [level][blocks into the run, 1..D] */
 	double c[2][MAX_RUN_BLOCKS + 1];    /* the survivor's coupling low-pass */
-	unsigned run[2];            /* blocks into the run of the saturated states' survivors */
-	unsigned long_run[2];       /* blocks of the family's longest space, pulse (0: none) */
+	int run[2];                 /* blocks into the run of the saturated states' survivors */
+	double edge_cost;           /* the family's EDGE_NATS as a squared error */
+	int long_run[2];            /* blocks of the family's longest space, pulse (0: none) */
+	int first_allow;            /* blocks more the first pulse may last before long_run[1] */
 	uint8_t bits[RING];         /* per block: bit s set when level s's
 				     * saturated state came from itself */
 };
@@ -351,7 +370,8 @@ static void trellis_init(struct ir_seqdet *sd, struct trellis *t, unsigned i, do
 		t->D[s] = D < 2 ? 2 : D > MAX_RUN_BLOCKS ? MAX_RUN_BLOCKS : D;
 	}
 	for (unsigned s = 0; s < 2; s++)
-		t->long_run[s] = long_run_us[fam][s] > 0 ? (unsigned)ceil(long_run_us[fam][s] / sd->block_us) : 0;
+		t->long_run[s] = long_run_us[fam][s] > 0 ? (int)ceil(long_run_us[fam][s] / sd->block_us) : 0;
+	t->edge_cost = sd->penalty / EDGE_NATS * edge_nats[fam];
 
 	t->alive = true;
 	t->q = 0;
@@ -378,7 +398,8 @@ static void trellis_init(struct ir_seqdet *sd, struct trellis *t, unsigned i, do
 	age = age < 1 ? 1 : age > t->D[1] ? t->D[1] : age;
 	t->cost[1][age] = 0;
 	t->run[0] = t->D[0];
-	t->run[1] = (unsigned)(m / sd->L);
+	t->first_allow = fam == 1 ? (int)ceil((RCMM_MAX_PULSE_US - RCMM_BIT_PULSE_US) / sd->block_us) : 0;
+	t->run[1] = (int)(m / sd->L) - t->first_allow;
 	t->c_start = g > 0 ? t->a - g : t->a * (1 - pow(w, m));
 	t->c[1][age] = t->c_start;
 }
@@ -422,7 +443,7 @@ void ir_seqdet_stop(struct ir_seqdet *sd)
 static void trellis_block(const struct ir_seqdet *sd, struct trellis *t, double s1, unsigned slot)
 {
 	double nc[2][MAX_RUN_BLOCKS + 1], ncost[2][MAX_RUN_BLOCKS + 1];
-	unsigned run[2];
+	int run[2];
 	uint8_t bits = 0;
 
 	for (unsigned s = 0; s < 2; s++) {
@@ -437,12 +458,13 @@ static void trellis_block(const struct ir_seqdet *sd, struct trellis *t, double 
 			double cost = t->cost[from_s][from_k];
 
 			if (cost < COST_INF)
-				cost += 2 * dd * s1 + dd * dd * t->q + (k == 1 ? sd->penalty : 0);
+				cost += 2 * dd * s1 + dd * dd * t->q + (k == 1 ? t->edge_cost : 0);
 			ncost[s][k] = cost;
 			nc[s][k] = T + dd * t->wl;
+			/* (a pulse run that began at the start is the first pulse) */
 			if (k == D)
-				run[s] = D;
-			if (k == D && t->cost[s][D] < COST_INF && (!s || t->run[s] < sd->max_pulse)) {
+				run[s] = (int)D - (s && sd->nb + 1 <= D ? t->first_allow : 0);
+			if (k == D && t->cost[s][D] < COST_INF && (!s || t->run[s] < (int)sd->max_pulse)) {
 				double c2 = t->c[s][D], d2 = c2 - T;
 				double cost2 = t->cost[s][D] + 2 * d2 * s1 + d2 * d2 * t->q;
 

@@ -104,12 +104,43 @@ static void test_rcmm32_decodes_at_2_and_4_db(void **state)
 		printf("mean %.1f %%\n", mean[c]);
 	}
 	printf("false frames %u\n", false_frames);
-	/* Measured: 4 dB 90/80/92.5/85 (mean 86.9), 2 dB 62.5/60/55/52.5
-	 * (57.5); main before: 75/62.5/67.5/60 (66.2) and 40/37.5/32.5/35
-	 * (36.2).  False frames 14 (13 before; not looked into here). */
-	assert_true(mean[0] >= 80);
-	assert_true(mean[1] >= 48);
+	/* Measured: 4 dB 95/87.5/92.5/87.5 (mean 90.6), 2 dB 80/75/77.5/65
+	 * (74.4), with RC-MM's edge cost and bit-pulse limit (ir_seqdet.c);
+	 * before them 4 dB 86.9 and 2 dB 57.5 (and before the lookback start
+	 * and the long-run costs 66.2 and 36.2).  False frames 10 (14
+	 * before; not looked into here). */
+	assert_true(mean[0] >= 85);
+	assert_true(mean[1] >= 68);
 	assert_true(false_frames <= 20);
+}
+
+/* rcmm32 at 96 kHz, 6 dB: the wide band takes it there (on the 40 µs
+ * band), and a 167 µs bit pulse never settles on it: the end of one read
+ * as too slow for an edge, was followed as the coupling's droop, and the
+ * line stayed lit for MAX_PULSE_US (60 ms), the frame lost (see
+ * demod_cand_young in dsp/ir_demod_line.c). */
+static void test_rcmm32_at_96_khz_6_db(void **state)
+{
+	static const double taus[] = { 0, 5 };
+	unsigned false_frames = 0;
+	double mean = 0, worst = 100;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(taus) / sizeof(taus[0]); k++)
+		for (uint64_t seed = 50; seed < 54; seed++) {
+			double v = rcmm_trial("rcmm32", 96000, taus[k], 6, 40, seed, &false_frames);
+
+			printf("6 dB, 96 kHz, tau %g ms, seed %llu: rcmm32 %.1f %% of frames\n",
+			       taus[k], (unsigned long long)seed, v);
+			mean += v / 8;
+			worst = v < worst ? v : worst;
+		}
+	printf("mean %.1f %%, worst %.1f %%, false frames %u\n", mean, worst, false_frames);
+	/* Measured: 100 % in all 8 trials; before, 95/97.5/97.5/95 (DC) and
+	 * 100/97.5/97.5/92.5 (τ 5 ms): mean 96.6, worst 92.5. */
+	assert_true(mean >= 99);
+	assert_true(worst >= 97.5);
+	assert_true(false_frames <= 2);
 }
 
 /* A uniform in (0, 1) and a unit normal from a 64-bit LCG. */
@@ -246,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_rcmm_decodes_at_6_db),
 		cmocka_unit_test(test_rcmm32_decodes_at_2_and_4_db),
 		cmocka_unit_test(test_lookback_places_the_step),
+		cmocka_unit_test(test_rcmm32_at_96_khz_6_db),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
