@@ -86,6 +86,8 @@ static void set_rates(struct ir_demod *d)
 	if (d->warmup_n < 16)
 		d->warmup_n = 16;
 	d->alpha_noise = noise_alpha_for(d->us_per_sample);
+	d->alpha_weak_noise = fmin(d->alpha_noise, demod_alpha_for(WEAK_NOISE_US, d->us_per_sample));
+	d->weak_noise_fast_k = (unsigned)ceil(WEAK_NOISE_US / (d->us_per_sample * IDLE_NOISE_EVERY));
 	d->alpha_baseline = demod_alpha_for(BASELINE_US, d->us_per_sample);
 	/* At least two samples: converters' anti-alias filters ring at close
 	 * to half the sample rate, alternating sign from one sample to the next. */
@@ -291,6 +293,7 @@ static void prime_finish(struct ir_demod *d)
 		d->noise2 = band2;
 	d->noise_sd = sqrt(d->noise2);
 	demod_weak_set_noise(d, d->noise2 * d->weak_gain / d->fast_gain);
+	d->weak_noise_k = 0;
 	d->noise_count = d->warmup_n;
 	d->priming = false;
 	/* The line starts at the median of its first PRIME_START_US, not at

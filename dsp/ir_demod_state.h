@@ -336,6 +336,27 @@ struct ir_seqdet;
  * passes is taken back by the sequence detector (START_NATS).  48 kHz
  * 0 dB τ 1 ms nec 51 -> 58 %, rc6_0 48 -> 54, sony12 69 -> 75. */
 #define WEAK_MIN_STEP_FAST 3.0
+/* ...and there, for a step under WEAK_COMMIT_FAST_SIGMA σ of the weak
+ * band (0-4 dB: 4-11 σ), the sequence detector keeps its best τ hypothesis
+ * only after WEAK_COMMIT_FAST_US (its own window is 6 ms): under a 1 ms
+ * coupling a 9 ms leader shows only its first ~2 ms before it has drooped
+ * to the dark level, and a slow τ that ends it there (a 1-2 ms "leader")
+ * fits the first 6 ms as well as the true one; only the leader's end (its
+ * undershoot) tells them apart.  Traced at 44.1 kHz 0 dB τ 1 ms: of the
+ * weak starts placed within 100 µs of the truth, 20 NEC, 30 Sanyo and 19
+ * JVC frames of 100 were then decided wrong, most under a τ of 0, 2 ms or
+ * more (committed at 6 ms with the leader still lit).  The σ bound keeps
+ * a strong edge able to end the wait: a start on 50 Hz hum at 36 σ,
+ * 20 ms before samples/nec-mic-jack-44k.wav's first frame, held the
+ * detector's step at the hum's (0.42), and the leader's move (0.85 within
+ * STRONG_LOOK_US) stayed under STRONG_RATIO times it until the detector
+ * chose (test_demod_leading_silence: its first two frames lost). */
+#ifndef WEAK_COMMIT_FAST_US
+#define WEAK_COMMIT_FAST_US 11000.0
+#endif
+#ifndef WEAK_COMMIT_FAST_SIGMA
+#define WEAK_COMMIT_FAST_SIGMA 16.0
+#endif
 /* A step from WEAK_MAX_STEP σ of the wide (fast) band up is the wide band's:
  * out of idle it starts only those (demod_weak_owns_start), and the weak
  * detector hands those it measured back.  At 4 σ (2.2 σ of the input at
@@ -387,6 +408,22 @@ struct ir_seqdet;
 /* The coupling's rate assumed for the first pulse's droop, where no state
  * measured one (a τ of 3 ms), and the slowest rate taken from one. */
 #define WEAK_TAU_START_US 3000.0
+/* The weak band's noise, which sets the weak trigger (and the refusal's σ),
+ * is averaged over at least WEAK_NOISE_US of dark (NOISE_US for the other
+ * floors): the noise is stationary, and at NOISE_US (8 ms, ~44 samples
+ * of one in IDLE_NOISE_EVERY) its estimate scattered 0.045-0.08 between
+ * frames at 44.1 kHz 0 dB (median 0.053), the 5 σ trigger with it:
+ * traced at 44.1 kHz 0 dB τ 1 ms, 9-22 frames of 100 per protocol never
+ * triggered (the drooped step peaks ~0.36 in the band).  0 dB τ 1 ms
+ * 44.1/48 kHz rc5 75/78 -> 85/89 %, nec 69/71 -> 73/80.  Before the
+ * stream's first edge, and over its first WEAK_NOISE_US of dark, the
+ * average is the others' (NOISE_US): the first frame keeps the trigger
+ * it was tuned with (see WEAK_TRIGGER_FAST; averaged slow there,
+ * test_first_frame_after_silence_at_6_db lost its RC-5 frame: its
+ * trigger came 2.8 ms late, on a later pulse). */
+#ifndef WEAK_NOISE_US
+#define WEAK_NOISE_US 32000.0
+#endif
 #define WEAK_TAU_MAX_US 200000.0
 
 enum line_state {
@@ -503,6 +540,8 @@ struct ir_demod {
 	double weak_band_us;   /* and its time constant (see weak_band_for) */
 	double weak_gain;      /* the band's noise variance gain */
 	double weak_noise2;    /* its noise variance, measured in the dark */
+	double alpha_weak_noise; /* ...averaged so (see WEAK_NOISE_US), */
+	unsigned weak_noise_k, weak_noise_fast_k; /* after this many updates */
 	float weak_thr;        /* idle trigger: weak_trigger σ */
 	double weak_trigger;   /* WEAK_TRIGGER, or WEAK_TRIGGER_FAST at its rates */
 	double weak_white;     /* its white-noise gate (see WEAK_WHITE) */
@@ -557,6 +596,17 @@ struct ir_demod {
 static inline double demod_alpha_for(double tc_us, double us_per_sample)
 {
 	return 1.0 - exp(-us_per_sample / tc_us);
+}
+
+/* The gain of one update of the weak band's noise (one in IDLE_NOISE_EVERY
+ * samples; see WEAK_NOISE_US), counted. */
+static inline double demod_weak_noise_gain(struct ir_demod *d)
+{
+	bool early = d->weak_noise_k < d->weak_noise_fast_k;
+
+	if (early)
+		d->weak_noise_k++;
+	return (early || !d->have_edge ? d->alpha_noise : d->alpha_weak_noise) * IDLE_NOISE_EVERY;
 }
 
 static inline double demod_threshold(const struct ir_demod *d)

@@ -193,6 +193,15 @@ static bool weak_unseen(const struct ir_demod *d, double a)
 	return weak_fast(d) && a < demod_threshold(d);
 }
 
+/* How long the sequence detector's τ hypotheses run side by side before
+ * it keeps one (µs; 0: its own window), for a start of step `a` over a
+ * weak band of noise `sd`: WEAK_COMMIT_FAST_US where the trigger is fast
+ * and the step is under WEAK_COMMIT_FAST_SIGMA σ (see there). */
+static double weak_commit_us(const struct ir_demod *d, double a, double sd)
+{
+	return weak_fast(d) && a < WEAK_COMMIT_FAST_SIGMA * sd ? WEAK_COMMIT_FAST_US : 0;
+}
+
 /* The first pulse's samples are in: its step, and where it started. */
 static void weak_acquired(struct ir_demod *d)
 {
@@ -237,7 +246,8 @@ static void weak_acquired(struct ir_demod *d)
 	ir_seqdet_start(d->seqdet, &(struct ir_seqdet_start){ .n = d->n, .t0_us = t0,
 							     .step = a, .baseline = d->weak_b,
 							     .pol = d->pol,
-							     .noise2 = d->raw_noise2 });
+							     .noise2 = d->raw_noise2,
+							     .commit_us = weak_commit_us(d, a, sd) });
 	d->weak_seq = true;
 	d->weak_seq_n = d->n;
 }
@@ -348,7 +358,7 @@ void demod_weak_idle_sample(struct ir_demod *d)
 	if (d->weak_idle_n < d->quiet_n)
 		return;
 	if (d->n % IDLE_NOISE_EVERY == 0 && dw2 < wlim2)
-		d->weak_noise2 += d->alpha_noise * IDLE_NOISE_EVERY * (dw2 - d->weak_noise2);
+		d->weak_noise2 += demod_weak_noise_gain(d) * (dw2 - d->weak_noise2);
 	if (d->n % IDLE_HOUSEKEEPING == 0)
 		demod_weak_set_noise(d, d->weak_noise2);
 }

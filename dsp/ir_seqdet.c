@@ -214,6 +214,7 @@ struct ir_seqdet {
 	double t0_us;
 	double step0;           /* the caller's step at the start */
 	unsigned lag, every, commit, commit_max; /* in blocks */
+	unsigned commit_now;    /* this start's window (ir_seqdet_start.commit_us) */
 	double mu;              /* tracking gain per block */
 
 	bool running;
@@ -500,6 +501,9 @@ void ir_seqdet_start(struct ir_seqdet *sd, const struct ir_seqdet_start *st)
 	sd->step0 = st->step;
 	for (unsigned i = 0; i < N_TAU; i++)
 		trellis_init(sd, &sd->tr[i], i, t0n, st->step, n, replay);
+	sd->commit_now = st->commit_us > 0 ? (unsigned)ceil(st->commit_us / sd->block_us) : sd->commit;
+	if (sd->commit_now > sd->commit_max)
+		sd->commit_now = sd->commit_max;
 	sd->best = -1;
 	sd->n0 = n;
 	sd->nb = 0;
@@ -915,7 +919,7 @@ static void block_done(struct ir_seqdet *sd)
 	sd->xsum = 0;
 	sd->nb++;
 	renormalise(sd);
-	if (sd->best < 0 && sd->nb >= sd->commit && !commit_wait(sd)) {
+	if (sd->best < 0 && sd->nb >= sd->commit_now && !commit_wait(sd)) {
 		commit(sd);
 		/* Darkness all along costs 0 (u predicted 0, nothing to
 		 * restore); a frame must beat it clearly, or the start was

@@ -53,6 +53,10 @@ struct ir_seqdet_start {
 	double baseline; /* the idle level b */
 	int pol;         /* +1: light makes the signal go up, -1: down */
 	double noise2;   /* variance of the input's white noise per sample */
+	/* How long the τ hypotheses run side by side before the best is
+	 * kept (µs, up to the detector's longest wait); 0: the detector's
+	 * own window (6 ms, 10 ms under 33.3 kHz). */
+	double commit_us;
 };
 
 /* Returns 0 and sets *out, -EINVAL for a rate outside 4000..1000000, or

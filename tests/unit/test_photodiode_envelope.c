@@ -182,6 +182,116 @@ static void test_envelope_leaves_receiver_modules_alone(void **state)
 	}
 }
 
+/* Lit-dark separation of `y` (delayed by `lag` samples against the
+ * model's truth) in windows of `unit` samples wholly lit or wholly dark
+ * from 1 s on: (mean lit - mean dark) / the windows' pooled σ, the d' of a
+ * detector that integrates one unit (the demodulator's decisions are made
+ * of such sums). */
+static double separation(const float *y, const float *truth, size_t n, unsigned rate, size_t lag,
+			 size_t unit)
+{
+	double sum[2] = { 0 }, sq[2] = { 0 }, m[2], v[2];
+	unsigned cnt[2] = { 0 };
+
+	for (size_t a = rate; a + unit + lag < n; a += unit) {
+		int lit = truth[a] < -0.3f ? 1 : truth[a] > 0.3f ? 0 : -1;
+		double mean = 0;
+
+		for (size_t k = a; k < a + unit && lit >= 0; k++) {
+			/* a receiver module's line, low while lit */
+			if ((truth[k] < -0.3f ? 1 : truth[k] > 0.3f ? 0 : -1) != lit)
+				lit = -1;
+			mean += y[k + lag];
+		}
+		if (lit < 0)
+			continue;
+		mean /= (double)unit;
+		sum[lit] += mean;
+		sq[lit] += mean * mean;
+		cnt[lit]++;
+	}
+	assert_true(cnt[0] > 1000 && cnt[1] > 1000);
+	for (int i = 0; i < 2; i++) {
+		m[i] = sum[i] / cnt[i];
+		v[i] = sq[i] / cnt[i] - m[i] * m[i];
+	}
+	return fabs(m[1] - m[0]) / sqrt((v[0] + v[1]) / 2);
+}
+
+/* What the front-end gains over the light's mean alone, in dB of the
+ * separation of one 250 µs unit's mean (the channel model's truth tells
+ * lit from dark): NEC-like 560 µs pulses and 560/1690 µs spaces, 40 ms
+ * between blocks of 40, a bare photodiode DC-coupled without hum (so the
+ * mean alone is a plain step in white noise). */
+static double front_end_gain_db(unsigned rate, double snr, unsigned carrier, unsigned duty)
+{
+	struct ir_edge_buf sent = { 0 };
+	struct ir_channel_config ch;
+	struct ir_envelope *e;
+	float *x = NULL, *truth = NULL, *y;
+	size_t n = 0, n2 = 0, unit = rate / 4000;
+	uint64_t r = 12345;
+	double raw, out = 0;
+
+	for (int b = 0; b < 40; b++) {
+		for (int i = 0; i < 40; i++) {
+			r = r * 6364136223846793005u + 1442695040888963407u;
+			assert_int_equal(ir_edge_buf_pulse(&sent, 560), 0);
+			assert_int_equal(ir_edge_buf_space(&sent, i == 39 ? 40000 : (r >> 40) & 1 ? 1690 : 560), 0);
+		}
+	}
+	channel(&ch, IR_FRONTEND_PHOTODIODE, rate, 0, snr, 7);
+	ch.hum_hz = 0;
+	ch.invert = false;
+	ch.carrier_hz = carrier;
+	ch.duty_cycle = duty;
+	ch.lead_ms = 300;
+	assert_int_equal(ir_channel_render(&ch, sent.edges, sent.len, &x, &n), 0);
+	ch.frontend = IR_FRONTEND_TSOP;
+	ch.snr_db = 1000;
+	ch.amplitude = 1;
+	assert_int_equal(ir_channel_render(&ch, sent.edges, sent.len, &truth, &n2), 0);
+	assert_int_equal(n, n2);
+	y = malloc(n * sizeof(*y));
+	assert_non_null(y);
+	assert_int_equal(ir_envelope_new(rate, &e), 0);
+	ir_envelope_process(e, x, n, 1, y);
+	assert_true(ir_envelope_active(e, NULL));
+	ir_envelope_free(e);
+	raw = separation(x, truth, n, rate, 0, unit);
+	/* the mixers' low-pass delays the added envelope: the best lag
+	 * within 100 µs */
+	for (size_t lag = 0; lag <= rate / 10000; lag++) {
+		double d = separation(y, truth, n, rate, lag, unit);
+
+		out = d > out ? d : out;
+	}
+	print_message("%u Hz %.0f dB, carrier %u Hz %u %%: unit separation %.2f -> %.2f (%.2f dB)\n",
+		      rate, snr, carrier, duty, raw, out, 20 * log10(out / raw));
+	free(x);
+	free(truth);
+	free(y);
+	ir_edge_buf_free(&sent);
+	return 20 * log10(out / raw);
+}
+
+/* The front-end's output against the light's mean alone: the mean and the
+ * fundamental combined with the phase known would gain about 4.2 dB at a
+ * 33 % duty cycle (0.263 A² per sample against 0.111 A²).  Measured
+ * before the input's noise inside the units' band was left unscaled
+ * (ENV_SPLIT_US): 2.88, 2.88 and 2.65 dB; after: 3.38, 3.49 and 3.22 dB. */
+static void test_envelope_gains_over_the_mean(void **state)
+{
+	double at96 = front_end_gain_db(96000, 0, 38000, 33);
+	double at192 = front_end_gain_db(192000, -3, 38000, 33);
+	double rc5 = front_end_gain_db(96000, 0, 36000, 25);
+
+	(void)state;
+	assert_true(at96 >= 3.1);
+	assert_true(at192 >= 3.1);
+	assert_true(rc5 >= 3.0);
+}
+
 /* Frame success through the whole receiver, %, the bench's way (hum 2 %,
  * polarity from the seed, the protocol's carrier and duty). */
 static double photodiode_success(const char *proto, unsigned rate, double snr, uint64_t seed)
@@ -230,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_envelope_rejects_bad_arguments),
 		cmocka_unit_test(test_envelope_finds_the_photodiode_carrier),
 		cmocka_unit_test(test_envelope_leaves_receiver_modules_alone),
+		cmocka_unit_test(test_envelope_gains_over_the_mean),
 		cmocka_unit_test(test_photodiode_frames_decode_at_96_and_192_khz),
 	};
 
