@@ -706,7 +706,7 @@ static double fb_fit(const struct fb_sums *fs, unsigned h, double *a, double *db
 	return fs->uu - *a * fs->ur[h] - *db * fs->u;
 }
 
-/* The trellis of hypothesis i set to its coupling rate w. */
+/* Trellis t set to the coupling rate w (per sample). */
 static void trellis_set_w(const struct ir_seqdet *sd, struct trellis *t, double w)
 {
 	t->q = 0;
@@ -718,7 +718,6 @@ static void trellis_set_w(const struct ir_seqdet *sd, struct trellis *t, double 
 	}
 	t->wl = pow(w, sd->L);
 }
-
 
 /* The detector goes on under hypothesis h (same family and scale slot as
  * the kept one), with step a and baseline b: its trellis starts from the

@@ -20,7 +20,11 @@
  *  - τ is not known: one trellis per τ hypothesis runs from the start, and
  *    the one with the smallest cost after COMMIT_US is kept;
  *  - decisions leave with a fixed lag (LAG_US) by tracing back the best
- *    survivor; the step A and baseline b follow the decided blocks.
+ *    survivor; the step A and baseline b follow the decided blocks, and
+ *    τ, A and b are fitted to them by least squares (decision feedback):
+ *    once both levels have been decided for a while, the blocks not yet
+ *    told are decided again under the fit's A and b (and its τ, where
+ *    that fits clearly better than the kept one).
  *
  * The caller (ir_demod) finds a frame's first edge, polarity, baseline and
  * step (its weak trigger), hands the samples seen while measuring the step
