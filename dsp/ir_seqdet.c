@@ -416,6 +416,19 @@ static double acq_gain(const struct ir_seqdet *sd, double w, double g, uint64_t 
 	return sum;
 }
 
+/* Trellis t set to the coupling rate w (per sample). */
+static void trellis_set_w(const struct ir_seqdet *sd, struct trellis *t, double w)
+{
+	t->q = 0;
+	t->sw = 0;
+	for (unsigned j = 0; j < sd->L; j++) {
+		t->wp[j] = pow(w, j + 1);
+		t->q += t->wp[j] * t->wp[j];
+		t->sw += t->wp[j];
+	}
+	t->wl = pow(w, sd->L);
+}
+
 /* Trellis i: its family, τ and step scale follow from i. */
 static void trellis_init(struct ir_seqdet *sd, struct trellis *t, unsigned i, double t0n,
 			 double step, uint64_t n, bool replay)
@@ -435,14 +448,7 @@ static void trellis_init(struct ir_seqdet *sd, struct trellis *t, unsigned i, do
 	t->edge_cost = sd->penalty / EDGE_NATS * edge_nats[fam];
 
 	t->alive = true;
-	t->q = 0;
-	t->sw = 0;
-	for (unsigned j = 0; j < sd->L; j++) {
-		t->wp[j] = pow(w, j + 1);
-		t->q += t->wp[j] * t->wp[j];
-		t->sw += t->wp[j];
-	}
-	t->wl = pow(w, sd->L);
+	trellis_set_w(sd, t, w);
 	if (m < 0)
 		m = 0;
 	g = fit_level(sd, w, n, t0n + first_pulse_us[fam] / sd->us);
@@ -704,19 +710,6 @@ static double fb_fit(const struct fb_sums *fs, unsigned h, double *a, double *db
 	*a = (fs->ur[h] * n - r * fs->u) / det;
 	*db = (rr * fs->u - r * fs->ur[h]) / det;
 	return fs->uu - *a * fs->ur[h] - *db * fs->u;
-}
-
-/* Trellis t set to the coupling rate w (per sample). */
-static void trellis_set_w(const struct ir_seqdet *sd, struct trellis *t, double w)
-{
-	t->q = 0;
-	t->sw = 0;
-	for (unsigned j = 0; j < sd->L; j++) {
-		t->wp[j] = pow(w, j + 1);
-		t->q += t->wp[j] * t->wp[j];
-		t->sw += t->wp[j];
-	}
-	t->wl = pow(w, sd->L);
 }
 
 /* The detector goes on under hypothesis h (same family and scale slot as
