@@ -1156,8 +1156,8 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 	for (j = sd->nb - 1;; j--) {
 		uint8_t bits = t->bits[j % RING];
 
-		if (j < upto)
-			sd->lev[j % RING] = (int)s;
+		/* (all of them: RC-MM's grid looks past upto, rcmm_plan) */
+		sd->lev[j % RING] = (int)s;
 		if (j == sd->dec)
 			break;
 		if (k == 1) {

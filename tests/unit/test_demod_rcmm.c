@@ -104,14 +104,14 @@ static void test_rcmm32_decodes_at_2_and_4_db(void **state)
 		printf("mean %.1f %%\n", mean[c]);
 	}
 	printf("false frames %u\n", false_frames);
-	/* Measured: 4 dB 95/95/97.5/92.5 (mean 95.0), 2 dB 77.5/80/80/77.5
-	 * (78.8), false frames 5, with the rises timed on RC-MM's grid
+	/* Measured: 4 dB 95/95/97.5/95 (mean 95.6), 2 dB 80/82.5/82.5/77.5
+	 * (80.6), false frames 3, with the rises timed on RC-MM's grid
 	 * (rcmm_plan, ir_seqdet.c); before it 92.5 and 70.6, 8 false frames;
 	 * before RC-MM's edge cost and bit-pulse limit 4 dB 86.9 and 2 dB
 	 * 57.5 (and before the lookback start and the long-run costs 66.2
 	 * and 36.2). */
 	assert_true(mean[0] >= 94);
-	assert_true(mean[1] >= 76);
+	assert_true(mean[1] >= 77);
 	assert_true(false_frames <= 20);
 }
 
@@ -166,10 +166,10 @@ static void test_rcmm32_on_its_grid_at_0_db(void **state)
 			mean += v / 8;
 		}
 	printf("mean %.1f %%, false frames %u\n", mean, false_frames);
-	/* Measured: DC 35/25/32.5/37.5, τ 5 ms 27.5/40/37.5/27.5 (mean
-	 * 32.8), 15 false frames (wrong codes); before the grid 20.9 % and
-	 * 30 false frames. */
-	assert_true(mean >= 28);
+	/* Measured: DC 37.5/25/40/35, τ 5 ms 30/42.5/40/32.5 (mean 35.3),
+	 * 16 false frames (wrong codes); before the grid 20.9 % and 30 false
+	 * frames. */
+	assert_true(mean >= 30);
 	assert_true(false_frames <= 20);
 }
 
