@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ir_seqdet_grid.h - the sequence detector's edges retimed on a
+ * protocol's unit grid (private to dsp/ir_seqdet.c).
+ *
+ * Every protocol of the general family (RC-6, RC-5, NEC, Sanyo, JVC,
+ * Sony) puts its edges on a unit grid: each run (pulse or space) lasts a
+ * whole number of units out of a small set.  At 0-2 dB the detector's
+ * blocks and refine_edge place an edge alone, and one off by 150-260 µs
+ * turns a Manchester half-bit.  The frame's leader (its first pulse and
+ * space) picks the grid; the edges traced are then timed together to
+ * the sample (a Viterbi over the edges, each a few candidates either
+ * way, scored by the samples' fit the caller hands in, a run off the
+ * grid costing a few nats).  A leader no grid knows leaves the edges
+ * alone, and so does a retimed path with most runs still off its grid.
+ * Pure functions: no allocation, no state.
+ */
+#ifndef IRJACK_IR_SEQDET_GRID_H
+#define IRJACK_IR_SEQDET_GRID_H
+
+#include <stdbool.h>
+
+#define IR_GRID_EDGES_MAX 32
+#define IR_GRID_CAND_MAX 64
+
+/* The edges of a window, as traced, and what moving each costs. */
+struct ir_grid {
+	double us;          /* µs per sample */
+	int W;              /* candidate c of edge k: sample at[k] + c - W */
+	unsigned n;         /* edges */
+	double anchor;      /* the last edge told (sample): fixed */
+	bool anchor_lit;    /* the level after it (edges alternate) */
+	double at[IR_GRID_EDGES_MAX];
+	/* the samples' fit of edge k at candidate c less at W (nats;
+	 * -INFINITY: not a place it may take) */
+	double gain[IR_GRID_EDGES_MAX][IR_GRID_CAND_MAX];
+};
+
+/* The grid whose leader a first pulse and space of these lengths (µs)
+ * fit best: its index, or -1 when none fits. */
+int ir_grid_pick(double pulse_us, double space_us);
+
+/* The unit of grid `grid` (µs). */
+double ir_grid_unit(int grid);
+
+/* Times g's edges together on grid `grid` (from ir_grid_pick): out[k] is
+ * edge k's sample.  Returns false (out[] as traced) when the best path
+ * has most of its runs off the grid or gains nothing over the edges as
+ * traced. */
+bool ir_grid_retime(const struct ir_grid *g, int grid, double *out);
+
+#endif
