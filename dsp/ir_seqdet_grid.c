@@ -106,39 +106,55 @@ static unsigned path_off(const struct ir_grid *g, const struct grid_def *d, cons
 	return off;
 }
 
+/* Edge k's candidate c after edge k - 1's c2 (or the anchor): the
+ * best path's score into v1[c] and its choice into back[c].  The runs'
+ * costs, which depend on c - c2 only, are taken once each. */
+static void retime_edge(const struct ir_grid *g, const struct grid_def *d, unsigned k, const double *v0,
+			double *v1, uint8_t *back)
+{
+	int W = g->W, nc = 2 * W + 1;
+	bool lv = k == 0 ? g->anchor_lit : lit_after(g, k - 1);
+	double base = k > 0 ? g->at[k] - g->at[k - 1] : g->at[0] - g->anchor;
+	double sep = GRID_MIN_SEP * d->unit / g->us, cost[4 * IR_GRID_CAND_MAX];
+
+	/* the run of c - c2 + 2W samples more than base - 2W */
+	for (int i = 0; i <= 4 * W; i++) {
+		double run = base + i - 2 * W;
+
+		cost[i] = run < sep ? INFINITY : GRID_OFF_NATS * run_off(d, run, g->us, lv);
+	}
+	for (int c = 0; c < nc; c++) {
+		double bv = -INFINITY;
+
+		back[c] = (uint8_t)W;
+		if (k == 0) {
+			/* the anchor is fixed: its run is c - W samples more */
+			bv = -cost[c + W];
+		} else if (isfinite(g->gain[k][c])) {
+			for (int c2 = 0; c2 < nc; c2++) {
+				double val = v0[c2] - cost[c - c2 + 2 * W];
+
+				if (val > bv) {
+					bv = val;
+					back[c] = (uint8_t)c2;
+				}
+			}
+		}
+		v1[c] = bv + g->gain[k][c];
+	}
+}
+
 bool ir_grid_retime(const struct ir_grid *g, int grid, double *out)
 {
 	const struct grid_def *d = &grids[grid];
 	int nc = 2 * g->W + 1, cur = 0, best = g->W;
-	double v[2][IR_GRID_CAND_MAX], sep = GRID_MIN_SEP * d->unit / g->us;
+	double v[2][IR_GRID_CAND_MAX];
 	uint8_t back[IR_GRID_EDGES_MAX][IR_GRID_CAND_MAX];
 
 	if (g->n == 0 || nc > IR_GRID_CAND_MAX)
 		return false;
 	for (unsigned k = 0; k < g->n; k++) {
-		bool lv = k == 0 ? g->anchor_lit : lit_after(g, k - 1);
-
-		for (int c = 0; c < nc; c++) {
-			double p = g->at[k] + c - g->W, bv = -INFINITY;
-
-			back[k][c] = (uint8_t)g->W;
-			for (int c2 = 0; c2 < nc && isfinite(g->gain[k][c]); c2++) {
-				double q = k > 0 ? g->at[k - 1] + c2 - g->W : g->anchor, val;
-
-				if (k > 0 && !isfinite(v[cur][c2]))
-					continue;
-				if (p - q < sep)
-					continue;
-				val = (k > 0 ? v[cur][c2] : 0) - GRID_OFF_NATS * run_off(d, p - q, g->us, lv);
-				if (val > bv) {
-					bv = val;
-					back[k][c] = (uint8_t)c2;
-				}
-				if (k == 0)
-					break;
-			}
-			v[1 - cur][c] = bv + g->gain[k][c];
-		}
+		retime_edge(g, d, k, v[cur], v[1 - cur], back[k]);
 		cur = 1 - cur;
 	}
 	for (int c = 0; c < nc; c++)
