@@ -69,6 +69,18 @@ static double weak_band_for(double us_per_sample)
 	return min_us > WEAK_BAND_US ? min_us : WEAK_BAND_US;
 }
 
+/* The weak trigger's σ after the stream's first edge at `rate` (Hz), and
+ * whether the fast rules (WEAK_TRIGGER_FAST) apply there: from
+ * WEAK_TRIGGER_FAST_RATE, and from WEAK_LOW_FAST_RATE with their own σ
+ * (WEAK_TRIGGER_LOW). */
+static double weak_trigger_for(unsigned rate, bool *fast)
+{
+	*fast = rate >= WEAK_LOW_FAST_RATE;
+	if (rate >= WEAK_TRIGGER_FAST_RATE)
+		return WEAK_TRIGGER_FAST;
+	return *fast ? WEAK_TRIGGER_LOW : WEAK_TRIGGER;
+}
+
 /* What follows from the sample rate: the filters' gains and the lengths
  * that the constants above give in samples. */
 static void set_rates(struct ir_demod *d)
@@ -113,7 +125,7 @@ static void set_rates(struct ir_demod *d)
 	d->weak_on = d->cfg.sample_rate >= WEAK_MIN_RATE;
 	d->weak_band_us = weak_band_for(d->us_per_sample);
 	d->weak_g = (float)demod_alpha_for(d->weak_band_us, d->us_per_sample);
-	d->weak_trigger = d->cfg.sample_rate >= WEAK_TRIGGER_FAST_RATE ? WEAK_TRIGGER_FAST : WEAK_TRIGGER;
+	d->weak_trigger = weak_trigger_for(d->cfg.sample_rate, &d->weak_fast_rates);
 	d->weak_gain = band_noise_gain(d->weak_g);
 	d->weak_white = weak_white_for(demod_alpha_for(NOISE_US, d->us_per_sample) * IDLE_NOISE_EVERY);
 	d->weak_acq_len = (unsigned)ceil(WEAK_ACQUIRE_US / d->us_per_sample);

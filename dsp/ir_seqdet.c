@@ -171,6 +171,9 @@ static const double step_scale[] = { 0.8, 1.0, 1.25 };
 #define RING 512
 
 #define COST_INF 1e300
+/* RC-MM's rises planned at once (see rcmm_plan): a window of LAG_US +
+ * EMIT_EVERY_US holds at most 14 (361 µs apart). */
+#define RCMM_PLAN_MAX 32
 
 struct trellis {
 	bool alive;
@@ -250,6 +253,19 @@ struct ir_seqdet {
 	double fb_b;            /* the baseline u is taken against */
 	unsigned dec_run;       /* blocks of the decided path's last run */
 	unsigned fb_min;        /* blocks: see FB_MIN_US */
+
+	/* RC-MM's grid (see RCMM_GRID_TOL_US): the first lit sample of the
+	 * last rise told (-1: none yet), and a bit pulse to insert (its
+	 * first lit and first dark sample; ins_rise -1: none) */
+	double g_rise;
+	double ins_rise, ins_fall;
+	/* the rises planned over the traced path (rcmm_plan): block and
+	 * first lit sample, g_n of them */
+	uint64_t g_blk[RCMM_PLAN_MAX];
+	double g_at[RCMM_PLAN_MAX];
+	unsigned g_n;
+	double last_edge;       /* first sample of the last level told */
+	double g_c[RING];       /* the traced path's low-pass per block */
 };
 
 /* The commit window at `us` per sample (see COMMIT_MIN_SAMPLES), µs. */
@@ -517,6 +533,10 @@ void ir_seqdet_start(struct ir_seqdet *sd, const struct ir_seqdet_start *st)
 	sd->xsum = 0;
 	sd->dec = 0;
 	sd->dec_level = 1;
+	sd->g_rise = -1;
+	sd->ins_rise = -1;
+	sd->g_n = 0;
+	sd->last_edge = t0n;
 	fb_start(sd, n, t0n);
 	sd->running = true;
 	if (replay)
@@ -844,6 +864,283 @@ static double refine_edge(const struct ir_seqdet *sd, const struct trellis *t, u
 	return shift;
 }
 
+/* RC-MM's symbol grid.  A symbol's period (one pulse's start to the
+ * next's) is 444, 611, 778 or 944 µs, whatever a receiver does to the
+ * pulses' widths (src/protocols/rcmm.c reads symbols by period, ±83 µs).
+ * The trellis's blocks (~55 µs, a third of a 167 µs bit pulse) cannot
+ * hold that grid: a period's two edges are each a block off, and the
+ * windows of ±83 µs plus a block either way overlap.  At 0-2 dB its
+ * typical loss is a bit pulse missed: the two spaces around it decided
+ * as one, a period of 1055-1889 µs that no symbol has.  Such a gap,
+ * between two rises the path decided, is mended to the sample: a bit
+ * pulse where the samples say it best is, among the places that put
+ * both periods on the grid within RCMM_GRID_TOL_US.  (A missed pulse
+ * between two 00 symbols, 888 µs, reads as a symbol 11: not seen here.) */
+#ifndef RCMM_GRID_TOL_US
+#define RCMM_GRID_TOL_US 45.0
+#endif
+/* An inserted pulse must explain its samples better than darkness by
+ * this much (nats): the gap is off the grid either way, so any pulse
+ * the samples support beats none. */
+#ifndef RCMM_INSERT_NATS
+#define RCMM_INSERT_NATS 0.0
+#endif
+#define RCMM_BIT_US 166.7
+/* The longest symbol period and the decoder's margin; two symbols. */
+#define RCMM_PERIOD_MAX_US (944.4 + 83.3)
+#define RCMM_GAP_MAX_US (2 * 944.4 + 83.3)
+static const double rcmm_period_us[] = { 444.4, 611.1, 777.8, 944.4 };
+
+static bool rcmm_family(const struct ir_seqdet *sd)
+{
+	return sd->best >= (int)(N_TAU_H * N_SCALE);
+}
+
+static bool rcmm_on_grid(double us)
+{
+	for (unsigned i = 0; i < sizeof(rcmm_period_us) / sizeof(rcmm_period_us[0]); i++)
+		if (fabs(us - rcmm_period_us[i]) <= RCMM_GRID_TOL_US)
+			return true;
+	return false;
+}
+
+/* Raw sample s (an index of the stream) from the ring, restored with
+ * the traced path's low-pass there (sd->g_c, set by rcmm_plan); false
+ * when it is no longer (or not yet) there. */
+static bool ring_restored(const struct ir_seqdet *sd, const struct trellis *t, double s, double *r)
+{
+	double rel = s - (double)sd->n0, c, T;
+	uint64_t j, off;
+
+	if (rel < 0 || rel >= (double)(sd->nb * sd->L))
+		return false;
+	j = (uint64_t)rel / sd->L;
+	off = (uint64_t)rel % sd->L;
+	if (j + RING <= sd->nb || j < sd->dec)
+		return false;
+	T = sd->lev[j % RING] ? t->a : 0;
+	c = T + (sd->g_c[j % RING] - T) * (off ? t->wp[off - 1] : 1);
+	*r = sd->pol * ((double)sd->xr[(j % RING) * sd->L + off] - sd->b) + c;
+	return true;
+}
+
+/* Samples [p, p + P) lit against dark: the squared errors' difference
+ * over 2σ², in nats (-INFINITY when a sample is not in the window). */
+static double rcmm_pulse_gain(const struct ir_seqdet *sd, const struct trellis *t, double p, unsigned P)
+{
+	double sum = 0, a = t->a, noise2 = sd->penalty / (2 * EDGE_NATS);
+
+	for (unsigned i = 0; i < P; i++) {
+		double r;
+
+		if (!ring_restored(sd, t, p + i, &r))
+			return -INFINITY;
+		sum += 2 * a * r - a * a;
+	}
+	return sum / (2 * noise2);
+}
+
+/* The gap between rises r1 and r2 (first lit samples) is off RC-MM's
+ * grid: plans the bit pulse that mends it (sd->ins_rise, ins_fall), after
+ * sample `from` (the first not yet told) and `fall` (the end of r1's
+ * pulse), where one is worth RCMM_INSERT_NATS. */
+static void rcmm_mend(struct ir_seqdet *sd, const struct trellis *t, double r1, double r2, double from,
+		      double fall)
+{
+	unsigned P = (unsigned)lround(RCMM_BIT_US / sd->us);
+	double best = RCMM_INSERT_NATS, lo = fmax(from, fall + 1);
+
+	if (P < 1)
+		P = 1;
+	for (double p = ceil(lo); p + P < r2; p++) {
+		double g;
+
+		if (!rcmm_on_grid((p - r1) * sd->us) || !rcmm_on_grid((r2 - p) * sd->us))
+			continue;
+		g = rcmm_pulse_gain(sd, t, p, P);
+		if (g > best) {
+			best = g;
+			sd->ins_rise = p;
+			sd->ins_fall = p + P;
+		}
+	}
+}
+
+/* A rise may move this far from where the path's blocks and
+ * refine_edge put it (a block, and the ±1 block either edge of a period
+ * was seen off at 0 dB), and one off the grid costs RCMM_OFF_GRID_NATS:
+ * the rises of a window are timed together, each to the sample, so that
+ * every period is on the grid where the samples allow (a Viterbi over
+ * the rises, as the genie-aided bound integrates over known symbols).
+ * At 0 dB 48 kHz τ 5 ms the periods told were off their symbol's by
+ * 39 µs rms, a third of them by 40-83 µs (and more, read as the next
+ * symbol). */
+#ifndef RCMM_RETIME_US
+#define RCMM_RETIME_US 100.0
+#endif
+#ifndef RCMM_OFF_GRID_NATS
+#define RCMM_OFF_GRID_NATS 4.0
+#endif
+#define RCMM_CAND_MAX 64
+
+/* The path's rises and falls over blocks [dec, nb), to the sample (as
+ * refine_edge puts them): rises r[], the fall after each f[] (-1 where
+ * it is not in the window), *fall0 the last fall before r[0] (the last
+ * edge told where there is none); returns how many rises.  Sets g_blk
+ * and g_c. */
+static unsigned rcmm_path_edges(struct ir_seqdet *sd, const struct trellis *t, double *r, double *f,
+				double *fall0)
+{
+	int lev = sd->dec_level;
+	unsigned n = 0;
+	double c = sd->dec_c;
+
+	for (uint64_t j = sd->dec; j < sd->nb; j++) {
+		double T = sd->lev[j % RING] ? t->a : 0;
+
+		sd->g_c[j % RING] = c;
+		c = T + (c - T) * t->wl;
+	}
+	for (uint64_t j = sd->dec; j < sd->nb; j++) {
+		int l = sd->lev[j % RING];
+		double s;
+
+		if (l == lev)
+			continue;
+		s = (double)(sd->n0 + j * sd->L) + refine_edge(sd, t, j, lev, l);
+		lev = l;
+		if (l && n == RCMM_PLAN_MAX)
+			break;
+		if (l) {
+			sd->g_blk[n] = j;
+			f[n] = -1;
+			r[n++] = s;
+		} else if (n > 0) {
+			f[n - 1] = s;
+		} else {
+			*fall0 = s;
+		}
+	}
+	return n;
+}
+
+/* The pulse lit from sample p to `fall` against darkness there, nats,
+ * as rcmm_pulse_gain. */
+static double rcmm_rise_gain(const struct ir_seqdet *sd, const struct trellis *t, double p, double fall)
+{
+	return fall > p ? rcmm_pulse_gain(sd, t, p, (unsigned)(fall - p)) : -INFINITY;
+}
+
+/* The rises r[0..n) (falls f[], the one before r[0] fall0) timed
+ * together on the grid: sd->g_at. */
+static void rcmm_retime(struct ir_seqdet *sd, const struct trellis *t, const double *r, const double *f,
+			double fall0, unsigned n)
+{
+	int W = (int)ceil(RCMM_RETIME_US / sd->us), nc = 2 * W + 1;
+	double v[2][RCMM_CAND_MAX], from = (double)(sd->n0 + sd->dec * sd->L);
+	uint8_t back[RCMM_PLAN_MAX][RCMM_CAND_MAX];
+	double off = RCMM_OFF_GRID_NATS;
+	int cur = 0, best = W;
+
+	if (nc > RCMM_CAND_MAX) {
+		W = (RCMM_CAND_MAX - 1) / 2;
+		nc = 2 * W + 1;
+	}
+	for (unsigned k = 0; k < n; k++) {
+		double lo = fmax(from, (k > 0 ? f[k - 1] : fall0) + 1);
+		double g0 = f[k] >= 0 ? rcmm_rise_gain(sd, t, r[k], f[k]) : 0;
+
+		for (int c = 0; c < nc; c++) {
+			double p = r[k] + c - W, g = 0, bv = -INFINITY;
+
+			if (c != W) {
+				if (f[k] < 0 || p < lo || p + 1 >= f[k])
+					g = -INFINITY;
+				else
+					g = rcmm_rise_gain(sd, t, p, f[k]) - g0;
+			}
+			back[k][c] = (uint8_t)W;
+			for (int c2 = 0; c2 < nc && isfinite(g); c2++) {
+				double q = k > 0 ? r[k - 1] + c2 - W : sd->g_rise, val;
+
+				if (k > 0 && !isfinite(v[cur][c2]))
+					continue;
+				val = (k > 0 ? v[cur][c2] : 0) -
+				      (q >= 0 && !rcmm_on_grid((p - q) * sd->us) ? off : 0);
+				if (val > bv) {
+					bv = val;
+					back[k][c] = (uint8_t)c2;
+				}
+				if (k == 0)
+					break;
+			}
+			v[1 - cur][c] = bv + g;
+		}
+		cur = 1 - cur;
+	}
+	for (int c = 0; c < nc; c++)
+		if (v[cur][c] > v[cur][best])
+			best = c;
+	for (unsigned k = n; k-- > 0;) {
+		sd->g_at[k] = r[k] + best - W;
+		best = back[k][best];
+	}
+}
+
+/* Before telling blocks [dec, upto): the traced path's rises over
+ * [dec, nb) timed on the grid (rcmm_retime), then the first gap between
+ * two that no symbol has mended (rcmm_mend). */
+static void rcmm_plan(struct ir_seqdet *sd, const struct trellis *t)
+{
+	double r[RCMM_PLAN_MAX], f[RCMM_PLAN_MAX], prev = sd->g_rise, fall = sd->last_edge;
+	double from = (double)(sd->n0 + sd->dec * sd->L);
+	unsigned n = rcmm_path_edges(sd, t, r, f, &fall);
+
+	sd->g_n = n;
+	sd->ins_rise = -1;
+	if (n == 0)
+		return;
+	rcmm_retime(sd, t, r, f, fall, n);
+	for (unsigned k = 0; k < n && sd->ins_rise < 0; k++) {
+		double s = sd->g_at[k], gap = (s - prev) * sd->us;
+
+		if (prev >= 0 && gap > RCMM_PERIOD_MAX_US && gap <= RCMM_GAP_MAX_US)
+			rcmm_mend(sd, t, prev, s, from, fall);
+		prev = s;
+		fall = f[k];
+	}
+}
+
+/* The first lit sample of the rise told at block j: as planned, else
+ * `s` (refine_edge's); never before the last edge told. */
+static double rcmm_rise_at(const struct ir_seqdet *sd, uint64_t j, double s)
+{
+	for (unsigned k = 0; k < sd->g_n; k++)
+		if (sd->g_blk[k] == j) {
+			s = sd->g_at[k];
+			break;
+		}
+	return fmax(s, sd->last_edge + 1);
+}
+
+/* Block j is being told: a planned bit pulse that starts in it (and ends
+ * before `upto`, what this call decides) is told first. */
+static void rcmm_tell_inserted(struct ir_seqdet *sd, uint64_t j, uint64_t upto)
+{
+	double b0 = (double)(sd->n0 + j * sd->L);
+
+	if (sd->ins_rise < b0 || sd->ins_rise >= b0 + sd->L || sd->dec_level != 0 ||
+	    sd->ins_fall >= (double)(sd->n0 + upto * sd->L))
+		return;
+	sd->edge_fn(sd->userdata, (sd->ins_rise - 0.5) * sd->us, true);
+	if (!sd->running)
+		return;
+	sd->edge_fn(sd->userdata, (sd->ins_fall - 0.5) * sd->us, false);
+	sd->g_rise = sd->ins_rise;
+	sd->last_edge = sd->ins_fall;
+	sd->ins_rise = -1;
+}
+
 /* Traces the best survivor back and tells the decisions of blocks up to
  * `upto` (exclusive). */
 static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
@@ -859,8 +1156,8 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 	for (j = sd->nb - 1;; j--) {
 		uint8_t bits = t->bits[j % RING];
 
-		if (j < upto)
-			sd->lev[j % RING] = (int)s;
+		/* (all of them: RC-MM's grid looks past upto, rcmm_plan) */
+		sd->lev[j % RING] = (int)s;
 		if (j == sd->dec)
 			break;
 		if (k == 1) {
@@ -870,15 +1167,26 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 			k--;
 		}
 	}
+	if (rcmm_family(sd))
+		rcmm_plan(sd, t);
 	for (j = sd->dec; j < upto; j++) {
 		int l = sd->lev[j % RING];
 
+		if (sd->ins_rise >= 0) {
+			rcmm_tell_inserted(sd, j, upto);
+			if (!sd->running)
+				return;
+		}
 		if (l != sd->dec_level) {
-			double t_us = ((double)(sd->n0 + j * sd->L) - 0.5 +
-				       refine_edge(sd, t, j, sd->dec_level, l)) * sd->us;
+			double at = (double)(sd->n0 + j * sd->L) + refine_edge(sd, t, j, sd->dec_level, l);
 
+			if (rcmm_family(sd)) {
+				if (l)
+					at = sd->g_rise = rcmm_rise_at(sd, j, at);
+				sd->last_edge = at;
+			}
 			sd->dec_level = l;
-			sd->edge_fn(sd->userdata, t_us, l != 0);
+			sd->edge_fn(sd->userdata, (at - 0.5) * sd->us, l != 0);
 			if (!sd->running)
 				return;
 		}

@@ -24,7 +24,11 @@
  *    τ, A and b are fitted to them by least squares (decision feedback):
  *    once both levels have been decided for a while, the blocks not yet
  *    told are decided again under the fit's A and b (and its τ, where
- *    that fits clearly better than the kept one).
+ *    that fits clearly better than the kept one);
+ *  - RC-MM (its family of trellises kept): the rises of each window told
+ *    are timed together to the sample on its symbol grid (periods of
+ *    444/611/778/944 µs), and a gap between two rises that no symbol has
+ *    gets the bit pulse the samples support best on that grid.
  *
  * The caller (ir_demod) finds a frame's first edge, polarity, baseline and
  * step (its weak trigger), hands the samples seen while measuring the step

@@ -142,7 +142,9 @@ static void test_16_khz_6_db(void **state)
  * now 2.8 sample periods at least, the rise to the trigger capped, and
  * the window 10 ms below 33 kHz.  NEC, RC-6, Sony 12 and JVC, 6 dB,
  * τ 1 ms, 3 seeds × 30 frames: 50.6 % and 4 false frames before, 84.4 %
- * and none now; the bar sits between. */
+ * and none after.  Then the fast rules from WEAK_LOW_FAST_RATE (see
+ * test_16_khz_4_db_1_ms_coupling): 84.2 % before, 95.6 % now; the bar
+ * sits between. */
 static void test_16_khz_1_ms_coupling(void **state)
 {
 	static const char *const names[] = { "nec", "rc6_0", "sony12", "jvc" };
@@ -158,8 +160,37 @@ static void test_16_khz_1_ms_coupling(void **state)
 			sum += p / 12;
 		}
 	printf("16 kHz 6 dB tau 1 ms mean %.1f %%, false frames %u\n", sum, false_frames);
-	assert_true(sum >= 70);
+	assert_true(sum >= 90);
 	assert_int_equal(false_frames, 0);
+}
+
+/* 16 kHz, 4 dB under a 1 ms coupling (issue #18): the trigger there was
+ * 6 σ of the weak band (1.8 σ of the input), above a 4 dB step (3.2 σ)
+ * drooped for the band's rise, and the sequence detector chose its τ at
+ * 10 ms.  The fast rules of 32 kHz and up (WEAK_TRIGGER_FAST) now apply
+ * from WEAK_LOW_FAST_RATE: a 5 σ trigger after the stream's first edge
+ * and a 3 σ refusal (the 10 ms choice kept).  NEC, RC-6, Sony 12 and JVC, 4 dB,
+ * τ 1 ms, 3 seeds × 30 frames: 36.9 % before, 61.9 % now; the bar
+ * sits between.  Three frames of JVC's seed 62 came out as other codes
+ * before (Vincent, iMON, Sony 12: other protocols' decoders accepting a
+ * frame decided wrong), two now: at most the three of before. */
+static void test_16_khz_4_db_1_ms_coupling(void **state)
+{
+	static const char *const names[] = { "nec", "rc6_0", "sony12", "jvc" };
+	unsigned false_frames = 0;
+	double sum = 0;
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++)
+		for (uint64_t seed = 60; seed < 63; seed++) {
+			double p = weak_trial(names[i], 16000, 1, 4, 30, seed, &false_frames);
+
+			printf("16 kHz 4 dB %s tau 1 ms seed %u: %.1f %%\n", names[i], (unsigned)seed, p);
+			sum += p / 12;
+		}
+	printf("16 kHz 4 dB tau 1 ms mean %.1f %%, false frames %u\n", sum, false_frames);
+	assert_true(sum >= 50);
+	assert_true(false_frames <= 3);
 }
 
 static unsigned noise_frames;
@@ -266,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_weak_owns_0_db_starts),
 		cmocka_unit_test(test_16_khz_6_db),
 		cmocka_unit_test(test_16_khz_1_ms_coupling),
+		cmocka_unit_test(test_16_khz_4_db_1_ms_coupling),
 		cmocka_unit_test(test_weak_noise_gives_no_frame),
 		cmocka_unit_test(test_weak_noise_after_an_edge_gives_no_frame),
 	};
