@@ -920,8 +920,23 @@ static bool rcmm_on_grid(double us)
 	return false;
 }
 
+/* The traced path's low-pass (what the AC coupling subtracts) at the
+ * start of each block of [dec, nb), into sd->g_c: ring_restored's
+ * restoring term, for RC-MM's grid and the unit grids alike. */
+static void trace_lowpass(struct ir_seqdet *sd, const struct trellis *t)
+{
+	double c = sd->dec_c;
+
+	for (uint64_t j = sd->dec; j < sd->nb; j++) {
+		double T = sd->lev[j % RING] ? t->a : 0;
+
+		sd->g_c[j % RING] = c;
+		c = T + (c - T) * t->wl;
+	}
+}
+
 /* Raw sample s (an index of the stream) from the ring, restored with
- * the traced path's low-pass there (sd->g_c, set by rcmm_plan); false
+ * the traced path's low-pass there (sd->g_c, set by trace_lowpass); false
  * when it is no longer (or not yet) there. */
 static bool ring_restored(const struct ir_seqdet *sd, const struct trellis *t, double s, double *r)
 {
@@ -1009,14 +1024,8 @@ static unsigned rcmm_path_edges(struct ir_seqdet *sd, const struct trellis *t, d
 {
 	int lev = sd->dec_level;
 	unsigned n = 0;
-	double c = sd->dec_c;
 
-	for (uint64_t j = sd->dec; j < sd->nb; j++) {
-		double T = sd->lev[j % RING] ? t->a : 0;
-
-		sd->g_c[j % RING] = c;
-		c = T + (c - T) * t->wl;
-	}
+	trace_lowpass(sd, t);
 	for (uint64_t j = sd->dec; j < sd->nb; j++) {
 		int l = sd->lev[j % RING];
 		double s;
@@ -1205,7 +1214,7 @@ static void grid_path(struct ir_seqdet *sd, const struct trellis *t)
 {
 	struct ir_grid *g = &sd->grid;
 	int lev = sd->dec_level, W = (int)ceil(GRID_RETIME_US / sd->us);
-	double c = sd->dec_c, lo = fmax((double)(sd->n0 + sd->dec * sd->L), sd->last_edge + 1);
+	double lo = fmax((double)(sd->n0 + sd->dec * sd->L), sd->last_edge + 1);
 
 	if (W > (IR_GRID_CAND_MAX - 1) / 2)
 		W = (IR_GRID_CAND_MAX - 1) / 2;
@@ -1214,12 +1223,7 @@ static void grid_path(struct ir_seqdet *sd, const struct trellis *t)
 	g->n = 0;
 	g->anchor = sd->last_edge;
 	g->anchor_lit = sd->dec_level != 0;
-	for (uint64_t j = sd->dec; j < sd->nb; j++) {
-		double T = sd->lev[j % RING] ? t->a : 0;
-
-		sd->g_c[j % RING] = c;
-		c = T + (c - T) * t->wl;
-	}
+	trace_lowpass(sd, t);
 	for (uint64_t j = sd->dec; j < sd->nb && g->n < IR_GRID_EDGES_MAX; j++) {
 		int l = sd->lev[j % RING];
 
