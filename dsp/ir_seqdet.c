@@ -1136,16 +1136,21 @@ static void rcmm_plan(struct ir_seqdet *sd, const struct trellis *t)
 	}
 }
 
+/* The sample a grid planned for the edge at block j (blk[k] == j: at[k],
+ * of n planned), else `s`. */
+static double planned_edge(const uint64_t *blk, const double *at, unsigned n, uint64_t j, double s)
+{
+	for (unsigned k = 0; k < n; k++)
+		if (blk[k] == j)
+			return at[k];
+	return s;
+}
+
 /* The first lit sample of the rise told at block j: as planned, else
  * `s` (refine_edge's); never before the last edge told. */
 static double rcmm_rise_at(const struct ir_seqdet *sd, uint64_t j, double s)
 {
-	for (unsigned k = 0; k < sd->g_n; k++)
-		if (sd->g_blk[k] == j) {
-			s = sd->g_at[k];
-			break;
-		}
-	return fmax(s, sd->last_edge + 1);
+	return fmax(planned_edge(sd->g_blk, sd->g_at, sd->g_n, j, s), sd->last_edge + 1);
 }
 
 /* Block j is being told: a planned bit pulse that starts in it (and ends
@@ -1280,11 +1285,7 @@ static void grid_plan(struct ir_seqdet *sd, const struct trellis *t)
  * decides (block `upto`).  Keeps the leader's edges for grid_leader. */
 static double grid_edge_at(struct ir_seqdet *sd, uint64_t j, double s, uint64_t upto)
 {
-	for (unsigned k = 0; k < sd->gr_n; k++)
-		if (sd->gr_blk[k] == j) {
-			s = sd->gr_at[k];
-			break;
-		}
+	s = planned_edge(sd->gr_blk, sd->gr_at, sd->gr_n, j, s);
 	s = fmin(fmax(s, sd->last_edge + 1), (double)(sd->n0 + upto * sd->L) - 1);
 	if (sd->gr_told == 0)
 		sd->gr_fall = s;
