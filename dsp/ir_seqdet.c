@@ -276,6 +276,7 @@ struct ir_seqdet {
 	unsigned gr_told, gr_n;
 	uint64_t gr_blk[IR_GRID_EDGES_MAX];
 	double gr_at[IR_GRID_EDGES_MAX];
+	double gr_stretch;      /* the receiver's stretch the plan shows (samples) */
 	struct ir_grid grid;    /* grid_plan's scratch */
 };
 
@@ -1268,6 +1269,7 @@ static int grid_leader(struct ir_seqdet *sd)
  * [dec, nb) timed on the frame's grid (gr_at, gr_n; none without one). */
 static void grid_plan(struct ir_seqdet *sd, const struct trellis *t)
 {
+	double stretch_us;
 	int grid;
 
 	sd->gr_n = 0;
@@ -1275,17 +1277,23 @@ static void grid_plan(struct ir_seqdet *sd, const struct trellis *t)
 		return;
 	grid_path(sd, t);
 	grid = grid_leader(sd);
-	if (grid < 0 || !ir_grid_retime(&sd->grid, grid, sd->gr_at))
+	if (grid < 0 || !ir_grid_retime(&sd->grid, grid, sd->gr_at, &stretch_us))
 		return;
 	sd->gr_n = sd->grid.n;
+	sd->gr_stretch = stretch_us / sd->us;
 }
 
 /* The sample of the edge told at block j: as planned, else `s`
  * (refine_edge's); after the last edge told and before what this call
- * decides (block `upto`).  Keeps the leader's edges for grid_leader. */
-static double grid_edge_at(struct ir_seqdet *sd, uint64_t j, double s, uint64_t upto)
+ * decides (block `upto`).  A planned fall (`rise` false) comes the
+ * receiver's stretch earlier: the decoders' tolerances are centred on the
+ * remote's marks, and with a receiver's 200 µs on top, RC-6's ±222 µs
+ * left 22 µs for the noise.  Keeps the leader's edges for grid_leader. */
+static double grid_edge_at(struct ir_seqdet *sd, uint64_t j, double s, uint64_t upto, bool rise)
 {
-	s = planned_edge(sd->gr_blk, sd->gr_at, sd->gr_n, j, s);
+	double p = planned_edge(sd->gr_blk, sd->gr_at, sd->gr_n, j, NAN);
+
+	s = isnan(p) ? s : rise ? p : p - sd->gr_stretch;
 	s = fmin(fmax(s, sd->last_edge + 1), (double)(sd->n0 + upto * sd->L) - 1);
 	if (sd->gr_told == 0)
 		sd->gr_fall = s;
@@ -1342,7 +1350,7 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 					at = sd->g_rise = rcmm_rise_at(sd, j, at);
 				sd->last_edge = at;
 			} else {
-				at = grid_edge_at(sd, j, at, upto);
+				at = grid_edge_at(sd, j, at, upto, l != 0);
 			}
 			sd->dec_level = l;
 			sd->edge_fn(sd->userdata, (at - 0.5) * sd->us, l != 0);

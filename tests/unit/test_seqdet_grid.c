@@ -63,11 +63,11 @@ static void rc6_window(struct ir_grid *g, double off_us, double per_sample)
 static void test_an_edge_off_the_grid_is_retimed(void **state)
 {
 	struct ir_grid g;
-	double out[IR_GRID_EDGES_MAX];
+	double out[IR_GRID_EDGES_MAX], st;
 
 	(void)state;
 	rc6_window(&g, 200, 0.2);
-	assert_true(ir_grid_retime(&g, ir_grid_pick(2666, 889), out));
+	assert_true(ir_grid_retime(&g, ir_grid_pick(2666, 889), out, &st));
 	/* back within RC-6's ±20 % of its 2 units (889 µs) */
 	assert_true(fabs(out[1] * US - 888.9) <= 0.2 * 444.4);
 	assert_true(fabs(out[0] - g.at[0]) <= 1);
@@ -77,20 +77,20 @@ static void test_an_edge_off_the_grid_is_retimed(void **state)
 static void test_clear_samples_overrule_the_grid(void **state)
 {
 	struct ir_grid g;
-	double out[IR_GRID_EDGES_MAX];
+	double out[IR_GRID_EDGES_MAX], st;
 
 	(void)state;
 	/* the 6 samples back onto the grid at 2 nats each outweigh two runs
 	 * off it */
 	rc6_window(&g, 200, 2.0);
-	ir_grid_retime(&g, ir_grid_pick(2666, 889), out);
+	ir_grid_retime(&g, ir_grid_pick(2666, 889), out, &st);
 	assert_true(fabs(out[1] - g.at[1]) <= 1);
 }
 
 static void test_a_path_off_every_grid_is_left_alone(void **state)
 {
 	struct ir_grid g;
-	double out[IR_GRID_EDGES_MAX];
+	double out[IR_GRID_EDGES_MAX], st;
 
 	(void)state;
 	/* runs of 650 µs (1.46 RC-6 units), each edge free to move 2
@@ -102,7 +102,7 @@ static void test_a_path_off_every_grid_is_left_alone(void **state)
 		for (int c = 0; c <= 2 * g.W; c++)
 			g.gain[k][c] = -0.2 * fabs((double)(c - g.W));
 	}
-	assert_false(ir_grid_retime(&g, ir_grid_pick(2666, 889), out));
+	assert_false(ir_grid_retime(&g, ir_grid_pick(2666, 889), out, &st));
 	for (unsigned k = 0; k < g.n; k++)
 		assert_true(out[k] == g.at[k]);
 }
