@@ -276,7 +276,7 @@ struct ir_seqdet {
 	unsigned gr_told, gr_n;
 	uint64_t gr_blk[IR_GRID_EDGES_MAX];
 	double gr_at[IR_GRID_EDGES_MAX];
-	double gr_stretch;      /* the receiver's stretch the plan shows (samples) */
+	double gr_stretch;      /* the receiver's stretch the frame's last plan showed (samples) */
 	struct ir_grid grid;    /* grid_plan's scratch */
 };
 
@@ -554,6 +554,7 @@ void ir_seqdet_start(struct ir_seqdet *sd, const struct ir_seqdet_start *st)
 	sd->gr_fall = sd->gr_rise = -1;
 	sd->gr_told = 0;
 	sd->gr_n = 0;
+	sd->gr_stretch = 0;
 	fb_start(sd, n, t0n);
 	sd->running = true;
 	if (replay)
@@ -1277,7 +1278,8 @@ static void grid_plan(struct ir_seqdet *sd, const struct trellis *t)
 		return;
 	grid_path(sd, t);
 	grid = grid_leader(sd);
-	if (grid < 0 || !ir_grid_retime(&sd->grid, grid, sd->gr_at, &stretch_us))
+	if (grid < 0 ||
+	    !ir_grid_retime(&sd->grid, grid, sd->gr_stretch * sd->us, sd->gr_at, &stretch_us))
 		return;
 	sd->gr_n = sd->grid.n;
 	sd->gr_stretch = stretch_us / sd->us;

@@ -46,9 +46,12 @@ double ir_grid_unit(int grid);
 /* Times g's edges together on grid `grid` (from ir_grid_pick): out[k] is
  * edge k's sample, and *stretch_us the receiver's stretch (µs: how much
  * longer its marks are, and its spaces shorter, than the grid's) that the
- * path shows, 0 where the grid fits it unstretched.  Returns false
- * (out[] as traced, *stretch_us 0) when the best path has most of its
- * runs off the grid or gains nothing over the edges as traced. */
-bool ir_grid_retime(const struct ir_grid *g, int grid, double *out, double *stretch_us);
+ * path shows, 0 where the grid fits it unstretched.  `frame_us` is the
+ * frame's stretch so far (0 at its start): a stretch far from it must
+ * earn its place.  Returns false (out[] as traced, *stretch_us 0) when
+ * the best path has most of its runs off the grid or gains nothing over
+ * the edges as traced. */
+bool ir_grid_retime(const struct ir_grid *g, int grid, double frame_us, double *out,
+		    double *stretch_us);
 
 #endif
