@@ -276,7 +276,9 @@ struct ir_seqdet {
 	unsigned gr_told, gr_n;
 	uint64_t gr_blk[IR_GRID_EDGES_MAX];
 	double gr_at[IR_GRID_EDGES_MAX];
-	double gr_stretch;      /* the receiver's stretch the frame's last plan showed (samples) */
+	/* the receiver's stretch the frame's last plan showed (samples; NAN:
+	 * none yet), and its leader (µs) */
+	double gr_stretch, gr_lead_stretch;
 	struct ir_grid grid;    /* grid_plan's scratch */
 };
 
@@ -554,7 +556,8 @@ void ir_seqdet_start(struct ir_seqdet *sd, const struct ir_seqdet_start *st)
 	sd->gr_fall = sd->gr_rise = -1;
 	sd->gr_told = 0;
 	sd->gr_n = 0;
-	sd->gr_stretch = 0;
+	sd->gr_stretch = NAN;
+	sd->gr_lead_stretch = 0;
 	fb_start(sd, n, t0n);
 	sd->running = true;
 	if (replay)
@@ -1261,6 +1264,9 @@ static int grid_leader(struct ir_seqdet *sd)
 	if (fall < 0 || rise < 0)
 		return -1;
 	grid = ir_grid_pick((fall - sd->gr_t0) * sd->us, (rise - fall) * sd->us);
+	if (grid >= 0)
+		sd->gr_lead_stretch = ir_grid_leader_stretch(grid, (fall - sd->gr_t0) * sd->us,
+							     (rise - fall) * sd->us);
 	if (sd->gr_rise >= 0)
 		sd->gr_grid = grid < 0 ? -2 : grid;
 	return grid;
@@ -1270,7 +1276,7 @@ static int grid_leader(struct ir_seqdet *sd)
  * [dec, nb) timed on the frame's grid (gr_at, gr_n; none without one). */
 static void grid_plan(struct ir_seqdet *sd, const struct trellis *t)
 {
-	double stretch_us;
+	double stretch_us, frame_us;
 	int grid;
 
 	sd->gr_n = 0;
@@ -1278,8 +1284,9 @@ static void grid_plan(struct ir_seqdet *sd, const struct trellis *t)
 		return;
 	grid_path(sd, t);
 	grid = grid_leader(sd);
-	if (grid < 0 ||
-	    !ir_grid_retime(&sd->grid, grid, sd->gr_stretch * sd->us, sd->gr_at, &stretch_us))
+	/* the frame's stretch so far: its leader's until a plan shows one */
+	frame_us = isnan(sd->gr_stretch) ? sd->gr_lead_stretch : sd->gr_stretch * sd->us;
+	if (grid < 0 || !ir_grid_retime(&sd->grid, grid, frame_us, sd->gr_at, &stretch_us))
 		return;
 	sd->gr_n = sd->grid.n;
 	sd->gr_stretch = stretch_us / sd->us;

@@ -32,7 +32,7 @@ static const double stretch_units[] = { 0, 0.2, 0.4, -0.2 };
  * 200 µs stretched frames lost 3-7 points at 0-2 dB, traced to their
  * first windows.) */
 #ifndef STRETCH_NATS
-#define STRETCH_NATS GRID_OFF_NATS
+#define STRETCH_NATS (2 * GRID_OFF_NATS)
 #endif
 
 /* No two edges closer than this (units): runs are one unit at least. */
@@ -88,6 +88,38 @@ int ir_grid_pick(double pulse_us, double space_us)
 			}
 		}
 	return best;
+}
+
+/* The whole number of units in mask nearest `units`. */
+static int nearest_in_mask(double units, unsigned mask)
+{
+	int best = 0;
+
+	for (int m = 1; m < 32; m++)
+		if ((mask & B(m)) && (best == 0 || fabs(units - m) < fabs(units - best)))
+			best = m;
+	return best;
+}
+
+double ir_grid_leader_stretch(int grid, double pulse_us, double space_us)
+{
+	const struct grid_def *d = &grids[grid];
+	double bd = HUGE_VAL, est = 0;
+
+	for (int h = 0; h < N_STRETCH; h++) {
+		double st = stretch_units[h] * d->unit;
+		double dp = off_mask((pulse_us - st) / d->unit, d->lead_pulse);
+		double ds = off_mask((space_us + st) / d->unit, d->lead_space);
+
+		if (dp + ds < bd) {
+			int mp = nearest_in_mask((pulse_us - st) / d->unit, d->lead_pulse);
+			int ms = nearest_in_mask((space_us + st) / d->unit, d->lead_space);
+
+			bd = dp + ds;
+			est = (pulse_us - mp * d->unit + ms * d->unit - space_us) / 2;
+		}
+	}
+	return est;
 }
 
 double ir_grid_unit(int grid)

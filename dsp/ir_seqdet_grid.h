@@ -40,6 +40,10 @@ struct ir_grid {
  * fit best: its index, or -1 when none fits. */
 int ir_grid_pick(double pulse_us, double space_us);
 
+/* The receiver's stretch (µs) a leader of these lengths shows on grid
+ * `grid`: half its pulse's excess plus half its space's shortfall. */
+double ir_grid_leader_stretch(int grid, double pulse_us, double space_us);
+
 /* The unit of grid `grid` (µs). */
 double ir_grid_unit(int grid);
 

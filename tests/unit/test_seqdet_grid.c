@@ -37,6 +37,13 @@ static void test_leaders_pick_their_grids(void **state)
 	assert_true(fabs(ir_grid_unit(ir_grid_pick(2400, 600)) - 600) < 1);
 	/* a 0 dB RC-6 leader told 190 µs short (traced) */
 	assert_true(fabs(ir_grid_unit(ir_grid_pick(2475, 917)) - 444.4) < 1);
+	/* an RC-6 leader from a receiver that stretches pulses 200 µs, told
+	 * 100 µs longer still (0.67 units off on main's stretch-free
+	 * grid: no grid), and NEC's; the stretch each shows */
+	assert_true(fabs(ir_grid_unit(ir_grid_pick(2966, 589)) - 444.4) < 1);
+	assert_true(fabs(ir_grid_leader_stretch(ir_grid_pick(2866, 689), 2866, 689) - 200) < 1);
+	assert_true(fabs(ir_grid_leader_stretch(ir_grid_pick(9200, 4300), 9200, 4300) - 200) < 1);
+	assert_true(fabs(ir_grid_leader_stretch(ir_grid_pick(9000, 4500), 9000, 4500)) < 1);
 	/* Kaseikyo's 3456/1728 and RC-MM's 417/278: no grid here */
 	assert_int_equal(ir_grid_pick(3456, 1728), -1);
 	assert_int_equal(ir_grid_pick(417, 278), -1);
