@@ -25,12 +25,12 @@
  * unit, -225..+337 µs on NEC's. */
 static const double stretch_units[] = { 0, 0.2, 0.4, -0.2 };
 #define N_STRETCH ((int)(sizeof(stretch_units) / sizeof(stretch_units[0])))
-/* A stretch other than the frame's so far must earn its place: the
- * hypotheses overlap (each ±GRID_TOL wide), and one of them alone puts a
- * lone run off by 1.25-1.45 units back on the grid.  It pays what a run
- * off the grid costs.  (One number per frame: paid in every window,
- * 200 µs stretched frames lost 3-7 points at 0-2 dB, traced to their
- * first windows.) */
+/* A stretch other than the frame's so far (its leader's, then its last
+ * plan's) must earn its place: the hypotheses overlap (each ±GRID_TOL
+ * wide), and one of them alone puts a lone run off by 1.25-1.45 units
+ * back on the grid.  It pays what two runs off the grid cost.  (Paid in
+ * every window instead, 200 µs stretched frames lost 3-7 points at
+ * 0-2 dB, in their first windows; the leader's stretch took them back.) */
 #ifndef STRETCH_NATS
 #define STRETCH_NATS (2 * GRID_OFF_NATS)
 #endif

@@ -13,6 +13,9 @@
  * way, scored by the samples' fit the caller hands in, a run off the
  * grid costing a few nats).  A leader no grid knows leaves the edges
  * alone, and so does a retimed path with most runs still off its grid.
+ * A receiver module lengthens marks (spaces shrink by as much): the grid
+ * is fitted under a few such stretches, and the stretch a path shows is
+ * handed back so that the caller can tell the remote's marks.
  * Pure functions: no allocation, no state.
  */
 #ifndef IRJACK_IR_SEQDET_GRID_H
@@ -36,8 +39,9 @@ struct ir_grid {
 	double gain[IR_GRID_EDGES_MAX][IR_GRID_CAND_MAX];
 };
 
-/* The grid whose leader a first pulse and space of these lengths (µs)
- * fit best: its index, or -1 when none fits. */
+/* The grid whose leader a first pulse and space of these lengths (µs,
+ * under any of the receiver stretches the grids allow) fit best: its
+ * index, or -1 when none fits. */
 int ir_grid_pick(double pulse_us, double space_us);
 
 /* The receiver's stretch (µs) a leader of these lengths shows on grid
