@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "ir_seqdet.h"
 #include "ir_seqdet_grid.h"
+#include "ir_seqdet_rcmm.h"
 
 #include <errno.h>
 #include <math.h>
@@ -172,9 +173,6 @@ static const double step_scale[] = { 0.8, 1.0, 1.25 };
 #define RING 512
 
 #define COST_INF 1e300
-/* RC-MM's rises planned at once (see rcmm_plan): a window of LAG_US +
- * EMIT_EVERY_US holds at most 14 (361 µs apart). */
-#define RCMM_PLAN_MAX 32
 
 struct trellis {
 	bool alive;
@@ -255,16 +253,18 @@ struct ir_seqdet {
 	unsigned dec_run;       /* blocks of the decided path's last run */
 	unsigned fb_min;        /* blocks: see FB_MIN_US */
 
-	/* RC-MM's grid (see RCMM_GRID_TOL_US): the first lit sample of the
+	/* RC-MM's grid (see ir_seqdet_rcmm.h): the first lit sample of the
 	 * last rise told (-1: none yet), and a bit pulse to insert (its
 	 * first lit and first dark sample; ins_rise -1: none) */
 	double g_rise;
 	double ins_rise, ins_fall;
 	/* the rises planned over the traced path (rcmm_plan): block and
 	 * first lit sample, g_n of them */
-	uint64_t g_blk[RCMM_PLAN_MAX];
-	double g_at[RCMM_PLAN_MAX];
+	uint64_t g_blk[IR_RCMM_PLAN_MAX];
+	double g_at[IR_RCMM_PLAN_MAX];
 	unsigned g_n;
+	struct ir_rcmm rcmm;    /* rcmm_plan's scratch */
+	double *g_x;            /* ...and its restored samples (RING × L) */
 	double last_edge;       /* first sample of the last level told */
 	double g_c[RING];       /* the traced path's low-pass per block */
 	/* The general family's unit grid (grid_plan): the grid (-1: not
@@ -334,7 +334,10 @@ int ir_seqdet_new(unsigned sample_rate, ir_seqdet_edge_fn edge_fn,
 		return -EINVAL;
 	}
 	sd->xr = calloc((size_t)RING * sd->L, sizeof(*sd->xr));
-	if (!sd->xr) {
+	sd->g_x = calloc((size_t)RING * sd->L, sizeof(*sd->g_x));
+	if (!sd->xr || !sd->g_x) {
+		free(sd->xr);
+		free(sd->g_x);
 		free(sd);
 		return -ENOMEM;
 	}
@@ -344,8 +347,10 @@ int ir_seqdet_new(unsigned sample_rate, ir_seqdet_edge_fn edge_fn,
 
 void ir_seqdet_free(struct ir_seqdet *sd)
 {
-	if (sd)
+	if (sd) {
 		free(sd->xr);
+		free(sd->g_x);
+	}
 	free(sd);
 }
 
@@ -880,49 +885,14 @@ static double refine_edge(const struct ir_seqdet *sd, const struct trellis *t, u
 	return shift;
 }
 
-/* RC-MM's symbol grid.  A symbol's period (one pulse's start to the
- * next's) is 444, 611, 778 or 944 µs, whatever a receiver does to the
- * pulses' widths (src/protocols/rcmm.c reads symbols by period, ±83 µs).
- * The trellis's blocks (~55 µs, a third of a 167 µs bit pulse) cannot
- * hold that grid: a period's two edges are each a block off, and the
- * windows of ±83 µs plus a block either way overlap.  At 0-2 dB its
- * typical loss is a bit pulse missed: the two spaces around it decided
- * as one, a period of 1055-1889 µs that no symbol has.  Such a gap,
- * between two rises the path decided, is mended to the sample: a bit
- * pulse where the samples say it best is, among the places that put
- * both periods on the grid within RCMM_GRID_TOL_US.  (A missed pulse
- * between two 00 symbols, 888 µs, reads as a symbol 11: not seen here.) */
-#ifndef RCMM_GRID_TOL_US
-#define RCMM_GRID_TOL_US 45.0
-#endif
-/* An inserted pulse must explain its samples better than darkness by
- * this much (nats): the gap is off the grid either way, so any pulse
- * the samples support beats none. */
-#ifndef RCMM_INSERT_NATS
-#define RCMM_INSERT_NATS 0.0
-#endif
-#define RCMM_BIT_US 166.7
-/* The longest symbol period and the decoder's margin; two symbols. */
-#define RCMM_PERIOD_MAX_US (944.4 + 83.3)
-#define RCMM_GAP_MAX_US (2 * 944.4 + 83.3)
-static const double rcmm_period_us[] = { 444.4, 611.1, 777.8, 944.4 };
-
 static bool rcmm_family(const struct ir_seqdet *sd)
 {
 	return sd->best >= (int)(N_TAU_H * N_SCALE);
 }
 
-static bool rcmm_on_grid(double us)
-{
-	for (unsigned i = 0; i < sizeof(rcmm_period_us) / sizeof(rcmm_period_us[0]); i++)
-		if (fabs(us - rcmm_period_us[i]) <= RCMM_GRID_TOL_US)
-			return true;
-	return false;
-}
-
 /* The traced path's low-pass (what the AC coupling subtracts) at the
- * start of each block of [dec, nb), into sd->g_c: ring_restored's
- * restoring term, for RC-MM's grid and the unit grids alike. */
+ * start of each block of [dec, nb), into sd->g_c: the restoring term of
+ * ring_restored (the unit grids) and rcmm_window (RC-MM's grid). */
 static void trace_lowpass(struct ir_seqdet *sd, const struct trellis *t)
 {
 	double c = sd->dec_c;
@@ -955,65 +925,6 @@ static bool ring_restored(const struct ir_seqdet *sd, const struct trellis *t, d
 	return true;
 }
 
-/* Samples [p, p + P) lit against dark: the squared errors' difference
- * over 2σ², in nats (-INFINITY when a sample is not in the window). */
-static double rcmm_pulse_gain(const struct ir_seqdet *sd, const struct trellis *t, double p, unsigned P)
-{
-	double sum = 0, a = t->a, noise2 = sd->penalty / (2 * EDGE_NATS);
-
-	for (unsigned i = 0; i < P; i++) {
-		double r;
-
-		if (!ring_restored(sd, t, p + i, &r))
-			return -INFINITY;
-		sum += 2 * a * r - a * a;
-	}
-	return sum / (2 * noise2);
-}
-
-/* The gap between rises r1 and r2 (first lit samples) is off RC-MM's
- * grid: plans the bit pulse that mends it (sd->ins_rise, ins_fall), after
- * sample `from` (the first not yet told) and `fall` (the end of r1's
- * pulse), where one is worth RCMM_INSERT_NATS. */
-static void rcmm_mend(struct ir_seqdet *sd, const struct trellis *t, double r1, double r2, double from,
-		      double fall)
-{
-	unsigned P = (unsigned)lround(RCMM_BIT_US / sd->us);
-	double best = RCMM_INSERT_NATS, lo = fmax(from, fall + 1);
-
-	if (P < 1)
-		P = 1;
-	for (double p = ceil(lo); p + P < r2; p++) {
-		double g;
-
-		if (!rcmm_on_grid((p - r1) * sd->us) || !rcmm_on_grid((r2 - p) * sd->us))
-			continue;
-		g = rcmm_pulse_gain(sd, t, p, P);
-		if (g > best) {
-			best = g;
-			sd->ins_rise = p;
-			sd->ins_fall = p + P;
-		}
-	}
-}
-
-/* A rise may move this far from where the path's blocks and
- * refine_edge put it (a block, and the ±1 block either edge of a period
- * was seen off at 0 dB), and one off the grid costs RCMM_OFF_GRID_NATS:
- * the rises of a window are timed together, each to the sample, so that
- * every period is on the grid where the samples allow (a Viterbi over
- * the rises, as the genie-aided bound integrates over known symbols).
- * At 0 dB 48 kHz τ 5 ms the periods told were off their symbol's by
- * 39 µs rms, a third of them by 40-83 µs (and more, read as the next
- * symbol). */
-#ifndef RCMM_RETIME_US
-#define RCMM_RETIME_US 100.0
-#endif
-#ifndef RCMM_OFF_GRID_NATS
-#define RCMM_OFF_GRID_NATS 4.0
-#endif
-#define RCMM_CAND_MAX 64
-
 /* The path's rises and falls over blocks [dec, nb), to the sample (as
  * refine_edge puts them): rises r[], the fall after each f[] (-1 where
  * it is not in the window), *fall0 the last fall before r[0] (the last
@@ -1034,7 +945,7 @@ static unsigned rcmm_path_edges(struct ir_seqdet *sd, const struct trellis *t, d
 			continue;
 		s = (double)(sd->n0 + j * sd->L) + refine_edge(sd, t, j, lev, l);
 		lev = l;
-		if (l && n == RCMM_PLAN_MAX)
+		if (l && n == IR_RCMM_PLAN_MAX)
 			break;
 		if (l) {
 			sd->g_blk[n] = j;
@@ -1049,91 +960,52 @@ static unsigned rcmm_path_edges(struct ir_seqdet *sd, const struct trellis *t, d
 	return n;
 }
 
-/* The pulse lit from sample p to `fall` against darkness there, nats,
- * as rcmm_pulse_gain. */
-static double rcmm_rise_gain(const struct ir_seqdet *sd, const struct trellis *t, double p, double fall)
+/* The window's samples (blocks [dec, nb), as ring_restored has them)
+ * restored with the traced path's low-pass (sd->g_c), into sd->g_x: RC-MM's
+ * grid (ir_seqdet_rcmm.h) scores its pulses on them; returns the first
+ * sample's stream index, *n the samples. */
+static double rcmm_window(struct ir_seqdet *sd, const struct trellis *t, unsigned *n)
 {
-	return fall > p ? rcmm_pulse_gain(sd, t, p, (unsigned)(fall - p)) : -INFINITY;
-}
+	uint64_t j0 = sd->dec;
 
-/* The rises r[0..n) (falls f[], the one before r[0] fall0) timed
- * together on the grid: sd->g_at. */
-static void rcmm_retime(struct ir_seqdet *sd, const struct trellis *t, const double *r, const double *f,
-			double fall0, unsigned n)
-{
-	int W = (int)ceil(RCMM_RETIME_US / sd->us), nc = 2 * W + 1;
-	double v[2][RCMM_CAND_MAX], from = (double)(sd->n0 + sd->dec * sd->L);
-	uint8_t back[RCMM_PLAN_MAX][RCMM_CAND_MAX];
-	double off = RCMM_OFF_GRID_NATS;
-	int cur = 0, best = W;
+	if (j0 + RING <= sd->nb)
+		j0 = sd->nb - RING + 1;
+	*n = 0;
+	for (uint64_t j = j0; j < sd->nb; j++) {
+		double T = sd->lev[j % RING] ? t->a : 0;
 
-	if (nc > RCMM_CAND_MAX) {
-		W = (RCMM_CAND_MAX - 1) / 2;
-		nc = 2 * W + 1;
-	}
-	for (unsigned k = 0; k < n; k++) {
-		double lo = fmax(from, (k > 0 ? f[k - 1] : fall0) + 1);
-		double g0 = f[k] >= 0 ? rcmm_rise_gain(sd, t, r[k], f[k]) : 0;
+		for (unsigned off = 0; off < sd->L; off++) {
+			double c = T + (sd->g_c[j % RING] - T) * (off ? t->wp[off - 1] : 1);
 
-		for (int c = 0; c < nc; c++) {
-			double p = r[k] + c - W, g = 0, bv = -INFINITY;
-
-			if (c != W) {
-				if (f[k] < 0 || p < lo || p + 1 >= f[k])
-					g = -INFINITY;
-				else
-					g = rcmm_rise_gain(sd, t, p, f[k]) - g0;
-			}
-			back[k][c] = (uint8_t)W;
-			for (int c2 = 0; c2 < nc && isfinite(g); c2++) {
-				double q = k > 0 ? r[k - 1] + c2 - W : sd->g_rise, val;
-
-				if (k > 0 && !isfinite(v[cur][c2]))
-					continue;
-				val = (k > 0 ? v[cur][c2] : 0) -
-				      (q >= 0 && !rcmm_on_grid((p - q) * sd->us) ? off : 0);
-				if (val > bv) {
-					bv = val;
-					back[k][c] = (uint8_t)c2;
-				}
-				if (k == 0)
-					break;
-			}
-			v[1 - cur][c] = bv + g;
+			sd->g_x[(*n)++] = sd->pol * ((double)sd->xr[(j % RING) * sd->L + off] - sd->b) + c;
 		}
-		cur = 1 - cur;
 	}
-	for (int c = 0; c < nc; c++)
-		if (v[cur][c] > v[cur][best])
-			best = c;
-	for (unsigned k = n; k-- > 0;) {
-		sd->g_at[k] = r[k] + best - W;
-		best = back[k][best];
-	}
+	return (double)(sd->n0 + j0 * sd->L);
 }
 
 /* Before telling blocks [dec, upto): the traced path's rises over
- * [dec, nb) timed on the grid (rcmm_retime), then the first gap between
- * two that no symbol has mended (rcmm_mend). */
+ * [dec, nb) timed on RC-MM's grid, and the first gap between two that no
+ * symbol has mended (ir_rcmm_plan): sd->g_at, ins_rise, ins_fall. */
 static void rcmm_plan(struct ir_seqdet *sd, const struct trellis *t)
 {
-	double r[RCMM_PLAN_MAX], f[RCMM_PLAN_MAX], prev = sd->g_rise, fall = sd->last_edge;
-	double from = (double)(sd->n0 + sd->dec * sd->L);
-	unsigned n = rcmm_path_edges(sd, t, r, f, &fall);
+	struct ir_rcmm *w = &sd->rcmm;
+	struct ir_rcmm_plan plan;
 
-	sd->g_n = n;
-	sd->ins_rise = -1;
-	if (n == 0)
-		return;
-	rcmm_retime(sd, t, r, f, fall, n);
-	for (unsigned k = 0; k < n && sd->ins_rise < 0; k++) {
-		double s = sd->g_at[k], gap = (s - prev) * sd->us;
-
-		if (prev >= 0 && gap > RCMM_PERIOD_MAX_US && gap <= RCMM_GAP_MAX_US)
-			rcmm_mend(sd, t, prev, s, from, fall);
-		prev = s;
-		fall = f[k];
-	}
+	w->fall0 = sd->last_edge;
+	w->n = rcmm_path_edges(sd, t, w->rise, w->fall, &w->fall0);
+	w->us = sd->us;
+	w->a = t->a;
+	w->noise2 = sd->penalty / (2 * EDGE_NATS);
+	w->from = (double)(sd->n0 + sd->dec * sd->L);
+	w->prev_rise = sd->g_rise;
+	w->s0 = rcmm_window(sd, t, &w->n_x);
+	w->x = sd->g_x;
+	ir_rcmm_plan(w, &plan);
+	sd->g_n = w->n;
+	sd->ins_rise = plan.ins_rise;
+	sd->ins_fall = plan.ins_fall;
+	for (unsigned k = 0; k < w->n; k++)
+		sd->g_at[k] = plan.at[k];
 }
 
 /* The sample a grid planned for the edge at block j (blk[k] == j: at[k],
