@@ -265,6 +265,9 @@ struct ir_seqdet {
 	unsigned g_n;
 	struct ir_rcmm rcmm;    /* rcmm_plan's scratch */
 	double *g_x;            /* ...and its restored samples (RING × L) */
+	struct ir_rcmm_scratch g_sc; /* ir_rcmm_symbols' (RING × L + 1 each) */
+	unsigned g_told;        /* RC-MM rises told (the header's counted) */
+	bool g_sym;             /* RC-MM: edges told from ir_rcmm_symbols */
 	double last_edge;       /* first sample of the last level told */
 	double g_c[RING];       /* the traced path's low-pass per block */
 	/* The general family's unit grid (grid_plan): the grid (-1: not
@@ -335,10 +338,13 @@ int ir_seqdet_new(unsigned sample_rate, ir_seqdet_edge_fn edge_fn,
 	}
 	sd->xr = calloc((size_t)RING * sd->L, sizeof(*sd->xr));
 	sd->g_x = calloc((size_t)RING * sd->L, sizeof(*sd->g_x));
-	if (!sd->xr || !sd->g_x) {
-		free(sd->xr);
-		free(sd->g_x);
-		free(sd);
+	sd->g_sc.cum = calloc((size_t)RING * sd->L + 1, sizeof(*sd->g_sc.cum));
+	sd->g_sc.v = calloc((size_t)RING * sd->L + 1, sizeof(*sd->g_sc.v));
+	sd->g_sc.b = calloc((size_t)RING * sd->L + 1, sizeof(*sd->g_sc.b));
+	sd->g_sc.back = calloc((size_t)RING * sd->L + 1, sizeof(*sd->g_sc.back));
+	sd->g_sc.count = calloc((size_t)RING * sd->L + 1, sizeof(*sd->g_sc.count));
+	if (!sd->xr || !sd->g_x || !sd->g_sc.cum || !sd->g_sc.v || !sd->g_sc.b || !sd->g_sc.back || !sd->g_sc.count) {
+		ir_seqdet_free(sd);
 		return -ENOMEM;
 	}
 	*out = sd;
@@ -350,6 +356,11 @@ void ir_seqdet_free(struct ir_seqdet *sd)
 	if (sd) {
 		free(sd->xr);
 		free(sd->g_x);
+		free(sd->g_sc.cum);
+		free(sd->g_sc.v);
+		free(sd->g_sc.b);
+		free(sd->g_sc.back);
+		free(sd->g_sc.count);
 	}
 	free(sd);
 }
@@ -550,6 +561,8 @@ void ir_seqdet_start(struct ir_seqdet *sd, const struct ir_seqdet_start *st)
 	sd->dec = 0;
 	sd->dec_level = 1;
 	sd->g_rise = -1;
+	sd->g_told = 1;
+	sd->g_sym = false;
 	sd->ins_rise = -1;
 	sd->g_n = 0;
 	sd->last_edge = t0n;
@@ -885,6 +898,15 @@ static double refine_edge(const struct ir_seqdet *sd, const struct trellis *t, u
 	return shift;
 }
 
+/* RC-MM's symbol detector (ir_rcmm_symbols) after the first bit pulse;
+ * 0: the grid's retiming all through (rcmm_plan). */
+#ifndef RCMM_SYMBOLS
+#define RCMM_SYMBOLS 1
+#endif
+#ifndef RCMM_SYM_MARGIN_NATS
+#define RCMM_SYM_MARGIN_NATS 4.0
+#endif
+
 static bool rcmm_family(const struct ir_seqdet *sd)
 {
 	return sd->best >= (int)(N_TAU_H * N_SCALE);
@@ -1008,6 +1030,51 @@ static void rcmm_plan(struct ir_seqdet *sd, const struct trellis *t)
 		sd->g_at[k] = plan.at[k];
 }
 
+/* RC-MM after its first bit pulse: the symbols over the window
+ * (ir_rcmm_symbols, from the last rise told) whose rises lie before
+ * block `upto` are told, each a bit pulse. */
+static void rcmm_symbols_tell(struct ir_seqdet *sd, const struct trellis *t, uint64_t upto)
+{
+	struct ir_rcmm *w = &sd->rcmm;
+	double rise[IR_RCMM_PLAN_MAX], margin[IR_RCMM_PLAN_MAX], end = (double)(sd->n0 + upto * sd->L);
+	unsigned P = ir_rcmm_bit_samples(sd->us), width = P, n;
+
+	trace_lowpass(sd, t);
+	w->us = sd->us;
+	w->a = t->a;
+	w->noise2 = sd->penalty / (2 * EDGE_NATS);
+	w->from = (double)(sd->n0 + sd->dec * sd->L);
+	/* (before the first bit pulse: from the header's rise) */
+	w->prev_rise = sd->g_told == 1 ? sd->gr_t0 : sd->g_rise;
+	w->fall0 = sd->last_edge;
+	w->n = 0;
+	w->s0 = rcmm_window(sd, t, &w->n_x);
+	w->x = sd->g_x;
+	n = ir_rcmm_symbols(w, sd->g_told, &sd->g_sc, rise, margin);
+	for (unsigned k = 0; k < n && rise[k] < end; k++) {
+		if (margin[k] < RCMM_SYM_MARGIN_NATS) {
+			/* a symbol the samples cannot tell from another is
+			 * told as a pulse too short for a bit pulse (under
+			 * half one; every period is some symbol's within
+			 * ±83 µs): the decoder refuses the frame there (a
+			 * wrong code is worse than none), and the detector
+			 * stays in step with the rest of it (given up, its
+			 * rest started frames of its own: 74 iMON and 44
+			 * RC-MM-12/24 false frames in 1200 at 0-2 dB) */
+			width = P / 4 > 1 ? P / 4 : 1;
+		}
+		sd->edge_fn(sd->userdata, (rise[k] - 0.5) * sd->us, true);
+		if (!sd->running)
+			return;
+		sd->edge_fn(sd->userdata, (rise[k] + width - 0.5) * sd->us, false);
+		if (!sd->running)
+			return;
+		sd->g_rise = rise[k];
+		sd->last_edge = rise[k] + width;
+		sd->g_told++;
+	}
+}
+
 /* The sample a grid planned for the edge at block j (blk[k] == j: at[k],
  * of n planned), else `s`. */
 static double planned_edge(const uint64_t *blk, const double *at, unsigned n, uint64_t j, double s)
@@ -1039,6 +1106,7 @@ static void rcmm_tell_inserted(struct ir_seqdet *sd, uint64_t j, uint64_t upto)
 		return;
 	sd->edge_fn(sd->userdata, (sd->ins_fall - 0.5) * sd->us, false);
 	sd->g_rise = sd->ins_rise;
+	sd->g_told++;
 	sd->last_edge = sd->ins_fall;
 	sd->ins_rise = -1;
 }
@@ -1194,14 +1262,21 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 			k--;
 		}
 	}
-	if (rcmm_family(sd))
+	if (sd->g_sym) {
+		rcmm_symbols_tell(sd, t, upto);
+		if (!sd->running)
+			return;
+	} else if (rcmm_family(sd)) {
 		rcmm_plan(sd, t);
-	else
+	} else {
 		grid_plan(sd, t);
+	}
 	for (j = sd->dec; j < upto; j++) {
 		int l = sd->lev[j % RING];
 
-		if (sd->ins_rise >= 0) {
+		if (sd->g_sym) {
+			sd->dec_level = l;
+		} else if (sd->ins_rise >= 0) {
 			rcmm_tell_inserted(sd, j, upto);
 			if (!sd->running)
 				return;
@@ -1210,8 +1285,10 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 			double at = (double)(sd->n0 + j * sd->L) + refine_edge(sd, t, j, sd->dec_level, l);
 
 			if (rcmm_family(sd)) {
-				if (l)
+				if (l) {
 					at = sd->g_rise = rcmm_rise_at(sd, j, at);
+					sd->g_told++;
+				}
 				sd->last_edge = at;
 			} else {
 				at = grid_edge_at(sd, j, at, upto);
@@ -1220,6 +1297,14 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 			sd->edge_fn(sd->userdata, (at - 0.5) * sd->us, l != 0);
 			if (!sd->running)
 				return;
+			/* RC-MM's first bit pulse told: the symbols take
+			 * over (see ir_rcmm_symbols) */
+			if (rcmm_family(sd) && RCMM_SYMBOLS && !l) {
+				sd->g_sym = true;
+				rcmm_symbols_tell(sd, t, upto);
+				if (!sd->running)
+					return;
+			}
 		}
 		sd->dec_run = l != prev ? 1 : sd->dec_run + 1;
 		prev = l;

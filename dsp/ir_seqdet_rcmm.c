@@ -185,3 +185,230 @@ void ir_rcmm_plan(const struct ir_rcmm *w, struct ir_rcmm_plan *out)
 		fall = w->fall[k];
 	}
 }
+
+/* The symbol detector (ir_rcmm_symbols).  A period may be off its
+ * symbol's by the remote's clock tolerance (a few %: 4 % of 944 µs is
+ * 38 µs) and the sampling; each µs off costs (off / RCMM_SYM_SIGMA_US)² / 2
+ * nats, so that the samples decide where they are clear and the nominal
+ * period where they are not. */
+#ifndef RCMM_SYM_TOL_US
+#define RCMM_SYM_TOL_US 45.0
+#endif
+#ifndef RCMM_SYM_SIGMA_US
+#define RCMM_SYM_SIGMA_US 25.0
+#endif
+/* A bit pulse costs this much (nats) besides its samples' fit: after the
+ * frame's last one, noise at a grid place (at 0 dB 48 kHz its fit is
+ * -16 ± 6 nats, a real bit pulse's +16 ± 6) must not extend the frame. */
+#ifndef RCMM_SYM_PULSE_NATS
+#define RCMM_SYM_PULSE_NATS 2.0
+#endif
+/* A frame that ends (no rise after it in the window, and the window's
+ * end far enough for one) other than after its stop pulse pays this. */
+#ifndef RCMM_SYM_END_NATS
+#define RCMM_SYM_END_NATS 20.0
+#endif
+/* Rises of a 12, 24 and 32-bit frame, the header's and the stop pulse's
+ * counted. */
+static bool rcmm_frame_done(unsigned rises)
+{
+	return rises == 8 || rises == 14 || rises == 18;
+}
+#define RCMM_RISES_MAX 18
+
+unsigned ir_rcmm_bit_samples(double us)
+{
+	unsigned P = (unsigned)lround(RCMM_BIT_US / us);
+
+	return P < 1 ? 1 : P;
+}
+
+/* The header's period (417 µs pulse, 278 µs space): from the frame's
+ * start as the caller placed it, which at 0 dB is known to within
+ * RCMM_HEAD_TOL_US (a block of the trellis and the trigger's error). */
+#define RCMM_HEAD_PERIOD_US 694.5
+#ifndef RCMM_HEAD_TOL_US
+#define RCMM_HEAD_TOL_US 80.0
+#endif
+#ifndef RCMM_HEAD_SIGMA_US
+#define RCMM_HEAD_SIGMA_US 60.0
+#endif
+
+/* The cost of the header's period of `d` samples (-INFINITY off it). */
+static double rcmm_head_fit(const struct ir_rcmm *w, double d)
+{
+	double off = d * w->us - RCMM_HEAD_PERIOD_US;
+
+	if (fabs(off) > RCMM_HEAD_TOL_US)
+		return -INFINITY;
+	return -off * off / (2 * RCMM_HEAD_SIGMA_US * RCMM_HEAD_SIGMA_US);
+}
+
+/* The cost of a period of `d` samples (-INFINITY off every symbol's). */
+static double rcmm_period_fit(const struct ir_rcmm *w, double d)
+{
+	double best = -INFINITY, s2 = 2 * RCMM_SYM_SIGMA_US * RCMM_SYM_SIGMA_US;
+
+	for (unsigned i = 0; i < sizeof(rcmm_period_us) / sizeof(rcmm_period_us[0]); i++) {
+		double off = d * w->us - rcmm_period_us[i];
+
+		if (fabs(off) <= RCMM_SYM_TOL_US && -off * off / s2 > best)
+			best = -off * off / s2;
+	}
+	return best;
+}
+
+/* The cost of ending the frame after a rise at window index i (its
+ * `rises`-th): 0 after a stop pulse or where the next rise could lie
+ * past the window. */
+static double rcmm_end_fit(const struct ir_rcmm *w, double i, unsigned rises)
+{
+	double room = (double)w->n_x - i;
+
+	if (rcmm_frame_done(rises) || room * w->us < 944.4 + RCMM_SYM_TOL_US + RCMM_BIT_US)
+		return 0;
+	return -RCMM_SYM_END_NATS;
+}
+
+/* What the passes over a window share. */
+struct sym_pass {
+	const struct ir_rcmm *w;
+	const struct ir_rcmm_scratch *sc;
+	unsigned P, told;
+	int lo_d, hi_d;
+	double first, anchor, scale;
+};
+
+/* Bit pulse at window index i: its samples' fit less its cost, nats. */
+static double sym_pulse(const struct sym_pass *sp, unsigned i)
+{
+	return (sp->sc->cum[i + sp->P] - sp->sc->cum[i]) * sp->scale - RCMM_SYM_PULSE_NATS;
+}
+
+/* Forward: v[i], the best path from the anchor with a rise at i (its
+ * back pointer and rises counted); returns the best path's last rise
+ * (-1: none) and its score in *best. */
+static int32_t sym_forward(const struct sym_pass *sp, double *best)
+{
+	const struct ir_rcmm_scratch *sc = sp->sc;
+	int32_t best_i = -1;
+
+	*best = rcmm_end_fit(sp->w, sp->anchor, sp->told);
+	for (unsigned i = 0; i + sp->P <= sp->w->n_x; i++) {
+		double in = -INFINITY, a = (double)i - sp->anchor;
+		int32_t from = -1;
+		uint8_t rises = (uint8_t)(sp->told + 1);
+
+		sc->v[i] = -INFINITY;
+		if ((double)i < sp->first)
+			continue;
+		if (a >= sp->lo_d && a <= sp->hi_d)
+			in = sp->told == 1 ? rcmm_head_fit(sp->w, a) : rcmm_period_fit(sp->w, a);
+		for (int d = sp->lo_d; d <= sp->hi_d && d <= (int)i; d++) {
+			unsigned j = i - (unsigned)d;
+			double f;
+
+			if (!isfinite(sc->v[j]) || sc->count[j] >= RCMM_RISES_MAX)
+				continue;
+			f = sc->v[j] + rcmm_period_fit(sp->w, d);
+			if (f > in) {
+				in = f;
+				from = (int32_t)j;
+				rises = (uint8_t)(sc->count[j] + 1);
+			}
+		}
+		if (!isfinite(in))
+			continue;
+		sc->v[i] = in + sym_pulse(sp, i);
+		sc->back[i] = from;
+		sc->count[i] = rises;
+		if (sc->v[i] + rcmm_end_fit(sp->w, i, rises) > *best) {
+			*best = sc->v[i] + rcmm_end_fit(sp->w, i, rises);
+			best_i = (int32_t)i;
+		}
+	}
+	return best_i;
+}
+
+/* Backward: b[i], the best rest of a frame after a rise at i (its end
+ * included), for every i forward reached. */
+static void sym_backward(const struct sym_pass *sp)
+{
+	const struct ir_rcmm_scratch *sc = sp->sc;
+
+	for (unsigned i = sp->w->n_x - sp->P + 1; i-- > 0;) {
+		double b;
+
+		if (!isfinite(sc->v[i])) {
+			sc->b[i] = -INFINITY;
+			continue;
+		}
+		b = rcmm_end_fit(sp->w, i, sc->count[i]);
+		for (int d = sp->lo_d; d <= sp->hi_d && i + (unsigned)d + sp->P <= sp->w->n_x; d++) {
+			unsigned j = i + (unsigned)d;
+			double f;
+
+			if (sc->count[i] >= RCMM_RISES_MAX || !isfinite(sc->b[j]))
+				break;
+			f = rcmm_period_fit(sp->w, d) + sym_pulse(sp, j) + sc->b[j];
+			if (f > b)
+				b = f;
+		}
+		sc->b[i] = b;
+	}
+}
+
+/* How much better the best path is than the best with rise k (of
+ * rise_i[0..n)) elsewhere: any rise after the one before it, a symbol's
+ * period on, not within half a bit pulse of a rise of the path. */
+static double sym_margin(const struct sym_pass *sp, const int32_t *rise_i, unsigned n, unsigned k,
+			 double best)
+{
+	double prev = k > 0 ? rise_i[k - 1] : sp->anchor, alt = -INFINITY;
+	double lo = fmax(prev + sp->lo_d, sp->first), hi = fmin(prev + sp->hi_d, sp->w->n_x - sp->P);
+
+	for (double i = ceil(lo); i <= hi; i++) {
+		bool on_path = false;
+		double t;
+
+		for (unsigned j = 0; j < n && !on_path; j++)
+			on_path = fabs(i - rise_i[j]) * 2 < sp->P;
+		t = sp->sc->v[(unsigned)i] + sp->sc->b[(unsigned)i];
+		if (!on_path && t > alt)
+			alt = t;
+	}
+	return best - alt;
+}
+
+unsigned ir_rcmm_symbols(const struct ir_rcmm *w, unsigned told, const struct ir_rcmm_scratch *sc,
+			 double *rise, double *margin)
+{
+	struct sym_pass sp = { .w = w, .sc = sc, .P = ir_rcmm_bit_samples(w->us), .told = told };
+	int32_t rise_i[IR_RCMM_PLAN_MAX], last;
+	unsigned n = 0;
+	double best;
+
+	sp.lo_d = (int)floor((rcmm_period_us[0] - RCMM_SYM_TOL_US) / w->us);
+	sp.hi_d = (int)ceil((rcmm_period_us[3] + RCMM_SYM_TOL_US) / w->us);
+	sp.first = fmax(w->fall0 + 1, w->s0) - w->s0;
+	sp.anchor = w->prev_rise - w->s0;
+	sp.scale = 1 / (2 * w->noise2);
+	if (w->n_x <= sp.P || told >= RCMM_RISES_MAX)
+		return 0;
+	sc->cum[0] = 0;
+	for (unsigned i = 0; i < w->n_x; i++)
+		sc->cum[i + 1] = sc->cum[i] + (2 * w->a * w->x[i] - w->a * w->a);
+	last = sym_forward(&sp, &best);
+	for (int32_t i = last; i >= 0; i = sc->back[i])
+		n++;
+	if (n > IR_RCMM_PLAN_MAX)
+		return 0;
+	for (int32_t i = last, k = (int32_t)n; i >= 0; i = sc->back[i])
+		rise_i[--k] = i;
+	sym_backward(&sp);
+	for (unsigned k = 0; k < n; k++) {
+		rise[k] = w->s0 + rise_i[k];
+		margin[k] = sym_margin(&sp, rise_i, n, k, best);
+	}
+	return n;
+}
