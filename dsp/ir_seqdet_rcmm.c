@@ -270,6 +270,10 @@ static double rcmm_end_fit(const struct ir_rcmm *w, double i, unsigned rises)
 	return -RCMM_SYM_END_NATS;
 }
 
+/* The periods (samples) a symbol may take and their cost: 4 symbols of
+ * 2·RCMM_SYM_TOL_US each, 364 at 1 MHz. */
+#define SYM_D_MAX 512
+
 /* What the passes over a window share. */
 struct sym_pass {
 	const struct ir_rcmm *w;
@@ -277,6 +281,9 @@ struct sym_pass {
 	unsigned P, told;
 	int lo_d, hi_d;
 	double first, anchor, scale;
+	unsigned n_d;
+	int d[SYM_D_MAX];           /* ascending */
+	double d_fit[SYM_D_MAX];
 };
 
 /* Bit pulse at window index i: its samples' fit less its cost, nats. */
@@ -304,13 +311,13 @@ static int32_t sym_forward(const struct sym_pass *sp, double *best)
 			continue;
 		if (a >= sp->lo_d && a <= sp->hi_d)
 			in = sp->told == 1 ? rcmm_head_fit(sp->w, a) : rcmm_period_fit(sp->w, a);
-		for (int d = sp->lo_d; d <= sp->hi_d && d <= (int)i; d++) {
-			unsigned j = i - (unsigned)d;
+		for (unsigned m = 0; m < sp->n_d && sp->d[m] <= (int)i; m++) {
+			unsigned j = i - (unsigned)sp->d[m];
 			double f;
 
 			if (!isfinite(sc->v[j]) || sc->count[j] >= RCMM_RISES_MAX)
 				continue;
-			f = sc->v[j] + rcmm_period_fit(sp->w, d);
+			f = sc->v[j] + sp->d_fit[m];
 			if (f > in) {
 				in = f;
 				from = (int32_t)j;
@@ -344,13 +351,15 @@ static void sym_backward(const struct sym_pass *sp)
 			continue;
 		}
 		b = rcmm_end_fit(sp->w, i, sc->count[i]);
-		for (int d = sp->lo_d; d <= sp->hi_d && i + (unsigned)d + sp->P <= sp->w->n_x; d++) {
-			unsigned j = i + (unsigned)d;
+		for (unsigned m = 0; m < sp->n_d && i + (unsigned)sp->d[m] + sp->P <= sp->w->n_x; m++) {
+			unsigned j = i + (unsigned)sp->d[m];
 			double f;
 
-			if (sc->count[i] >= RCMM_RISES_MAX || !isfinite(sc->b[j]))
+			if (sc->count[i] >= RCMM_RISES_MAX)
 				break;
-			f = rcmm_period_fit(sp->w, d) + sym_pulse(sp, j) + sc->b[j];
+			if (!isfinite(sc->b[j]))
+				continue;
+			f = sp->d_fit[m] + sym_pulse(sp, j) + sc->b[j];
 			if (f > b)
 				b = f;
 		}
@@ -395,6 +404,15 @@ unsigned ir_rcmm_symbols(const struct ir_rcmm *w, unsigned told, const struct ir
 	sp.scale = 1 / (2 * w->noise2);
 	if (w->n_x <= sp.P || told >= RCMM_RISES_MAX)
 		return 0;
+	sp.n_d = 0;
+	for (int d = sp.lo_d; d <= sp.hi_d && sp.n_d < SYM_D_MAX; d++) {
+		double f = rcmm_period_fit(w, d);
+
+		if (isfinite(f)) {
+			sp.d[sp.n_d] = d;
+			sp.d_fit[sp.n_d++] = f;
+		}
+	}
 	sc->cum[0] = 0;
 	for (unsigned i = 0; i < w->n_x; i++)
 		sc->cum[i + 1] = sc->cum[i] + (2 * w->a * w->x[i] - w->a * w->a);

@@ -29,6 +29,7 @@
 #include "ir_decoder.h"
 #include "ir_edge.h"
 #include "ir_protocol.h"
+#include "ir_seqdet_rcmm.h"
 
 /* Percent of `frames` random frames of `name` decoded; false frames are
  * added to *false_frames. */
@@ -257,6 +258,84 @@ static void got_frame(void *userdata, const struct ir_frame *f)
 	g->last = *f;
 }
 
+/* ir_rcmm_symbols on a window of restored samples (step 1, 48 kHz): a
+ * header's rise at sample 100, its fall told, then 16 symbols and the
+ * stop pulse, each bit pulse 8 samples lit.  The second bit pulse, between
+ * two 00 symbols, is half as high: without noise its samples fit a pulse
+ * no better than darkness (the trellis decided its two spaces as one,
+ * 888 µs, and read them as a 11, 944 µs, within ±83, never mended).  Read
+ * symbol by symbol it is a weak pulse at its place: every rise comes
+ * back within a sample, without noise and mostly at 0 dB (σ 0.5); and on
+ * noise alone the detector finds no frame. */
+static void rcmm_symbols_window(double *x, unsigned n_x, double sigma, uint64_t seed, double *truth,
+				bool pulses)
+{
+	static const int symbols[16] = { 0, 0, 0, 1, 2, 3, 3, 2, 1, 0, 2, 0, 1, 3, 0, 0 };
+	double us = 1e6 / 48000, t = 100 * us + 694.5;
+	uint64_t s = seed;
+
+	for (unsigned i = 0; i < n_x; i++)
+		x[i] = sigma > 0 ? sigma * unit_normal(&s) : 0;
+	for (unsigned k = 0; k < 17; k++) {
+		unsigned r = (unsigned)lround(t / us);
+
+		truth[k] = r;
+		for (unsigned i = r; i < r + 8 && pulses; i++)
+			x[i] += k == 1 ? 0.5 : 1;
+		if (k < 16)
+			t += 444.4 + 166.7 * symbols[k];
+	}
+}
+
+static unsigned rcmm_symbols_read(const double *x, unsigned n_x, double sigma, double *rise, double *margin)
+{
+	static double cum[1201], v[1201], b[1201];
+	static int32_t back[1201];
+	static uint8_t count[1201];
+	struct ir_rcmm_scratch sc = { .cum = cum, .v = v, .b = b, .back = back, .count = count };
+	struct ir_rcmm w = { .us = 1e6 / 48000, .a = 1, .noise2 = sigma > 0 ? sigma * sigma : 0.25,
+			     .s0 = 0, .n_x = n_x, .x = x, .from = 0, .prev_rise = 100, .fall0 = 120 };
+
+	return ir_rcmm_symbols(&w, 1, &sc, rise, margin);
+}
+
+static void test_rcmm_symbols_find_a_missed_pulse(void **state)
+{
+	static double x[1200];
+	double truth[17], rise[IR_RCMM_PLAN_MAX], margin[IR_RCMM_PLAN_MAX];
+	unsigned right = 0, wrong_sure = 0, noise_rises = 0;
+
+	(void)state;
+	for (uint64_t seed = 0; seed < 21; seed++) {
+		double sigma = seed == 0 ? 0 : 0.5;
+		unsigned n, ok = 0, sure = 0;
+
+		rcmm_symbols_window(x, 1200, sigma, seed, truth, true);
+		n = rcmm_symbols_read(x, 1200, sigma, rise, margin);
+		for (unsigned k = 0; k < n && k < 17; k++) {
+			ok += fabs(rise[k] - truth[k]) <= 2;
+			sure += margin[k] >= 4;
+		}
+		printf("seed %llu: %u rises, %u right, %u sure\n", (unsigned long long)seed, n, ok, sure);
+		if (seed == 0)
+			assert_true(n == 17 && ok == 17 && sure == 17);
+		right += n == 17 && ok == 17;
+		wrong_sure += (n != 17 || ok < 17) && sure == n;
+		rcmm_symbols_window(x, 1200, 0.5, seed + 100, truth, false);
+		noise_rises += rcmm_symbols_read(x, 1200, 0.5, rise, margin);
+	}
+	printf("0 dB: %u of 21 read right, %u wrong and sure; noise alone: %u rises\n", right, wrong_sure,
+	       noise_rises);
+	/* Measured: 15 right (within 2 samples, 42 µs; 2 of them refused
+	 * for a margin under 4 nats), 4 refused, 2 wrong and sure (the weak
+	 * pulse skipped, its 888 µs read as a 11 with the first rise 2
+	 * samples early and a rise added at the end: a period known only to
+	 * ±45 µs lets it; see the notes' drift states); no rise on noise. */
+	assert_true(right >= 13);
+	assert_true(wrong_sure <= 3);
+	assert_true(noise_rises <= 2);
+}
+
 /* Frames decoded from `lead` (edges before the frame) and an rcmm32 frame
  * of `scancode`, then a timeout. */
 static unsigned decode_after(const struct ir_edge *lead, size_t n_lead, uint64_t scancode,
@@ -317,6 +396,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rcmm_header_right_after_timeout),
+		cmocka_unit_test(test_rcmm_symbols_find_a_missed_pulse),
 		cmocka_unit_test(test_rcmm_decodes_at_6_db),
 		cmocka_unit_test(test_rcmm32_decodes_at_2_and_4_db),
 		cmocka_unit_test(test_lookback_places_the_step),
