@@ -389,6 +389,34 @@ static double sym_margin(const struct sym_pass *sp, const int32_t *rise_i, unsig
 	return best - alt;
 }
 
+/* A receiver module's output has two levels: the samples of a space
+ * between two bit pulses fit darkness, neither the lit level nor one a
+ * step under darkness.  Without this the detector read frames out of
+ * sound the trellis saw as one long pulse: bench_audio false's music
+ * (after a click had set the step, a chord's crest held lit for
+ * milliseconds read as bit pulses 444 µs apart: an rcmm24 frame of 00
+ * symbols, 1 an hour); and a tone near 2.25 kHz puts its crests on the
+ * grid (symbol 00's period) and its troughs in the spaces.  A space
+ * fitting either level better than darkness by RCMM_SYM_SPACE_NATS makes
+ * the rise after it doubtful.  (A real 278 µs space at 0 dB 48 kHz fits
+ * either by -26 ± 7 nats; a coupling's undershoot the traced path
+ * missed, 0.15 a after a bit pulse at τ 1 ms, stays nearer darkness.) */
+#ifndef RCMM_SYM_SPACE_NATS
+#define RCMM_SYM_SPACE_NATS 0.0
+#endif
+
+static bool sym_space_off(const struct sym_pass *sp, int32_t i0, int32_t i1)
+{
+	const struct ir_rcmm *w = sp->w;
+	double lit = 0, under = 0;
+
+	for (int32_t i = i0 + (int32_t)sp->P; i < i1; i++) {
+		lit += 2 * w->a * w->x[i] - w->a * w->a;
+		under += -2 * w->a * w->x[i] - w->a * w->a;
+	}
+	return fmax(lit, under) * sp->scale > RCMM_SYM_SPACE_NATS;
+}
+
 unsigned ir_rcmm_symbols(const struct ir_rcmm *w, unsigned told, const struct ir_rcmm_scratch *sc,
 			 double *rise, double *margin)
 {
@@ -427,6 +455,8 @@ unsigned ir_rcmm_symbols(const struct ir_rcmm *w, unsigned told, const struct ir
 	for (unsigned k = 0; k < n; k++) {
 		rise[k] = w->s0 + rise_i[k];
 		margin[k] = sym_margin(&sp, rise_i, n, k, best);
+		if (k > 0 && sym_space_off(&sp, rise_i[k - 1], rise_i[k]))
+			margin[k] = 0;
 	}
 	return n;
 }

@@ -81,8 +81,9 @@ struct ir_rcmm_scratch {
  * A bit pulse the samples barely show is simply a weak pulse at its
  * place on the grid, never a gap.  Writes the rises, in order, to
  * rise[] (room for IR_RCMM_PLAN_MAX), and to margin[] how much better
- * (nats) the path is than the best that puts that rise elsewhere, and
- * returns how many. */
+ * (nats) the path is than the best that puts that rise elsewhere (0
+ * where the space before it does not look dark: no receiver module's),
+ * and returns how many. */
 unsigned ir_rcmm_symbols(const struct ir_rcmm *w, unsigned told, const struct ir_rcmm_scratch *sc,
 			 double *rise, double *margin);
 
