@@ -51,7 +51,7 @@ static inline void weak_set_noise(struct ir_demod *d, double noise2)
 			      : INFINITY;
 	/* the drooped-step band (see DROOP_BAND_US): with the fast rules only */
 	d->droop_thr = INFINITY;
-	if (d->weak_fast_rates && d->have_edge && isfinite(d->weak_thr)) {
+	if (d->droop_on && d->have_edge && isfinite(d->weak_thr)) {
 		double dthr = DROOP_TRIGGER * sqrt(d->droop_noise2) + THRESHOLD_FLOOR;
 
 		d->droop_thr = (float)(dthr > DROOP_STEP_FRACTION * d->step ? dthr : DROOP_STEP_FRACTION * d->step);
@@ -81,8 +81,10 @@ static inline void idle_noise(struct ir_demod *d, float x, float x_before, float
 		float dd = d->d2 - d->idle_level;
 
 		d->weak_noise2 += demod_weak_noise_gain(d) * ((dw2 < wlim2 ? dw2 : wlim2) - d->weak_noise2);
-		d->droop_acc += dd * dd;
-		d->droop_acc_n++;
+		if (d->droop_on) {
+			d->droop_acc += dd * dd;
+			d->droop_acc_n++;
+		}
 	}
 }
 
