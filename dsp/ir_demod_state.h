@@ -359,7 +359,9 @@ struct ir_seqdet;
  * but lost τ 5 ms/DC frames at 0 dB (test_seqdet_grid's rc6_0 + nec
  * 1549 -> 1536-1541 of 1600 at 5-5.5 σ; rc6_0 48 kHz τ 5 ms seed 73
  * 49 -> 42 of 50), not traced for want of time. */
+#ifndef DROOP_MAX_RATE
 #define DROOP_MAX_RATE WEAK_TRIGGER_FAST_RATE
+#endif
 #ifndef DROOP_TRIGGER
 #define DROOP_TRIGGER 5.0
 #endif
