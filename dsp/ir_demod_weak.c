@@ -237,6 +237,8 @@ static void weak_acquired(struct ir_demod *d)
 	a_fast = mid_n > 0 ? a * exp(demod_alpha_for(WEAK_MIN_STEP_TAU_US, d->us_per_sample) * mid_n) : a;
 	/* (held to it as a 1 ms coupling would have left it: see
 	 * WEAK_MIN_STEP_TAU_US) */
+	if (d->cfg.sample_rate < WEAK_TRIGGER_FAST_RATE)
+		a_fast = a; /* (see WEAK_MIN_STEP_TAU_US: not under 32 kHz) */
 	if (weak_fast(d) ? a_fast < WEAK_MIN_STEP_FAST * sd : a < WEAK_MIN_STEP * sd) {
 		weak_reject(d); /* noise, or a wander: nothing was told */
 		return;
