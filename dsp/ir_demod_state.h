@@ -736,6 +736,8 @@ static inline void demod_droop_noise(struct ir_demod *d, double lim_sigmas2)
 	bool early = d->weak_noise_k < d->weak_noise_fast_k;
 	double g = (early || !d->have_edge ? d->alpha_noise : d->alpha_weak_noise) * IDLE_NOISE_EVERY;
 
+	if (!d->droop_on)
+		return; /* (nothing gathered: the band's noise is read only where it runs) */
 	/* (k updates of gain g toward their mean m: g k (m - v), m = acc / k;
 	 * g k stays under 0.19, see noise_alpha_for) */
 	d->droop_noise2 += g * ((acc < k * lim2 ? acc : k * lim2) - k * d->droop_noise2);

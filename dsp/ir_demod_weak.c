@@ -234,11 +234,11 @@ static void weak_acquired(struct ir_demod *d)
 			     : weak_t0(d, a, k);
 	/* the coupling drooped the measured samples: about their middle */
 	mid_n = ((double)d->n - 0.5 * d->weak_acq_n) - t0 / d->us_per_sample;
-	a_fast = mid_n > 0 ? a * exp(demod_alpha_for(WEAK_MIN_STEP_TAU_US, d->us_per_sample) * mid_n) : a;
-	/* (held to it as a 1 ms coupling would have left it: see
+	/* (held to it as a 1 ms coupling would have left it, from 32 kHz: see
 	 * WEAK_MIN_STEP_TAU_US) */
-	if (d->cfg.sample_rate < WEAK_TRIGGER_FAST_RATE)
-		a_fast = a; /* (see WEAK_MIN_STEP_TAU_US: not under 32 kHz) */
+	a_fast = mid_n > 0 && d->cfg.sample_rate >= WEAK_TRIGGER_FAST_RATE
+			 ? a * exp(demod_alpha_for(WEAK_MIN_STEP_TAU_US, d->us_per_sample) * mid_n)
+			 : a;
 	if (weak_fast(d) ? a_fast < WEAK_MIN_STEP_FAST * sd : a < WEAK_MIN_STEP * sd) {
 		weak_reject(d); /* noise, or a wander: nothing was told */
 		return;
@@ -383,7 +383,7 @@ void demod_weak_idle_sample(struct ir_demod *d)
 		return;
 	if (d->n % IDLE_NOISE_EVERY == 0 && dw2 < wlim2) {
 		d->weak_noise2 += demod_weak_noise_gain(d) * (dw2 - d->weak_noise2);
-		if (dd2 < dlim2) {
+		if (d->droop_on && dd2 < dlim2) {
 			d->droop_acc += (float)dd2;
 			d->droop_acc_n++;
 		}
