@@ -78,10 +78,11 @@ static inline void idle_noise(struct ir_demod *d, float x, float x_before, float
 		double dw = (double)d->w2 - d->idle_level, dw2 = dw * dw;
 		double wlim2 = 16 * d->weak_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
 
-		float dd = d->d2 - d->idle_level;
 
 		d->weak_noise2 += demod_weak_noise_gain(d) * ((dw2 < wlim2 ? dw2 : wlim2) - d->weak_noise2);
 		if (d->droop_on) {
+			float dd = d->d2 - d->idle_level;
+
 			d->droop_acc += dd * dd;
 			d->droop_acc_n++;
 		}
