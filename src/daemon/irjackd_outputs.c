@@ -195,6 +195,19 @@ void outputs_process(struct service *sv, const struct pollfd *fds, const size_t 
 			ir_output_process(sv->outputs[slot], fds + first[slot], count[slot]);
 }
 
+uint64_t outputs_due_us(struct service *sv)
+{
+	uint64_t due = UINT64_MAX;
+
+	for (unsigned slot = 0; slot < OUTPUT_SLOTS; slot++) {
+		uint64_t t = sv->outputs[slot] ? ir_output_due_us(sv->outputs[slot]) : UINT64_MAX;
+
+		if (t < due)
+			due = t;
+	}
+	return due;
+}
+
 bool outputs_keep_running(const struct service *sv)
 {
 	for (unsigned slot = 0; slot < OUTPUT_SLOTS; slot++)

@@ -63,7 +63,18 @@ static uint64_t next_timer(struct service *sv, uint64_t now)
 		next = up;
 	uint64_t retry = sources_retry(sv, g, now);
 
-	return retry < next ? retry : next;
+	if (retry < next)
+		next = retry;
+	/* (an output's own time, monotonic, not the service's) */
+	uint64_t due = outputs_due_us(sv);
+
+	if (due != UINT64_MAX) {
+		uint64_t at = due > sv->start_us ? due - sv->start_us : 0;
+
+		if (at < next)
+			next = at;
+	}
+	return next;
 }
 
 /* With no output that keeps it running, the service ends when every file

@@ -197,6 +197,9 @@ size_t outputs_fds(struct service *sv, struct pollfd *fds, size_t max, size_t *f
 		   size_t *count);
 void outputs_process(struct service *sv, const struct pollfd *fds, const size_t *first,
 		     const size_t *count);
+/* The earliest time an output must be processed without an event
+ * (ir_monotonic_us()), or UINT64_MAX. */
+uint64_t outputs_due_us(struct service *sv);
 bool outputs_keep_running(const struct service *sv);
 
 /* irjackd_activation.c */

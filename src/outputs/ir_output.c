@@ -116,6 +116,11 @@ void ir_output_process(struct ir_output *o, const struct pollfd *fds, size_t n)
 		o->kind->process(o->impl, fds, n);
 }
 
+uint64_t ir_output_due_us(struct ir_output *o)
+{
+	return o->kind->due_us ? o->kind->due_us(o->impl) : UINT64_MAX;
+}
+
 void ir_output_status(struct ir_output *o, char *line, size_t size)
 {
 	if (size)

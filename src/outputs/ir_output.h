@@ -22,6 +22,7 @@
 #include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ir_decoder.h"
 #include "ir_edge.h"
@@ -87,6 +88,9 @@ struct ir_output_kind {
 	size_t (*fds)(void *impl, struct pollfd *fds, size_t max);
 	/* Optional: after each poll, with the descriptors fds() gave. */
 	void (*process)(void *impl, const struct pollfd *fds, size_t n);
+	/* Optional: when process() must run although no descriptor is ready
+	 * (an ir_monotonic_us() time; UINT64_MAX: no need). */
+	uint64_t (*due_us)(void *impl);
 	/* Optional: one status line (no newline) for `irjack status`. */
 	void (*status)(void *impl, const void *settings, char *line, size_t size);
 	void (*close)(void *impl);
@@ -119,6 +123,9 @@ void ir_output_edge(struct ir_output *o, const char *source, unsigned channel,
 		    const struct ir_edge *edge);
 size_t ir_output_fds(struct ir_output *o, struct pollfd *fds, size_t max);
 void ir_output_process(struct ir_output *o, const struct pollfd *fds, size_t n);
+/* The kind's due_us(): when ir_output_process() must run without an
+ * event (ir_monotonic_us() time), or UINT64_MAX. */
+uint64_t ir_output_due_us(struct ir_output *o);
 /* Writes the status line into `line` ("" for none). */
 void ir_output_status(struct ir_output *o, char *line, size_t size);
 bool ir_output_keeps_running(const struct ir_output *o);

@@ -357,6 +357,13 @@ static void lircd_process(void *impl, const struct pollfd *fds, size_t n)
 	ir_lircd_process(l->sock);
 }
 
+static uint64_t lircd_due_us(void *impl)
+{
+	struct lircd_out *l = impl;
+
+	return ir_lircd_due_us(l->sock);
+}
+
 static void lircd_status(void *impl, const void *settings, char *line, size_t size)
 {
 	const struct ir_lircd_settings *s = settings;
@@ -386,6 +393,7 @@ const struct ir_output_kind ir_output_lircd = {
 	.key = lircd_key,
 	.fds = lircd_fds,
 	.process = lircd_process,
+	.due_us = lircd_due_us,
 	.status = lircd_status,
 	.close = lircd_close,
 };

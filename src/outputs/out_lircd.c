@@ -85,6 +85,10 @@ struct ir_lircd {
  * takes longer to read its LIST than this many key presses is dropped as
  * one not reading. */
 #define HELD_MAX 4096
+/* Refused and evicted clients are logged at most once this often: a
+ * connect flood must not become a log flood (one line per pass was 1,934
+ * lines in one test). */
+#define LOG_EVERY_US 1000000
 
 static void index_remotes(struct ir_lircd *s);
 static void log_line(const struct ir_lircd *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1100,6 +1104,11 @@ static void read_client(struct ir_lircd *s, struct client *c)
 	}
 }
 
+uint64_t ir_lircd_due_us(const struct ir_lircd *s)
+{
+	return s->refused || s->evicted ? s->logged_us + LOG_EVERY_US : UINT64_MAX;
+}
+
 void ir_lircd_process(struct ir_lircd *s)
 {
 	accept_clients(s, s->listen_fd);
@@ -1112,11 +1121,9 @@ void ir_lircd_process(struct ir_lircd *s)
 		read_client(s, &s->clients[i]);
 	}
 	drop_dead(s);
-	/* at most one line a second: a connect flood must not become a log
-	 * flood (one per pass was 1,934 lines in one test) */
 	uint64_t now = ir_monotonic_us();
 
-	if ((s->refused || s->evicted) && now - s->logged_us >= 1000000) {
+	if ((s->refused || s->evicted) && now >= ir_lircd_due_us(s)) {
 		if (s->refused)
 			log_line(s, "lircd: refused %lu client%s: %d connected, the maximum", s->refused,
 				 s->refused == 1 ? "" : "s", IR_LIRCD_MAX_CLIENTS);

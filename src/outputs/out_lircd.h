@@ -31,6 +31,7 @@
 #include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ir_keymap.h"
 #include "ir_keypress.h"
@@ -127,6 +128,12 @@ size_t ir_lircd_fds(const struct ir_lircd *s, struct pollfd *fds, size_t max);
 /* Accepts, reads and answers commands, writes pending output: whatever is
  * ready, without blocking. */
 void ir_lircd_process(struct ir_lircd *s);
+
+/* When ir_lircd_process() must run again although no descriptor is ready
+ * (an ir_monotonic_us() time), or UINT64_MAX for never: the count of
+ * clients refused or evicted since the last log line about them is logged
+ * at most once a second, and a quiet loop must still write it. */
+uint64_t ir_lircd_due_us(const struct ir_lircd *s);
 
 /*
  * Broadcasts a key press or repeat that has a button name (others, and

@@ -1001,9 +1001,26 @@ def scenario_limits():
     # logged at once, the rest at most once a second: on a loaded host
     # the daemon's pass can fall between the test's connects, and the
     # line then reads "refused 1 client" (looking for "clients" failed
-    # there, the later count waiting for the next event)
-    refused_line = re.compile(r"lircd: refused \d+ clients?: %d connected" % MAX_CLIENTS)
-    eventually("a log line for refused clients", lambda: refused_line.search(d.stderr()))
+    # there).  The later count is due a second after the first line and
+    # written then, on an idle daemon too (it used to wait for the next
+    # event: here, the clients' ends): every refusal is counted before
+    # any client closes
+    refused_line = re.compile(r"lircd: refused (\d+) clients?: %d connected" % MAX_CLIENTS)
+    extra = len(clients) - MAX_CLIENTS
+    eventually("log lines counting all %d refused clients" % extra,
+               lambda: sum(int(n) for n in refused_line.findall(d.stderr())) == extra)
+    # two more, one pass each (each sees its end): the second falls within
+    # the second after the first's line, and only its due time writes it
+    for _ in range(2):
+        late = connect(d.sock)
+        late.settimeout(10)
+        try:
+            late.recv(1)
+        except OSError:
+            pass
+        late.close()
+    eventually("log lines counting all %d refused clients" % (extra + 2),
+               lambda: sum(int(n) for n in refused_line.findall(d.stderr())) == extra + 2)
     for c in clients:
         c.close()
     # their slots free once the daemon has read their ends

@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "ir_time.h"
 #include "out_lircd.h"
 
 static char path[108];
@@ -530,10 +531,58 @@ static void test_hung_up_client_frees_its_place(void **state)
 	ir_lircd_free(s);
 }
 
+static void keep_last_line(void *userdata, const char *message)
+{
+	snprintf(userdata, 256, "%s", message);
+}
+
+/* Refused clients are logged at most once a second; the count of those
+ * refused within that second is due at its end, and the loop must learn
+ * when (ir_lircd_due_us), or the line waited for the next event, which on
+ * a quiet daemon may never come. */
+static void test_refused_count_is_due_within_a_second(void **state)
+{
+	char last[256] = "";
+	struct ir_lircd_config cfg = { .path = path, .mode = 0600, .log = keep_last_line,
+				       .userdata = last };
+	struct ir_lircd *s;
+	int fds[IR_LIRCD_MAX_CLIENTS], extra[3];
+	uint64_t due;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/irjack-lircd-test-%d", (int)getpid());
+	assert_int_equal(ir_lircd_new(&cfg, &s), 0);
+	for (int i = 0; i < IR_LIRCD_MAX_CLIENTS; i++) {
+		fds[i] = connect_client();
+		ir_lircd_process(s);
+	}
+	assert_true(ir_lircd_due_us(s) == UINT64_MAX);
+	extra[0] = connect_client();
+	ir_lircd_process(s); /* the first refusal is logged at once */
+	assert_string_equal(last, "lircd: refused 1 client: 64 connected, the maximum");
+	assert_true(ir_lircd_due_us(s) == UINT64_MAX);
+	extra[1] = connect_client();
+	extra[2] = connect_client();
+	ir_lircd_process(s);
+	due = ir_lircd_due_us(s);
+	assert_true(due > ir_monotonic_us() && due <= ir_monotonic_us() + 1000000);
+	while (ir_monotonic_us() < due)
+		usleep(20000);
+	ir_lircd_process(s);
+	assert_string_equal(last, "lircd: refused 2 clients: 64 connected, the maximum");
+	assert_true(ir_lircd_due_us(s) == UINT64_MAX);
+	for (int i = 0; i < 3; i++)
+		close(extra[i]);
+	for (int i = 0; i < IR_LIRCD_MAX_CLIENTS; i++)
+		close(fds[i]);
+	ir_lircd_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_commands_and_broadcast),
+		cmocka_unit_test(test_refused_count_is_due_within_a_second),
 		cmocka_unit_test(test_stuck_client_is_dropped),
 		cmocka_unit_test(test_pipelining_client_is_served),
 		cmocka_unit_test(test_long_list),
