@@ -172,14 +172,16 @@ static const double step_scale[] = { 0.8, 1.0, 1.25 };
  * only sees what a wrong τ decided; the undecided blocks' path costs
  * under the neighbours tell them apart before they are decided.
  * (bench_audio limit, 100 frames a point: 0 dB 44.1/48 kHz, all
- * protocols × τ 1/5 ms/DC, 81.9/85.9 -> 83.0/86.5 %, τ 1 ms sanyo 69/86
- * -> 76/93, nec 84/87 -> 89/89, jvc 89 -> 94 at 44.1 kHz; 16 kHz 2/4 dB
- * 45.5/83.8 -> 47.9/87.1 %, rc6_0 DC 4 dB 89 -> 96, jvc 5 ms 2 dB 46 ->
- * 58.  Neighbours only after the choice, none with the feedback:
- * 82.0/86.0 and 46.7/84.7 %; only the kept τ's other step scales: no
- * gain; τ two steps either side with the feedback: 83.6/86.6 and
- * 47.7/86.8 % for twice the neighbours' cost; a switch at 1, 4 or 6
- * nats: 16 kHz 0.2-1.2 points under 2.) */
+ * protocols × τ 1/5 ms/DC, 81.9/85.9 -> 82.6/86.5 %, τ 1 ms sanyo 69/86
+ * -> 71/92, nec 84/87 -> 88/90; 16 kHz 2/4 dB 45.5/83.8 -> 47.6/85.9 %,
+ * jvc 5 ms 46/91 -> 60/97, sanyo 5 ms 53/95 -> 65/97, nec DC 2 dB 69 ->
+ * 64.  Without the guard on the fits (neighbour_switch): 83.0/86.5 and
+ * 47.9/87.1 %, but a false frame an hour on music.  Neighbours only
+ * after the choice, none with the feedback: 82.0/86.0 and 46.7/84.7 %;
+ * only the kept τ's other step scales: no gain; τ two steps either side
+ * with the feedback: 83.6/86.6 and 47.7/86.8 % (unguarded) for twice the
+ * neighbours' cost; a switch at 1, 4 or 6 nats: 16 kHz 0.2-1.2 points
+ * under 2.) */
 #ifndef NEIGHBOUR_SWITCH_NATS
 #define NEIGHBOUR_SWITCH_NATS 2.0
 #endif
@@ -276,6 +278,7 @@ struct ir_seqdet {
 	double fb_q[N_TAU_H], fb_sw[N_TAU_H], fb_wl[N_TAU_H];
 	double fb_forget;
 	double fb_b;            /* the baseline u is taken against */
+	double fb_rss[N_TAU_H]; /* the last fits' residuals (COST_INF: none yet) */
 	unsigned dec_run;       /* blocks of the decided path's last run */
 	unsigned fb_min;        /* blocks: see FB_MIN_US */
 
@@ -537,6 +540,8 @@ static void fb_start(struct ir_seqdet *sd, uint64_t n, double t0n)
 		sd->fb.rr[h] = sd->fb.r[h] = sd->fb.ur[h] = 0;
 	}
 	sd->fb.u = sd->fb.uu = sd->fb.n = sd->fb.lit = 0;
+	for (unsigned h = 0; h < N_TAU_H; h++)
+		sd->fb_rss[h] = COST_INF;
 	sd->fb_b = sd->b;
 	sd->dec_run = (unsigned)(m / sd->L);
 }
@@ -729,9 +734,15 @@ static bool tau_neighbour(unsigned i, unsigned kept)
 }
 
 /* See NEIGHBOUR_SWITCH_NATS: before a traceback, the kept trellis gives
- * way to a neighbour whose best path is cheaper by that much.  The
- * decided path's low-pass goes on under the neighbour's τ (the decision
- * feedback's, as fb_switch takes it). */
+ * way to a neighbour whose best path is cheaper by that much, where the
+ * decision feedback's last fits (if any) do not explain the decided
+ * blocks worse under the neighbour's τ than under the kept one's: on
+ * sound that is no IR at all (bench_audio false, music) the path costs
+ * of the τ hypotheses differ by hundreds of nats from one emit to the
+ * next, the detector switched at nearly every emit, and an hour gave a
+ * false Roomba frame; the two evidences agree on IR.  The decided path's
+ * low-pass goes on under the neighbour's τ (the decision feedback's, as
+ * fb_switch takes it). */
 static void neighbour_switch(struct ir_seqdet *sd)
 {
 	unsigned kept = (unsigned)sd->best, to = kept;
@@ -746,7 +757,8 @@ static void neighbour_switch(struct ir_seqdet *sd)
 				to = i;
 			}
 		}
-	if (to == kept || ck - cn < sd->penalty / EDGE_NATS * NEIGHBOUR_SWITCH_NATS)
+	if (to == kept || ck - cn < sd->penalty / EDGE_NATS * NEIGHBOUR_SWITCH_NATS ||
+	    sd->fb_rss[(to / N_SCALE) % N_TAU_H] > sd->fb_rss[(kept / N_SCALE) % N_TAU_H])
 		return;
 	sd->best = (int)to;
 	sd->dec_c = sd->tr[to].a * sd->fb.l[(to / N_SCALE) % N_TAU_H];
@@ -913,7 +925,7 @@ static void fb_update(struct ir_seqdet *sd, const struct fb_sums *fs)
 	if (fs->lit < sd->fb_min * sd->L || fs->n - fs->lit < sd->fb_min * sd->L)
 		return;
 	for (unsigned h = 0; h < N_TAU_H; h++) {
-		rss[h] = fb_fit(fs, h, &a[h], &db[h]);
+		rss[h] = sd->fb_rss[h] = fb_fit(fs, h, &a[h], &db[h]);
 		if (rss[h] < rss[hb] && a[h] > 0)
 			hb = h;
 	}
