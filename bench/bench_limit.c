@@ -22,6 +22,7 @@ struct limit_grid {
 	double rates[MAX_AXIS], taus[MAX_AXIS], snrs[MAX_AXIS];
 	size_t n_protocols, n_rates, n_taus, n_snrs;
 	unsigned frames;
+	double stretch_us; /* the receiver's mark lengthening (spaces shrink), µs */
 	bool photodiode, codec_filter, markdown;
 };
 
@@ -60,7 +61,9 @@ static size_t full_snrs(double *v, bool photodiode)
 
 static const char usage[] =
 	"usage: bench_audio limit|photodiode [--frames N] [--protocols a,b] [--rates r,s]\n"
-	"         [--taus ms,...] (0 = DC) [--snr x,y] [--full] [--markdown] [--aa codec|short]\n";
+	"         [--taus ms,...] (0 = DC) [--snr x,y] [--full] [--markdown] [--aa codec|short]\n"
+	"         [--stretch US]  (the receiver lengthens every mark by US µs and shortens\n"
+	"                          the space after by as much, as real modules do; default 0)\n";
 
 /* Fills g from the defaults of `what` and the options; returns 0 or -1. */
 static int grid_parse(struct limit_grid *g, bool photodiode, int argc, char **argv)
@@ -100,6 +103,8 @@ static int grid_parse(struct limit_grid *g, bool photodiode, int argc, char **ar
 			taus = val;
 		else if (!strcmp(arg, "--snr"))
 			snrs = val;
+		else if (!strcmp(arg, "--stretch"))
+			g->stretch_us = atof(val);
 		else if (!strcmp(arg, "--aa") && (!strcmp(val, "codec") || !strcmp(val, "short")))
 			g->codec_filter = val[0] == 'c';
 		else
@@ -139,6 +144,7 @@ static struct limit_cell limit_point(const struct limit_grid *g, enum ir_protoco
 	t.channel.hum_level = 0.02;
 	t.channel.invert = (seed >> 3) & 1;
 	t.channel.seed = seed;
+	t.channel.stretch_us = g->stretch_us;
 	if (g->photodiode) {
 		t.channel.frontend = IR_FRONTEND_PHOTODIODE;
 		t.channel.codec_filter = g->codec_filter;
@@ -378,6 +384,9 @@ int bench_limit_main(int argc, char **argv, bool photodiode)
 		printf("Frame success, irjack %% / genie-aided bound %% (receiver module, random "
 		       "polarity, hum 2 %%, %u frames per point)\n",
 		       g.frames);
+	if (g.stretch_us != 0)
+		printf("Receiver stretch: every mark %+g us (the space after %+g us)\n", g.stretch_us,
+		       -g.stretch_us);
 	run_grid(&g, v);
 	print_thresholds(&g, v);
 	print_summary(&g, v);

@@ -127,6 +127,10 @@ static void set_rates(struct ir_demod *d)
 	d->weak_g = (float)demod_alpha_for(d->weak_band_us, d->us_per_sample);
 	d->weak_trigger = weak_trigger_for(d->cfg.sample_rate, &d->weak_fast_rates);
 	d->weak_gain = band_noise_gain(d->weak_g);
+	d->droop_g = (float)demod_alpha_for(DROOP_BAND_US, d->us_per_sample);
+	d->droop_gain = band_noise_gain(d->droop_g);
+	d->droop_thr = INFINITY;
+	d->droop_on = d->weak_fast_rates && d->cfg.sample_rate < DROOP_MAX_RATE;
 	d->weak_white = weak_white_for(demod_alpha_for(NOISE_US, d->us_per_sample) * IDLE_NOISE_EVERY);
 	d->weak_acq_len = (unsigned)ceil(WEAK_ACQUIRE_US / d->us_per_sample);
 	d->weak_wait_g = demod_alpha_for(IDLE_TRACK_US, d->us_per_sample);
@@ -304,6 +308,7 @@ static void prime_finish(struct ir_demod *d)
 	if (band2 > d->noise2)
 		d->noise2 = band2;
 	d->noise_sd = sqrt(d->noise2);
+	d->droop_noise2 = d->noise2 * d->droop_gain / d->fast_gain;
 	demod_weak_set_noise(d, d->noise2 * d->weak_gain / d->fast_gain);
 	d->weak_noise_k = 0;
 	d->noise_count = d->warmup_n;

@@ -23,8 +23,9 @@ bool demod_weak_start_held(const struct ir_demod *d)
 	       (d->start_len > 0 || (double)d->n * d->us_per_sample < START_PROOF_US);
 }
 
-/* The weak band's σ, and the idle trigger that follows from it. */
-void demod_weak_set_noise(struct ir_demod *d, double noise2)
+/* The weak band's σ, and the idle triggers that follow from it and from
+ * the drooped-step band's (see DROOP_BAND_US). */
+static inline void weak_set_noise(struct ir_demod *d, double noise2)
 {
 	/* (the stream's first frame keeps WEAK_TRIGGER: see WEAK_TRIGGER_FAST) */
 	double thr = (d->have_edge ? d->weak_trigger : WEAK_TRIGGER) * sqrt(noise2) + THRESHOLD_FLOOR;
@@ -48,6 +49,18 @@ void demod_weak_set_noise(struct ir_demod *d, double noise2)
 				      noise2 >= d->weak_white * d->raw_noise2 * d->weak_gain
 			      ? (float)thr
 			      : INFINITY;
+	/* the drooped-step band (see DROOP_BAND_US): with the fast rules only */
+	d->droop_thr = INFINITY;
+	if (d->droop_on && d->have_edge && isfinite(d->weak_thr)) {
+		double dthr = DROOP_TRIGGER * sqrt(d->droop_noise2) + THRESHOLD_FLOOR;
+
+		d->droop_thr = (float)(dthr > DROOP_STEP_FRACTION * d->step ? dthr : DROOP_STEP_FRACTION * d->step);
+	}
+}
+
+void demod_weak_set_noise(struct ir_demod *d, double noise2)
+{
+	weak_set_noise(d, noise2);
 }
 
 /* Every IDLE_NOISE_EVERY samples: one sample of the noise floor and of the
@@ -65,7 +78,13 @@ static inline void idle_noise(struct ir_demod *d, float x, float x_before, float
 		double dw = (double)d->w2 - d->idle_level, dw2 = dw * dw;
 		double wlim2 = 16 * d->weak_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
 
+		float dd = d->d2 - d->idle_level;
+
 		d->weak_noise2 += demod_weak_noise_gain(d) * ((dw2 < wlim2 ? dw2 : wlim2) - d->weak_noise2);
+		if (d->droop_on) {
+			d->droop_acc += dd * dd;
+			d->droop_acc_n++;
+		}
 	}
 }
 
@@ -80,7 +99,8 @@ static void idle_housekeeping(struct ir_demod *d, float x)
 	d->noise_sd = sqrt(d->noise2);
 	d->baseline += d->alpha_baseline * IDLE_HOUSEKEEPING * (d->idle_level - d->baseline);
 	d->idle_thr = (float)demod_threshold(d);
-	demod_weak_set_noise(d, d->weak_noise2);
+	demod_droop_noise(d, 16);
+	weak_set_noise(d, d->weak_noise2); /* (inline: the idle path's cost) */
 	d->idle_lim2 = 16 * d->noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
 	d->idle_rlim2 = 16 * d->raw_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
 }
@@ -107,14 +127,19 @@ bool demod_idle_step(struct ir_demod *d, float x)
 	float f2 = d->f2 + d->fast_g * (f1 - d->f2);
 	float w1 = d->w1 + d->weak_g * (x - d->w1);
 	float w2 = d->w2 + d->weak_g * (w1 - d->w2);
+	float d1 = d->d1 + d->droop_g * (x - d->d1);
+	float d2 = d->d2 + d->droop_g * (d1 - d->d2);
 	float r = f2 - d->idle_level;
 
-	if (fabsf(r) >= d->idle_thr || fabsf(w2 - d->idle_level) >= d->weak_thr)
+	if (fabsf(r) >= d->idle_thr || fabsf(w2 - d->idle_level) >= d->weak_thr ||
+	    fabsf(d2 - d->idle_level) >= d->droop_thr)
 		return false;
 	d->f1 = f1;
 	d->f2 = f2;
 	d->w1 = w1;
 	d->w2 = w2;
+	d->d1 = d1;
+	d->d2 = d2;
 	d->y_prev = f2;
 	d->idle_level += d->idle_a * r;
 	ir_lookback_put(&d->lb, d->n, x);
@@ -129,18 +154,19 @@ bool demod_idle_step(struct ir_demod *d, float x)
 /* The idle path's state over one stretch, in locals (see demod_idle_run), and
  * the gains and thresholds that stay constant over it. */
 struct idle_regs {
-	float f1, f2, w1, w2, level, r;
-	float g, wg, a, thr, wthr;
+	float f1, f2, w1, w2, d1, d2, level, r;
+	float g, wg, dg, a, thr, wthr, dthr;
 };
 
 /* After a whole stretch: its noise sample, and every IDLE_HOUSEKEEPING
  * samples the housekeeping, as demod_idle_run does them (x: the stretch's last
  * sample, x_before the one before it; r its r). */
-static inline void idle_stretch_done(struct ir_demod *d, float w2, float level, float x,
+static inline void idle_stretch_done(struct ir_demod *d, float w2, float d2, float level, float x,
 				     float x_before, float r)
 {
 	d->n += IDLE_NOISE_EVERY;
 	d->w2 = w2;
+	d->d2 = d2;
 	d->idle_level = level;
 	idle_noise(d, x, x_before, r);
 	if (d->n % IDLE_HOUSEKEEPING == 0)
@@ -158,11 +184,13 @@ static inline void idle_stretch_done(struct ir_demod *d, float w2, float level, 
  * scalar steps, to find which (a frame's start: rare).  Not inlined: in
  * a small function the vectors stay in registers.
  *
- * The two bands side by side in SIMD lanes.  Why it is exact: every lane
+ * The bands side by side in SIMD lanes: [fast, weak, drooped-step, weak
+ * again] (the last lane's departure is not tested).  Why it is exact: every lane
  * does the scalar code's own float operations (x + g * (y - x), level +
  * a * r), each rounded to float; a + b and a * b are exact either way
- * round.  Only the departure test is gathered: the largest |r| and
- * |w2 - level| of the stretch, against thresholds constant over it.  Why
+ * round.  Only the departure test is gathered: the largest |r|,
+ * |w2 - level| and |d2 - level| of the stretch, against thresholds
+ * constant over it.  Why
  * this layout: the steps are chains of dependent operations (each
  * section's new value needs its last), so the time per sample is a
  * chain's latency, three operations; the first sections [f1, w1], the
@@ -175,10 +203,10 @@ static __attribute__((noinline)) size_t idle_stretches(struct ir_demod *d, const
 						       ptrdiff_t stride, size_t count,
 						       struct idle_regs *s)
 {
-	const __m128 gv = _mm_setr_ps(s->g, s->wg, s->g, s->wg), av = _mm_set1_ps(s->a);
+	const __m128 gv = _mm_setr_ps(s->g, s->wg, s->dg, s->wg), av = _mm_set1_ps(s->a);
 	const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
-	__m128 b1 = _mm_setr_ps(s->f1, s->w1, s->f1, s->w1), b2 = _mm_setr_ps(s->f2, s->w2, s->f2, s->w2);
-	__m128 lv = _mm_set1_ps(s->level), tv = _mm_setr_ps(s->thr, s->wthr, INFINITY, INFINITY);
+	__m128 b1 = _mm_setr_ps(s->f1, s->w1, s->d1, s->w1), b2 = _mm_setr_ps(s->f2, s->w2, s->d2, s->w2);
+	__m128 lv = _mm_set1_ps(s->level), tv = _mm_setr_ps(s->thr, s->wthr, s->dthr, INFINITY);
 	size_t k;
 
 	for (k = 0; k < count; k++, p += IDLE_NOISE_EVERY * stride) {
@@ -216,24 +244,28 @@ static __attribute__((noinline)) size_t idle_stretches(struct ir_demod *d, const
 		 * forget the largest before it: a NaN (or an infinity, which
 		 * makes one) stays in the filters to the last sample, and such
 		 * a stretch is left to the scalar steps. */
-		if (_mm_movemask_ps(_mm_or_ps(_mm_cmpge_ps(m, tv), _mm_cmpunord_ps(dv, dv))) & 3)
+		if (_mm_movemask_ps(_mm_or_ps(_mm_cmpge_ps(m, tv), _mm_cmpunord_ps(dv, dv))) & 7)
 			break;
 		b1 = n1;
 		b2 = n2;
 		lv = nl;
 		idle_stretch_done(d, _mm_cvtss_f32(_mm_shuffle_ps(b2, b2, _MM_SHUFFLE(1, 1, 1, 1))),
+				  _mm_cvtss_f32(_mm_shuffle_ps(b2, b2, _MM_SHUFFLE(2, 2, 2, 2))),
 				  _mm_cvtss_f32(lv), p[(IDLE_NOISE_EVERY - 1) * stride],
 				  p[(IDLE_NOISE_EVERY - 2) * stride], _mm_cvtss_f32(dv));
 		if (d->n % IDLE_HOUSEKEEPING == 0) {
 			s->thr = d->idle_thr;
 			s->wthr = d->weak_thr;
-			tv = _mm_setr_ps(s->thr, s->wthr, INFINITY, INFINITY);
+			s->dthr = d->droop_thr;
+			tv = _mm_setr_ps(s->thr, s->wthr, s->dthr, INFINITY);
 		}
 	}
 	s->f1 = _mm_cvtss_f32(b1);
 	s->w1 = _mm_cvtss_f32(_mm_shuffle_ps(b1, b1, _MM_SHUFFLE(1, 1, 1, 1)));
 	s->f2 = _mm_cvtss_f32(b2);
 	s->w2 = _mm_cvtss_f32(_mm_shuffle_ps(b2, b2, _MM_SHUFFLE(1, 1, 1, 1)));
+	s->d1 = _mm_cvtss_f32(_mm_shuffle_ps(b1, b1, _MM_SHUFFLE(2, 2, 2, 2)));
+	s->d2 = _mm_cvtss_f32(_mm_shuffle_ps(b2, b2, _MM_SHUFFLE(2, 2, 2, 2)));
 	s->level = _mm_cvtss_f32(lv);
 	return k;
 }
@@ -243,7 +275,8 @@ static __attribute__((noinline)) size_t idle_stretches(struct ir_demod *d, const
  * the state after it and returns true; else false, `s` untouched. */
 static inline bool idle_stretch(const float *p, ptrdiff_t stride, struct idle_regs *s)
 {
-	float f1 = s->f1, f2 = s->f2, w1 = s->w1, w2 = s->w2, level = s->level, r = 0;
+	float f1 = s->f1, f2 = s->f2, w1 = s->w1, w2 = s->w2, d1 = s->d1, d2 = s->d2;
+	float level = s->level, r = 0;
 
 #pragma GCC unroll 16
 	for (int k = 0; k < IDLE_NOISE_EVERY; k++) {
@@ -252,20 +285,26 @@ static inline bool idle_stretch(const float *p, ptrdiff_t stride, struct idle_re
 		float n2 = f2 + s->g * (n1 - f2);
 		float m1 = w1 + s->wg * (xk - w1);
 		float m2 = w2 + s->wg * (m1 - w2);
+		float e1 = d1 + s->dg * (xk - d1);
+		float e2 = d2 + s->dg * (e1 - d2);
 
 		r = n2 - level;
-		if (fabsf(r) >= s->thr || fabsf(m2 - level) >= s->wthr)
+		if (fabsf(r) >= s->thr || fabsf(m2 - level) >= s->wthr || fabsf(e2 - level) >= s->dthr)
 			return false;
 		f1 = n1;
 		f2 = n2;
 		w1 = m1;
 		w2 = m2;
+		d1 = e1;
+		d2 = e2;
 		level += s->a * r;
 	}
 	s->f1 = f1;
 	s->f2 = f2;
 	s->w1 = w1;
 	s->w2 = w2;
+	s->d1 = d1;
+	s->d2 = d2;
 	s->level = level;
 	s->r = r;
 	return true;
@@ -280,11 +319,12 @@ static size_t idle_stretches(struct ir_demod *d, const float *p, ptrdiff_t strid
 	for (k = 0; k < count; k++, p += IDLE_NOISE_EVERY * stride) {
 		if (!idle_stretch(p, stride, s))
 			break;
-		idle_stretch_done(d, s->w2, s->level, p[(IDLE_NOISE_EVERY - 1) * stride],
+		idle_stretch_done(d, s->w2, s->d2, s->level, p[(IDLE_NOISE_EVERY - 1) * stride],
 				  p[(IDLE_NOISE_EVERY - 2) * stride], s->r);
 		if (d->n % IDLE_HOUSEKEEPING == 0) {
 			s->thr = d->idle_thr;
 			s->wthr = d->weak_thr;
+			s->dthr = d->droop_thr;
 		}
 	}
 	return k;
@@ -300,9 +340,9 @@ static size_t idle_stretches(struct ir_demod *d, const float *p, ptrdiff_t strid
 size_t demod_idle_run(struct ir_demod *d, const float *samples, size_t n, size_t stride)
 {
 	float f1 = d->f1, f2 = d->f2, level = d->idle_level;
-	float w1 = d->w1, w2 = d->w2;
-	const float g = d->fast_g, a = d->idle_a, wg = d->weak_g;
-	float thr = d->idle_thr, wthr = d->weak_thr;
+	float w1 = d->w1, w2 = d->w2, d1 = d->d1, d2 = d->d2;
+	const float g = d->fast_g, a = d->idle_a, wg = d->weak_g, dg = d->droop_g;
+	float thr = d->idle_thr, wthr = d->weak_thr, dthr = d->droop_thr;
 	const float *p = samples;
 	size_t done = 0;
 	bool departs = false; /* the stretch at p, as idle_stretches found */
@@ -315,7 +355,7 @@ size_t demod_idle_run(struct ir_demod *d, const float *samples, size_t n, size_t
 
 		i = 0;
 		if (run == IDLE_NOISE_EVERY && !departs) {
-			struct idle_regs s = { f1, f2, w1, w2, level, 0, g, wg, a, thr, wthr };
+			struct idle_regs s = { f1, f2, w1, w2, d1, d2, level, 0, g, wg, dg, a, thr, wthr, dthr };
 			size_t count = (n - done) / IDLE_NOISE_EVERY;
 			size_t k = idle_stretches(d, p, (ptrdiff_t)stride, count, &s);
 
@@ -323,9 +363,12 @@ size_t demod_idle_run(struct ir_demod *d, const float *samples, size_t n, size_t
 			f2 = s.f2;
 			w1 = s.w1;
 			w2 = s.w2;
+			d1 = s.d1;
+			d2 = s.d2;
 			level = s.level;
 			thr = s.thr;
 			wthr = s.wthr;
+			dthr = s.dthr;
 			done += k * IDLE_NOISE_EVERY;
 			p += (ptrdiff_t)(k * IDLE_NOISE_EVERY) * (ptrdiff_t)stride;
 			departs = k < count;
@@ -338,14 +381,18 @@ size_t demod_idle_run(struct ir_demod *d, const float *samples, size_t n, size_t
 			float n2 = f2 + g * (n1 - f2);
 			float m1 = w1 + wg * (*p - w1);
 			float m2 = w2 + wg * (m1 - w2);
+			float e1 = d1 + dg * (*p - d1);
+			float e2 = d2 + dg * (e1 - d2);
 
 			r = n2 - level;
-			if (fabsf(r) >= thr || fabsf(m2 - level) >= wthr)
+			if (fabsf(r) >= thr || fabsf(m2 - level) >= wthr || fabsf(e2 - level) >= dthr)
 				break;
 			f1 = n1;
 			f2 = n2;
 			w1 = m1;
 			w2 = m2;
+			d1 = e1;
+			d2 = e2;
 			level += a * r;
 		}
 		done += i;
@@ -357,6 +404,7 @@ size_t demod_idle_run(struct ir_demod *d, const float *samples, size_t n, size_t
 			float x_before = done >= 2 ? p[-2 * (ptrdiff_t)stride] : d->x_prev;
 
 			d->w2 = w2;
+			d->d2 = d2;
 			d->idle_level = level;
 			idle_noise(d, x, x_before, r);
 			if (d->n % IDLE_HOUSEKEEPING == 0) {
@@ -365,6 +413,7 @@ size_t demod_idle_run(struct ir_demod *d, const float *samples, size_t n, size_t
 				idle_housekeeping(d, x);
 				thr = d->idle_thr;
 				wthr = d->weak_thr;
+				dthr = d->droop_thr;
 			}
 		}
 	}
@@ -372,6 +421,8 @@ size_t demod_idle_run(struct ir_demod *d, const float *samples, size_t n, size_t
 	d->f2 = f2;
 	d->w1 = w1;
 	d->w2 = w2;
+	d->d1 = d1;
+	d->d2 = d2;
 	d->y_prev = f2;
 	d->idle_level = level;
 	if (done) {

@@ -223,6 +223,7 @@ DEMOD_STEP void filter_sample(struct ir_demod *d, struct full_sample *s)
 		/* The stream starts idle at whatever level it has. */
 		d->f1 = d->f2 = d->s1 = d->s2 = d->x_prev = d->y_prev = x;
 		d->w1 = d->w2 = x;
+		d->d1 = d->d2 = x;
 		d->recent = x;
 		d->level = d->baseline = x;
 	}
@@ -244,6 +245,8 @@ DEMOD_STEP void filter_sample(struct ir_demod *d, struct full_sample *s)
 	s->w_before = d->w2;
 	d->w1 += d->weak_g * (x - d->w1);
 	d->w2 += d->weak_g * (d->w1 - d->w2);
+	d->d1 += d->droop_g * (x - d->d1);
+	d->d2 += d->droop_g * (d->d1 - d->d2);
 }
 
 /* The pending candidate began before its state's level had settled and

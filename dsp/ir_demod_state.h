@@ -318,6 +318,63 @@ struct ir_seqdet;
  * a dozen 0 dB τ 5 ms / DC cells (the detector busy with noise starts
  * when a frame came), and made one false frame an hour on music. */
 #define WEAK_TRIGGER_FAST 4.5
+/*
+ * The drooped-step band.  Under a 1 ms coupling a step droops as
+ * e^(-t/τ): the weak band (two sections of WEAK_BAND_US) peaks at 0.73 of
+ * it, 3.2 per unit of step / σ of the input over its white-noise σ (6.4 σ
+ * of the band at 0 dB, before the level tracker and the noise take their
+ * share), and the 4.5 σ trigger missed leaders' starts, firing at their
+ * end instead (the undershoot, the other way: the frame lost, and in the
+ * wait between frames the wrong polarity kept for the next ones).  The
+ * step's matched filter is its drooped shape, ~τ long (4.9 per unit); two
+ * sections of 200/300/400 µs reach 3.7/3.95/4.0 (48 kHz, τ 1 ms).  The
+ * band runs beside the weak one at no cost per idle sample (the idle
+ * path's third SIMD lane), triggers at DROOP_TRIGGER σ of its own noise
+ * (measured in the dark as the weak band's, against the same level),
+ * only where the fast rules apply (after the stream's first edge, from
+ * WEAK_LOW_FAST_RATE: bench false's inputs, edgeless, never arm it), and
+ * where the weak band stays under its own trigger; the start it finds is
+ * placed where the samples before it say the step began
+ * (weak_lookback_t0 over DROOP_BACK_US), not from the band's rise.
+ * `limit` means, 12d89fb -> this (with WEAK_MIN_STEP_TAU_US), where it
+ * runs (DROOP_MAX_RATE): 16 kHz τ 1 ms 2/4/6 dB 9.3/61.5/92.7 ->
+ * 12.2/63.3/96.7 % (6 dB worst point 86 -> 92), τ 5 ms/DC 64.4/94.8/98.8
+ * -> 65.8/94.8/98.9.  At 44.1/48 kHz (where it does not run) it took
+ * τ 1 ms 0 dB from 74.1/78.9 (WEAK_MIN_STEP_TAU_US alone) to 74.7/79.6,
+ * and lost τ 5 ms/DC frames (see DROOP_MAX_RATE).  Tried there:
+ * (300 µs at 4.5 σ: τ 1 ms 0 dB 76.3/79.0, but τ 5 ms/DC 0 dB 86.6/83.3,
+ * 2 dB τ 1 ms 48 kHz 91.3: the longer, lower trigger started on noise
+ * and kept the detector busy when frames came; 500 µs at 4.5 σ lost
+ * 1-2 points at 2 dB; 300 µs at 5.5 σ: 73.6/79.0, 16 kHz 6 dB 95.2;
+ * 200 µs at 4.75 σ: 16 kHz better (14.7/66.3/97.8), 48 kHz τ 5 ms/DC
+ * 86.4 and 16 kHz 6 dB τ 5 ms/DC 98.5: within scatter, 5 σ kept for its
+ * fewer noise starts.)
+ */
+#ifndef DROOP_BAND_US
+#define DROOP_BAND_US 200.0
+#endif
+/* ...and it runs only under this rate, where the weak band is 2.8 samples
+ * (175 µs at 16 kHz, noise power 0.09 of the input's against 0.052 at
+ * 48 kHz) and the band added most.  At 44.1/48 kHz it gained at τ 1 ms
+ * but lost τ 5 ms/DC frames at 0 dB (test_seqdet_grid's rc6_0 + nec
+ * 1549 -> 1536-1541 of 1600 at 5-5.5 σ; rc6_0 48 kHz τ 5 ms seed 73
+ * 49 -> 42 of 50), not traced for want of time. */
+#ifndef DROOP_MAX_RATE
+#define DROOP_MAX_RATE WEAK_TRIGGER_FAST_RATE
+#endif
+#ifndef DROOP_TRIGGER
+#define DROOP_TRIGGER 5.0
+#endif
+/* (the band crosses its trigger up to ~700 µs into a 0 dB step drooped
+ * by a 1 ms coupling: the change point is sought over this much before
+ * the acquisition, or as much as the ring holds: LOOKBACK_US rounds up
+ * to a power of two of samples, 1333 µs at 48 kHz.  A ring of 2000 µs
+ * cost the idle path 0.4 instructions a sample more in its copy.) */
+#define DROOP_BACK_US 1200.0
+/* The drooped-step band's trigger stays over this fraction of a step
+ * learnt earlier (as WEAK_STEP_FRACTION the weak band's): the band peaks
+ * at 0.6 of the step under a 1 ms coupling (200 µs sections). */
+#define DROOP_STEP_FRACTION 0.2
 #define WEAK_TRIGGER_FAST_RATE 32000u
 /* From WEAK_LOW_FAST_RATE to WEAK_TRIGGER_FAST_RATE the same rules (the
  * trigger at WEAK_TRIGGER_LOW σ after the stream's first edge,
@@ -352,8 +409,9 @@ struct ir_seqdet;
  * and the 6 ms start window; 0.6 and 0.9 within 0.5 point of it. */
 #define WEAK_RISE_MAX 0.75
 /* The input kept (ir_lookback.h): the acquisition and LOOKBACK_BACK_US
- * before the trigger, with room; the start is sought that far back (the
- * trigger fires up to ~300 µs into a pulse at 0 dB). */
+ * (DROOP_BACK_US for the drooped-step band's starts) before the trigger,
+ * with room; the start is sought that far back (the trigger fires up to
+ * ~300 µs into a pulse at 0 dB). */
 #define LOOKBACK_US 1000.0
 #define LOOKBACK_BACK_US 500.0
 #define WEAK_MIN_STEP 4.0
@@ -364,6 +422,22 @@ struct ir_seqdet;
  * passes is taken back by the sequence detector (START_NATS).  48 kHz
  * 0 dB τ 1 ms nec 51 -> 58 %, rc6_0 48 -> 54, sony12 69 -> 75. */
 #define WEAK_MIN_STEP_FAST 3.0
+/* ...and there the acquisition's mean is held to it brought back to the
+ * step's start under the fastest coupling the README supports (τ 1 ms),
+ * not as measured: in a stream of weak frames the wide band never
+ * measures the coupling (the rate falls back to WEAK_TAU_START_US's 3 ms),
+ * and a 0 dB leader drooped by 1 ms, triggered 0.3-0.7 ms in, measured
+ * 0.11-0.17 against a 0.16 bar (44.1 kHz sanyo, traced): rejected, the
+ * line followed it, and the trigger fired at its end the other way.  (The
+ * step given to the sequence detector is still brought back at the
+ * measured or assumed rate.)  At 44.1/48 kHz (no drooped-step band
+ * there): τ 1 ms 0 dB 71.3/77.7 -> 74.1/78.9 %, 2 dB 94.1/92.3 ->
+ * 94.0/93.1, τ 5 ms/DC 0 dB 87.7/86.9 -> 88.4/86.6 (`limit`, 100 frames
+ * a point); brought back at the measured rate instead, 72.4/79.0 at
+ * τ 1 ms 0 dB.  Not under WEAK_TRIGGER_FAST_RATE: at 16 kHz it passed a
+ * start on bench false's music that became a frame (1 an hour; 0 with
+ * the acquisition's mean as measured). */
+#define WEAK_MIN_STEP_TAU_US 1000.0
 /* ...and there, for a step under WEAK_COMMIT_FAST_SIGMA σ of the weak
  * band (0-4 dB: 4-11 σ), the sequence detector keeps its best τ hypothesis
  * only after WEAK_COMMIT_FAST_US (its own window is 6 ms): under a 1 ms
@@ -604,6 +678,15 @@ struct ir_demod {
 	/* the weak band's last strong_d samples (see STRONG_LOOK_US) */
 	float strong_hist[STRONG_HIST_MAX];
 	unsigned strong_d, strong_i, strong_n;
+	/* the drooped-step band (see DROOP_BAND_US): its sections, gain,
+	 * noise variance gain, noise variance measured as the weak band's,
+	 * and its trigger (INFINITY: off) */
+	float d1, d2, droop_g, droop_thr;
+	double droop_gain, droop_noise2;
+	float droop_acc; /* squared deviations gathered for it (demod_droop_noise) */
+	unsigned droop_acc_n;
+	bool weak_droop; /* the weak start in progress was the drooped-step band's */
+	bool droop_on;   /* the band runs at this rate (see DROOP_MAX_RATE) */
 
 	/* envelope hook: a photodiode's carrier energy added to the samples
 	 * (ir_envelope.h) at rates that hold the carrier; NULL below 66 kHz.
@@ -636,6 +719,30 @@ static inline double demod_weak_noise_gain(struct ir_demod *d)
 	if (early)
 		d->weak_noise_k++;
 	return (early || !d->have_edge ? d->alpha_noise : d->alpha_weak_noise) * IDLE_NOISE_EVERY;
+}
+
+/* Every IDLE_HOUSEKEEPING samples of a dark line: the drooped-step band's
+ * noise takes in the mean of the squared deviations gathered since
+ * (droop_acc, one every IDLE_NOISE_EVERY samples as the weak band's),
+ * limited to `lim_sigmas2` times its variance, at the weak band's rate of
+ * averaging.  (Folded in one by one, as the weak band's, the idle path
+ * cost 2.3 instructions a sample more, 26.3; one sample every
+ * IDLE_HOUSEKEEPING instead made the estimate too coarse at 16 kHz: its
+ * 6 dB τ 5 ms/DC mean fell to 77.7 %.) */
+static inline void demod_droop_noise(struct ir_demod *d, double lim_sigmas2)
+{
+	double lim2 = lim_sigmas2 * d->droop_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
+	double k = d->droop_acc_n, acc = d->droop_acc;
+	bool early = d->weak_noise_k < d->weak_noise_fast_k;
+	double g = (early || !d->have_edge ? d->alpha_noise : d->alpha_weak_noise) * IDLE_NOISE_EVERY;
+
+	if (!d->droop_on)
+		return; /* (nothing gathered: the band's noise is read only where it runs) */
+	/* (k updates of gain g toward their mean m: g k (m - v), m = acc / k;
+	 * g k stays under 0.19, see noise_alpha_for) */
+	d->droop_noise2 += g * ((acc < k * lim2 ? acc : k * lim2) - k * d->droop_noise2);
+	d->droop_acc = 0;
+	d->droop_acc_n = 0;
 }
 
 static inline double demod_threshold(const struct ir_demod *d)

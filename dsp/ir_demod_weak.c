@@ -39,14 +39,15 @@ static double weak_cross_time(const struct ir_demod *d, double prev, double cur)
 /* Out of idle, the weak band departed by its trigger while the wide band saw
  * nothing: a weak pulse may have started.  Its first WEAK_ACQUIRE_US are
  * measured before anything is told. */
-static void weak_start(struct ir_demod *d, double dev, double dev_prev)
+static void weak_start(struct ir_demod *d, double dev, double dev_prev, bool droop)
 {
 	int dir = dev > 0 ? 1 : -1;
-	double thr = d->weak_thr;
+	double thr = droop ? d->droop_thr : d->weak_thr;
 
 	if (d->cfg.polarity != IR_POLARITY_AUTO && dir != d->cfg.polarity)
 		return; /* the line can only go darker: noise */
 	d->weak = true;
+	d->weak_droop = droop;
 	d->weak_acq = true;
 	d->weak_acq_sum = 0;
 	d->weak_acq_n = 0;
@@ -158,17 +159,23 @@ static double weak_t0(const struct ir_demod *d, double a, double k)
 	return d->weak_cross_t - demod_band_rise(f) * d->weak_band_us;
 }
 
-/* RC-MM: where the first pulse most likely began (µs), from the samples
- * before the trigger (the ring, LOOKBACK_BACK_US of them), as the change
+/* RC-MM, and the drooped-step band's starts (which cross their trigger
+ * late: see DROOP_BAND_US): where the first pulse most likely began (µs),
+ * from the samples before the trigger (the ring, `back_us` of them), as the change
  * point from the idle level to the lit level `a`.  Placed from the weak
  * band's rise to its trigger instead, it came out 50-170 µs early at
  * 0-4 dB under a 1 ms coupling (the drooped level made the rise look
  * long), which put the header's period (pulse + space) out of RC-MM's
  * ±83 µs: rcmm32 4 dB τ 1 ms 62/66 % -> 89/91 % at 44.1/48 kHz. */
-static double weak_lookback_t0(const struct ir_demod *d, double a)
+static double weak_lookback_t0(const struct ir_demod *d, double a, double back_us)
 {
 	uint64_t end = d->n - d->weak_acq_n;
-	unsigned back = (unsigned)ceil(LOOKBACK_BACK_US / d->us_per_sample);
+	unsigned back = (unsigned)ceil(back_us / d->us_per_sample);
+
+	/* (no further back than the ring still holds, the acquisition's
+	 * samples being its newest: 1000 µs at 16 kHz) */
+	if (back + d->weak_acq_n > d->lb.mask)
+		back = d->weak_acq_n < d->lb.mask ? (unsigned)(d->lb.mask - d->weak_acq_n) : 0;
 	uint64_t m = ir_lookback_rise(&d->lb, end, back, d->weak_b, (int)d->weak_dir, a);
 
 	return ((double)m - 0.5) * d->us_per_sample;
@@ -212,7 +219,7 @@ static double weak_commit_us(const struct ir_demod *d, double a, double sd)
 static void weak_acquired(struct ir_demod *d)
 {
 	double k = d->decay > d->weak_k_min ? d->decay : demod_alpha_for(WEAK_TAU_START_US, d->us_per_sample);
-	double a = d->weak_acq_sum / d->weak_acq_n, t0, mid_n, sd = sqrt(d->weak_noise2);
+	double a = d->weak_acq_sum / d->weak_acq_n, t0, mid_n, a_fast, sd = sqrt(d->weak_noise2);
 	/* RC-MM: a first pulse that ended inside the acquisition is the
 	 * sequence detector's however strong (the wide band cannot hold
 	 * RC-MM's 167 µs pulses at 6 dB), and its level is that of its lit
@@ -222,7 +229,17 @@ static void weak_acquired(struct ir_demod *d)
 	d->weak_acq = false;
 	if (a_short > 0)
 		a = a_short;
-	if (a < (weak_fast(d) ? WEAK_MIN_STEP_FAST : WEAK_MIN_STEP) * sd) {
+	t0 = a_short > 0 ? weak_lookback_t0(d, a, LOOKBACK_BACK_US)
+	     : d->weak_droop ? weak_lookback_t0(d, a, DROOP_BACK_US)
+			     : weak_t0(d, a, k);
+	/* the coupling drooped the measured samples: about their middle */
+	mid_n = ((double)d->n - 0.5 * d->weak_acq_n) - t0 / d->us_per_sample;
+	/* (held to it as a 1 ms coupling would have left it, from 32 kHz: see
+	 * WEAK_MIN_STEP_TAU_US) */
+	a_fast = mid_n > 0 && d->cfg.sample_rate >= WEAK_TRIGGER_FAST_RATE
+			 ? a * exp(demod_alpha_for(WEAK_MIN_STEP_TAU_US, d->us_per_sample) * mid_n)
+			 : a;
+	if (weak_fast(d) ? a_fast < WEAK_MIN_STEP_FAST * sd : a < WEAK_MIN_STEP * sd) {
 		weak_reject(d); /* noise, or a wander: nothing was told */
 		return;
 	}
@@ -234,11 +251,7 @@ static void weak_acquired(struct ir_demod *d)
 			weak_reject(d);
 		return;
 	}
-	t0 = a_short > 0 ? weak_lookback_t0(d, a) : weak_t0(d, a, k);
-	/* the coupling drooped the measured samples: about their middle */
-	mid_n = ((double)d->n - 0.5 * d->weak_acq_n) - t0 / d->us_per_sample;
-	if (mid_n > 0)
-		a *= exp(k * mid_n);
+	a = mid_n > 0 ? a * exp(k * mid_n) : a;
 	if (t0 < d->last_edge_us)
 		t0 = d->last_edge_us;
 	if (d->cfg.polarity == IR_POLARITY_AUTO)
@@ -274,15 +287,18 @@ static void weak_give_back(struct ir_demod *d)
  * the weak trigger (in the frames' polarity) and the line's timers. */
 static void weak_wait_sample(struct ir_demod *d, float w_before, bool *timers)
 {
-	double dev = d->w2 - d->weak_b;
+	double dev = d->w2 - d->weak_b, ddev = d->d2 - d->weak_b;
 	bool armed = d->weak_quiet_n >= d->weak_rearm_n;
+	bool droop = fabs(dev) < d->weak_thr && fabs(ddev) >= d->droop_thr;
 
 	if (!armed)
 		d->weak_quiet_n = fabs(dev) < d->weak_thr ? d->weak_quiet_n + 1 : 0;
-	if (armed && fabs(dev) >= d->weak_thr && (d->pol == 0 || dev * d->pol > 0)) {
+	if (droop)
+		dev = ddev;
+	if (armed && (droop || fabs(dev) >= d->weak_thr) && (d->pol == 0 || dev * d->pol > 0)) {
 		d->weak_wait = false;
 		d->level = d->weak_b;
-		weak_start(d, dev, w_before - d->weak_b);
+		weak_start(d, dev, droop ? dev : w_before - d->weak_b, droop);
 		d->weak_wait = !d->weak; /* (a direction the line cannot take) */
 		return;
 	}
@@ -350,6 +366,8 @@ void demod_weak_idle_sample(struct ir_demod *d)
 {
 	double dw = (double)d->w2 - d->weak_idle, dw2 = dw * dw;
 	double wlim2 = 9 * d->weak_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
+	double dd = (double)d->d2 - d->weak_idle, dd2 = dd * dd;
+	double dlim2 = 9 * d->droop_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
 
 	/* (a level is followed over consecutive idle samples of this path
 	 * only: anything between, the idle path included, starts it anew) */
@@ -363,13 +381,21 @@ void demod_weak_idle_sample(struct ir_demod *d)
 	d->weak_idle += d->weak_wait_g * dw;
 	if (d->weak_idle_n < d->quiet_n)
 		return;
-	if (d->n % IDLE_NOISE_EVERY == 0 && dw2 < wlim2)
+	if (d->n % IDLE_NOISE_EVERY == 0 && dw2 < wlim2) {
 		d->weak_noise2 += demod_weak_noise_gain(d) * (dw2 - d->weak_noise2);
-	if (d->n % IDLE_HOUSEKEEPING == 0)
+		if (d->droop_on && dd2 < dlim2) {
+			d->droop_acc += (float)dd2;
+			d->droop_acc_n++;
+		}
+	}
+	if (d->n % IDLE_HOUSEKEEPING == 0) {
+		demod_droop_noise(d, 9);
 		demod_weak_set_noise(d, d->weak_noise2);
+	}
 }
 
-/* The weak trigger on the full path, the line idle: the weak band departed
+/* The weak trigger on the full path, the line idle: the weak band (or,
+ * where it stayed under its trigger, the drooped-step band) departed
  * by the trigger from its idle level (demod_weak_idle_sample's, once it follows
  * the line; before that the line's level, which follows the signal within
  * TRACK_US and would take in a weak pulse's slow rise).  Starts a weak
@@ -378,11 +404,17 @@ bool demod_weak_idle_trigger(struct ir_demod *d, float w_before)
 {
 	bool followed = d->weak_idle_at == d->n && d->weak_idle_n >= d->quiet_n;
 	double ref = followed ? d->weak_idle : d->level, level = d->level;
+	bool weak = fabsf(d->w2 - (float)ref) >= d->weak_thr && fabs(d->w2 - ref) >= STEP_FRACTION * d->step;
+	bool droop = !weak && fabsf(d->d2 - (float)ref) >= d->droop_thr &&
+		     fabs(d->d2 - ref) >= DROOP_STEP_FRACTION * d->step;
 
-	if (fabsf(d->w2 - (float)ref) < d->weak_thr || fabs(d->w2 - ref) < STEP_FRACTION * d->step)
+	if (!weak && !droop)
 		return false;
 	d->level = ref;
-	weak_start(d, d->w2 - ref, w_before - ref);
+	if (droop)
+		weak_start(d, d->d2 - ref, d->d2 - ref, true);
+	else
+		weak_start(d, d->w2 - ref, w_before - ref, false);
 	if (!d->weak)
 		d->level = level;
 	return true;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "ir_seqdet.h"
 #include "ir_seqdet_grid.h"
+#include "ir_seqdet_rcmm.h"
 
 #include <errno.h>
 #include <math.h>
@@ -198,9 +199,6 @@ static const double step_scale[] = { 0.8, 1.0, 1.25 };
 #define RING 512
 
 #define COST_INF 1e300
-/* RC-MM's rises planned at once (see rcmm_plan): a window of LAG_US +
- * EMIT_EVERY_US holds at most 14 (361 µs apart). */
-#define RCMM_PLAN_MAX 32
 
 struct trellis {
 	bool alive;
@@ -282,16 +280,21 @@ struct ir_seqdet {
 	unsigned dec_run;       /* blocks of the decided path's last run */
 	unsigned fb_min;        /* blocks: see FB_MIN_US */
 
-	/* RC-MM's grid (see RCMM_GRID_TOL_US): the first lit sample of the
+	/* RC-MM's grid (see ir_seqdet_rcmm.h): the first lit sample of the
 	 * last rise told (-1: none yet), and a bit pulse to insert (its
 	 * first lit and first dark sample; ins_rise -1: none) */
 	double g_rise;
 	double ins_rise, ins_fall;
 	/* the rises planned over the traced path (rcmm_plan): block and
 	 * first lit sample, g_n of them */
-	uint64_t g_blk[RCMM_PLAN_MAX];
-	double g_at[RCMM_PLAN_MAX];
+	uint64_t g_blk[IR_RCMM_PLAN_MAX];
+	double g_at[IR_RCMM_PLAN_MAX];
 	unsigned g_n;
+	struct ir_rcmm rcmm;    /* rcmm_plan's scratch */
+	double *g_x;            /* ...and its restored samples (RING × L) */
+	struct ir_rcmm_scratch g_sc; /* ir_rcmm_symbols' (RING × L + 1 each) */
+	unsigned g_told;        /* RC-MM rises told (the header's counted) */
+	bool g_sym;             /* RC-MM: edges told from ir_rcmm_symbols */
 	double last_edge;       /* first sample of the last level told */
 	double g_c[RING];       /* the traced path's low-pass per block */
 	/* The general family's unit grid (grid_plan): the grid (-1: not
@@ -303,6 +306,9 @@ struct ir_seqdet {
 	unsigned gr_told, gr_n;
 	uint64_t gr_blk[IR_GRID_EDGES_MAX];
 	double gr_at[IR_GRID_EDGES_MAX];
+	/* the receiver's stretch the frame's last plan showed (samples; NAN:
+	 * none yet), and its leader (µs) */
+	double gr_stretch, gr_lead_stretch;
 	struct ir_grid grid;    /* grid_plan's scratch */
 };
 
@@ -361,8 +367,14 @@ int ir_seqdet_new(unsigned sample_rate, ir_seqdet_edge_fn edge_fn,
 		return -EINVAL;
 	}
 	sd->xr = calloc((size_t)RING * sd->L, sizeof(*sd->xr));
-	if (!sd->xr) {
-		free(sd);
+	sd->g_x = calloc((size_t)RING * sd->L, sizeof(*sd->g_x));
+	sd->g_sc.cum = calloc((size_t)RING * sd->L + 1, sizeof(*sd->g_sc.cum));
+	sd->g_sc.v = calloc((size_t)RING * sd->L + 1, sizeof(*sd->g_sc.v));
+	sd->g_sc.b = calloc((size_t)RING * sd->L + 1, sizeof(*sd->g_sc.b));
+	sd->g_sc.back = calloc((size_t)RING * sd->L + 1, sizeof(*sd->g_sc.back));
+	sd->g_sc.count = calloc((size_t)RING * sd->L + 1, sizeof(*sd->g_sc.count));
+	if (!sd->xr || !sd->g_x || !sd->g_sc.cum || !sd->g_sc.v || !sd->g_sc.b || !sd->g_sc.back || !sd->g_sc.count) {
+		ir_seqdet_free(sd);
 		return -ENOMEM;
 	}
 	*out = sd;
@@ -371,8 +383,15 @@ int ir_seqdet_new(unsigned sample_rate, ir_seqdet_edge_fn edge_fn,
 
 void ir_seqdet_free(struct ir_seqdet *sd)
 {
-	if (sd)
+	if (sd) {
 		free(sd->xr);
+		free(sd->g_x);
+		free(sd->g_sc.cum);
+		free(sd->g_sc.v);
+		free(sd->g_sc.b);
+		free(sd->g_sc.back);
+		free(sd->g_sc.count);
+	}
 	free(sd);
 }
 
@@ -574,6 +593,8 @@ void ir_seqdet_start(struct ir_seqdet *sd, const struct ir_seqdet_start *st)
 	sd->dec = 0;
 	sd->dec_level = 1;
 	sd->g_rise = -1;
+	sd->g_told = 1;
+	sd->g_sym = false;
 	sd->ins_rise = -1;
 	sd->g_n = 0;
 	sd->last_edge = t0n;
@@ -582,6 +603,8 @@ void ir_seqdet_start(struct ir_seqdet *sd, const struct ir_seqdet_start *st)
 	sd->gr_fall = sd->gr_rise = -1;
 	sd->gr_told = 0;
 	sd->gr_n = 0;
+	sd->gr_stretch = NAN;
+	sd->gr_lead_stretch = 0;
 	fb_start(sd, n, t0n);
 	sd->running = true;
 	if (replay)
@@ -997,49 +1020,23 @@ static double refine_edge(const struct ir_seqdet *sd, const struct trellis *t, u
 	return shift;
 }
 
-/* RC-MM's symbol grid.  A symbol's period (one pulse's start to the
- * next's) is 444, 611, 778 or 944 µs, whatever a receiver does to the
- * pulses' widths (src/protocols/rcmm.c reads symbols by period, ±83 µs).
- * The trellis's blocks (~55 µs, a third of a 167 µs bit pulse) cannot
- * hold that grid: a period's two edges are each a block off, and the
- * windows of ±83 µs plus a block either way overlap.  At 0-2 dB its
- * typical loss is a bit pulse missed: the two spaces around it decided
- * as one, a period of 1055-1889 µs that no symbol has.  Such a gap,
- * between two rises the path decided, is mended to the sample: a bit
- * pulse where the samples say it best is, among the places that put
- * both periods on the grid within RCMM_GRID_TOL_US.  (A missed pulse
- * between two 00 symbols, 888 µs, reads as a symbol 11: not seen here.) */
-#ifndef RCMM_GRID_TOL_US
-#define RCMM_GRID_TOL_US 45.0
+/* RC-MM's symbol detector (ir_rcmm_symbols) after the first bit pulse;
+ * 0: the grid's retiming all through (rcmm_plan). */
+#ifndef RCMM_SYMBOLS
+#define RCMM_SYMBOLS 1
 #endif
-/* An inserted pulse must explain its samples better than darkness by
- * this much (nats): the gap is off the grid either way, so any pulse
- * the samples support beats none. */
-#ifndef RCMM_INSERT_NATS
-#define RCMM_INSERT_NATS 0.0
+#ifndef RCMM_SYM_MARGIN_NATS
+#define RCMM_SYM_MARGIN_NATS 4.0
 #endif
-#define RCMM_BIT_US 166.7
-/* The longest symbol period and the decoder's margin; two symbols. */
-#define RCMM_PERIOD_MAX_US (944.4 + 83.3)
-#define RCMM_GAP_MAX_US (2 * 944.4 + 83.3)
-static const double rcmm_period_us[] = { 444.4, 611.1, 777.8, 944.4 };
 
 static bool rcmm_family(const struct ir_seqdet *sd)
 {
 	return sd->best >= (int)(N_TAU_H * N_SCALE);
 }
 
-static bool rcmm_on_grid(double us)
-{
-	for (unsigned i = 0; i < sizeof(rcmm_period_us) / sizeof(rcmm_period_us[0]); i++)
-		if (fabs(us - rcmm_period_us[i]) <= RCMM_GRID_TOL_US)
-			return true;
-	return false;
-}
-
 /* The traced path's low-pass (what the AC coupling subtracts) at the
- * start of each block of [dec, nb), into sd->g_c: ring_restored's
- * restoring term, for RC-MM's grid and the unit grids alike. */
+ * start of each block of [dec, nb), into sd->g_c: the restoring term of
+ * ring_restored (the unit grids) and rcmm_window (RC-MM's grid). */
 static void trace_lowpass(struct ir_seqdet *sd, const struct trellis *t)
 {
 	double c = sd->dec_c;
@@ -1072,65 +1069,6 @@ static bool ring_restored(const struct ir_seqdet *sd, const struct trellis *t, d
 	return true;
 }
 
-/* Samples [p, p + P) lit against dark: the squared errors' difference
- * over 2σ², in nats (-INFINITY when a sample is not in the window). */
-static double rcmm_pulse_gain(const struct ir_seqdet *sd, const struct trellis *t, double p, unsigned P)
-{
-	double sum = 0, a = t->a, noise2 = sd->penalty / (2 * EDGE_NATS);
-
-	for (unsigned i = 0; i < P; i++) {
-		double r;
-
-		if (!ring_restored(sd, t, p + i, &r))
-			return -INFINITY;
-		sum += 2 * a * r - a * a;
-	}
-	return sum / (2 * noise2);
-}
-
-/* The gap between rises r1 and r2 (first lit samples) is off RC-MM's
- * grid: plans the bit pulse that mends it (sd->ins_rise, ins_fall), after
- * sample `from` (the first not yet told) and `fall` (the end of r1's
- * pulse), where one is worth RCMM_INSERT_NATS. */
-static void rcmm_mend(struct ir_seqdet *sd, const struct trellis *t, double r1, double r2, double from,
-		      double fall)
-{
-	unsigned P = (unsigned)lround(RCMM_BIT_US / sd->us);
-	double best = RCMM_INSERT_NATS, lo = fmax(from, fall + 1);
-
-	if (P < 1)
-		P = 1;
-	for (double p = ceil(lo); p + P < r2; p++) {
-		double g;
-
-		if (!rcmm_on_grid((p - r1) * sd->us) || !rcmm_on_grid((r2 - p) * sd->us))
-			continue;
-		g = rcmm_pulse_gain(sd, t, p, P);
-		if (g > best) {
-			best = g;
-			sd->ins_rise = p;
-			sd->ins_fall = p + P;
-		}
-	}
-}
-
-/* A rise may move this far from where the path's blocks and
- * refine_edge put it (a block, and the ±1 block either edge of a period
- * was seen off at 0 dB), and one off the grid costs RCMM_OFF_GRID_NATS:
- * the rises of a window are timed together, each to the sample, so that
- * every period is on the grid where the samples allow (a Viterbi over
- * the rises, as the genie-aided bound integrates over known symbols).
- * At 0 dB 48 kHz τ 5 ms the periods told were off their symbol's by
- * 39 µs rms, a third of them by 40-83 µs (and more, read as the next
- * symbol). */
-#ifndef RCMM_RETIME_US
-#define RCMM_RETIME_US 100.0
-#endif
-#ifndef RCMM_OFF_GRID_NATS
-#define RCMM_OFF_GRID_NATS 4.0
-#endif
-#define RCMM_CAND_MAX 64
-
 /* The path's rises and falls over blocks [dec, nb), to the sample (as
  * refine_edge puts them): rises r[], the fall after each f[] (-1 where
  * it is not in the window), *fall0 the last fall before r[0] (the last
@@ -1151,7 +1089,7 @@ static unsigned rcmm_path_edges(struct ir_seqdet *sd, const struct trellis *t, d
 			continue;
 		s = (double)(sd->n0 + j * sd->L) + refine_edge(sd, t, j, lev, l);
 		lev = l;
-		if (l && n == RCMM_PLAN_MAX)
+		if (l && n == IR_RCMM_PLAN_MAX)
 			break;
 		if (l) {
 			sd->g_blk[n] = j;
@@ -1166,90 +1104,96 @@ static unsigned rcmm_path_edges(struct ir_seqdet *sd, const struct trellis *t, d
 	return n;
 }
 
-/* The pulse lit from sample p to `fall` against darkness there, nats,
- * as rcmm_pulse_gain. */
-static double rcmm_rise_gain(const struct ir_seqdet *sd, const struct trellis *t, double p, double fall)
+/* The window's samples (blocks [dec, nb), as ring_restored has them)
+ * restored with the traced path's low-pass (sd->g_c), into sd->g_x: RC-MM's
+ * grid (ir_seqdet_rcmm.h) scores its pulses on them; returns the first
+ * sample's stream index, *n the samples. */
+static double rcmm_window(struct ir_seqdet *sd, const struct trellis *t, unsigned *n)
 {
-	return fall > p ? rcmm_pulse_gain(sd, t, p, (unsigned)(fall - p)) : -INFINITY;
-}
+	uint64_t j0 = sd->dec;
 
-/* The rises r[0..n) (falls f[], the one before r[0] fall0) timed
- * together on the grid: sd->g_at. */
-static void rcmm_retime(struct ir_seqdet *sd, const struct trellis *t, const double *r, const double *f,
-			double fall0, unsigned n)
-{
-	int W = (int)ceil(RCMM_RETIME_US / sd->us), nc = 2 * W + 1;
-	double v[2][RCMM_CAND_MAX], from = (double)(sd->n0 + sd->dec * sd->L);
-	uint8_t back[RCMM_PLAN_MAX][RCMM_CAND_MAX];
-	double off = RCMM_OFF_GRID_NATS;
-	int cur = 0, best = W;
+	if (j0 + RING <= sd->nb)
+		j0 = sd->nb - RING + 1;
+	*n = 0;
+	for (uint64_t j = j0; j < sd->nb; j++) {
+		double T = sd->lev[j % RING] ? t->a : 0;
 
-	if (nc > RCMM_CAND_MAX) {
-		W = (RCMM_CAND_MAX - 1) / 2;
-		nc = 2 * W + 1;
-	}
-	for (unsigned k = 0; k < n; k++) {
-		double lo = fmax(from, (k > 0 ? f[k - 1] : fall0) + 1);
-		double g0 = f[k] >= 0 ? rcmm_rise_gain(sd, t, r[k], f[k]) : 0;
+		for (unsigned off = 0; off < sd->L; off++) {
+			double c = T + (sd->g_c[j % RING] - T) * (off ? t->wp[off - 1] : 1);
 
-		for (int c = 0; c < nc; c++) {
-			double p = r[k] + c - W, g = 0, bv = -INFINITY;
-
-			if (c != W) {
-				if (f[k] < 0 || p < lo || p + 1 >= f[k])
-					g = -INFINITY;
-				else
-					g = rcmm_rise_gain(sd, t, p, f[k]) - g0;
-			}
-			back[k][c] = (uint8_t)W;
-			for (int c2 = 0; c2 < nc && isfinite(g); c2++) {
-				double q = k > 0 ? r[k - 1] + c2 - W : sd->g_rise, val;
-
-				if (k > 0 && !isfinite(v[cur][c2]))
-					continue;
-				val = (k > 0 ? v[cur][c2] : 0) -
-				      (q >= 0 && !rcmm_on_grid((p - q) * sd->us) ? off : 0);
-				if (val > bv) {
-					bv = val;
-					back[k][c] = (uint8_t)c2;
-				}
-				if (k == 0)
-					break;
-			}
-			v[1 - cur][c] = bv + g;
+			sd->g_x[(*n)++] = sd->pol * ((double)sd->xr[(j % RING) * sd->L + off] - sd->b) + c;
 		}
-		cur = 1 - cur;
 	}
-	for (int c = 0; c < nc; c++)
-		if (v[cur][c] > v[cur][best])
-			best = c;
-	for (unsigned k = n; k-- > 0;) {
-		sd->g_at[k] = r[k] + best - W;
-		best = back[k][best];
-	}
+	return (double)(sd->n0 + j0 * sd->L);
 }
 
 /* Before telling blocks [dec, upto): the traced path's rises over
- * [dec, nb) timed on the grid (rcmm_retime), then the first gap between
- * two that no symbol has mended (rcmm_mend). */
+ * [dec, nb) timed on RC-MM's grid, and the first gap between two that no
+ * symbol has mended (ir_rcmm_plan): sd->g_at, ins_rise, ins_fall. */
 static void rcmm_plan(struct ir_seqdet *sd, const struct trellis *t)
 {
-	double r[RCMM_PLAN_MAX], f[RCMM_PLAN_MAX], prev = sd->g_rise, fall = sd->last_edge;
-	double from = (double)(sd->n0 + sd->dec * sd->L);
-	unsigned n = rcmm_path_edges(sd, t, r, f, &fall);
+	struct ir_rcmm *w = &sd->rcmm;
+	struct ir_rcmm_plan plan;
 
-	sd->g_n = n;
-	sd->ins_rise = -1;
-	if (n == 0)
-		return;
-	rcmm_retime(sd, t, r, f, fall, n);
-	for (unsigned k = 0; k < n && sd->ins_rise < 0; k++) {
-		double s = sd->g_at[k], gap = (s - prev) * sd->us;
+	w->fall0 = sd->last_edge;
+	w->n = rcmm_path_edges(sd, t, w->rise, w->fall, &w->fall0);
+	w->us = sd->us;
+	w->a = t->a;
+	w->noise2 = sd->penalty / (2 * EDGE_NATS);
+	w->from = (double)(sd->n0 + sd->dec * sd->L);
+	w->prev_rise = sd->g_rise;
+	w->s0 = rcmm_window(sd, t, &w->n_x);
+	w->x = sd->g_x;
+	ir_rcmm_plan(w, &plan);
+	sd->g_n = w->n;
+	sd->ins_rise = plan.ins_rise;
+	sd->ins_fall = plan.ins_fall;
+	for (unsigned k = 0; k < w->n; k++)
+		sd->g_at[k] = plan.at[k];
+}
 
-		if (prev >= 0 && gap > RCMM_PERIOD_MAX_US && gap <= RCMM_GAP_MAX_US)
-			rcmm_mend(sd, t, prev, s, from, fall);
-		prev = s;
-		fall = f[k];
+/* RC-MM after its first bit pulse: the symbols over the window
+ * (ir_rcmm_symbols, from the last rise told) whose rises lie before
+ * block `upto` are told, each a bit pulse. */
+static void rcmm_symbols_tell(struct ir_seqdet *sd, const struct trellis *t, uint64_t upto)
+{
+	struct ir_rcmm *w = &sd->rcmm;
+	double rise[IR_RCMM_PLAN_MAX], margin[IR_RCMM_PLAN_MAX], end = (double)(sd->n0 + upto * sd->L);
+	unsigned P = ir_rcmm_bit_samples(sd->us), width = P, n;
+
+	trace_lowpass(sd, t);
+	w->us = sd->us;
+	w->a = t->a;
+	w->noise2 = sd->penalty / (2 * EDGE_NATS);
+	w->from = (double)(sd->n0 + sd->dec * sd->L);
+	/* (before the first bit pulse: from the header's rise) */
+	w->prev_rise = sd->g_told == 1 ? sd->gr_t0 : sd->g_rise;
+	w->fall0 = sd->last_edge;
+	w->n = 0;
+	w->s0 = rcmm_window(sd, t, &w->n_x);
+	w->x = sd->g_x;
+	n = ir_rcmm_symbols(w, sd->g_told, &sd->g_sc, rise, margin);
+	for (unsigned k = 0; k < n && rise[k] < end; k++) {
+		if (margin[k] < RCMM_SYM_MARGIN_NATS) {
+			/* a symbol the samples cannot tell from another is
+			 * told as a pulse too short for a bit pulse (under
+			 * half one; every period is some symbol's within
+			 * ±83 µs): the decoder refuses the frame there (a
+			 * wrong code is worse than none), and the detector
+			 * stays in step with the rest of it (given up, its
+			 * rest started frames of its own: 74 iMON and 44
+			 * RC-MM-12/24 false frames in 1200 at 0-2 dB) */
+			width = P / 4 > 1 ? P / 4 : 1;
+		}
+		sd->edge_fn(sd->userdata, (rise[k] - 0.5) * sd->us, true);
+		if (!sd->running)
+			return;
+		sd->edge_fn(sd->userdata, (rise[k] + width - 0.5) * sd->us, false);
+		if (!sd->running)
+			return;
+		sd->g_rise = rise[k];
+		sd->last_edge = rise[k] + width;
+		sd->g_told++;
 	}
 }
 
@@ -1284,6 +1228,7 @@ static void rcmm_tell_inserted(struct ir_seqdet *sd, uint64_t j, uint64_t upto)
 		return;
 	sd->edge_fn(sd->userdata, (sd->ins_fall - 0.5) * sd->us, false);
 	sd->g_rise = sd->ins_rise;
+	sd->g_told++;
 	sd->last_edge = sd->ins_fall;
 	sd->ins_rise = -1;
 }
@@ -1376,6 +1321,9 @@ static int grid_leader(struct ir_seqdet *sd)
 	if (fall < 0 || rise < 0)
 		return -1;
 	grid = ir_grid_pick((fall - sd->gr_t0) * sd->us, (rise - fall) * sd->us);
+	if (grid >= 0)
+		sd->gr_lead_stretch = ir_grid_leader_stretch(grid, (fall - sd->gr_t0) * sd->us,
+							     (rise - fall) * sd->us);
 	if (sd->gr_rise >= 0)
 		sd->gr_grid = grid < 0 ? -2 : grid;
 	return grid;
@@ -1385,6 +1333,7 @@ static int grid_leader(struct ir_seqdet *sd)
  * [dec, nb) timed on the frame's grid (gr_at, gr_n; none without one). */
 static void grid_plan(struct ir_seqdet *sd, const struct trellis *t)
 {
+	double stretch_us, frame_us;
 	int grid;
 
 	sd->gr_n = 0;
@@ -1392,17 +1341,25 @@ static void grid_plan(struct ir_seqdet *sd, const struct trellis *t)
 		return;
 	grid_path(sd, t);
 	grid = grid_leader(sd);
-	if (grid < 0 || !ir_grid_retime(&sd->grid, grid, sd->gr_at))
+	/* the frame's stretch so far: its leader's until a plan shows one */
+	frame_us = isnan(sd->gr_stretch) ? sd->gr_lead_stretch : sd->gr_stretch * sd->us;
+	if (grid < 0 || !ir_grid_retime(&sd->grid, grid, frame_us, sd->gr_at, &stretch_us))
 		return;
 	sd->gr_n = sd->grid.n;
+	sd->gr_stretch = stretch_us / sd->us;
 }
 
 /* The sample of the edge told at block j: as planned, else `s`
  * (refine_edge's); after the last edge told and before what this call
- * decides (block `upto`).  Keeps the leader's edges for grid_leader. */
-static double grid_edge_at(struct ir_seqdet *sd, uint64_t j, double s, uint64_t upto)
+ * decides (block `upto`).  A planned fall (`rise` false) comes the
+ * receiver's stretch earlier: the decoders' tolerances are centred on the
+ * remote's marks, and with a receiver's 200 µs on top, RC-6's ±222 µs
+ * left 22 µs for the noise.  Keeps the leader's edges for grid_leader. */
+static double grid_edge_at(struct ir_seqdet *sd, uint64_t j, double s, uint64_t upto, bool rise)
 {
-	s = planned_edge(sd->gr_blk, sd->gr_at, sd->gr_n, j, s);
+	double p = planned_edge(sd->gr_blk, sd->gr_at, sd->gr_n, j, NAN);
+
+	s = isnan(p) ? s : rise ? p : p - sd->gr_stretch;
 	s = fmin(fmax(s, sd->last_edge + 1), (double)(sd->n0 + upto * sd->L) - 1);
 	if (sd->gr_told == 0)
 		sd->gr_fall = s;
@@ -1441,14 +1398,21 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 			k--;
 		}
 	}
-	if (rcmm_family(sd))
+	if (sd->g_sym) {
+		rcmm_symbols_tell(sd, t, upto);
+		if (!sd->running)
+			return;
+	} else if (rcmm_family(sd)) {
 		rcmm_plan(sd, t);
-	else
+	} else {
 		grid_plan(sd, t);
+	}
 	for (j = sd->dec; j < upto; j++) {
 		int l = sd->lev[j % RING];
 
-		if (sd->ins_rise >= 0) {
+		if (sd->g_sym) {
+			sd->dec_level = l;
+		} else if (sd->ins_rise >= 0) {
 			rcmm_tell_inserted(sd, j, upto);
 			if (!sd->running)
 				return;
@@ -1457,16 +1421,26 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 			double at = (double)(sd->n0 + j * sd->L) + refine_edge(sd, t, j, sd->dec_level, l);
 
 			if (rcmm_family(sd)) {
-				if (l)
+				if (l) {
 					at = sd->g_rise = rcmm_rise_at(sd, j, at);
+					sd->g_told++;
+				}
 				sd->last_edge = at;
 			} else {
-				at = grid_edge_at(sd, j, at, upto);
+				at = grid_edge_at(sd, j, at, upto, l != 0);
 			}
 			sd->dec_level = l;
 			sd->edge_fn(sd->userdata, (at - 0.5) * sd->us, l != 0);
 			if (!sd->running)
 				return;
+			/* RC-MM's first bit pulse told: the symbols take
+			 * over (see ir_rcmm_symbols) */
+			if (rcmm_family(sd) && RCMM_SYMBOLS && !l) {
+				sd->g_sym = true;
+				rcmm_symbols_tell(sd, t, upto);
+				if (!sd->running)
+					return;
+			}
 		}
 		sd->dec_run = l != prev ? 1 : sd->dec_run + 1;
 		prev = l;

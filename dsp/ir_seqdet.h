@@ -25,10 +25,13 @@
  *    once both levels have been decided for a while, the blocks not yet
  *    told are decided again under the fit's A and b (and its τ, where
  *    that fits clearly better than the kept one);
- *  - RC-MM (its family of trellises kept): the rises of each window told
- *    are timed together to the sample on its symbol grid (periods of
- *    444/611/778/944 µs), and a gap between two rises that no symbol has
- *    gets the bit pulse the samples support best on that grid.
+ *  - RC-MM (its family of trellises kept): after the header's fall the
+ *    frame is read symbol by symbol (dsp/ir_seqdet_rcmm.h: a Viterbi
+ *    over the rises, each a symbol's period of 444/611/778/944 µs after
+ *    the one before, scored on the samples), and a symbol it cannot tell
+ *    from another fails the frame; before that (and with RCMM_SYMBOLS 0)
+ *    the traced rises are timed together on the grid and a gap no symbol
+ *    has gets a bit pulse.
  *
  * The caller (ir_demod) finds a frame's first edge, polarity, baseline and
  * step (its weak trigger), hands the samples seen while measuring the step

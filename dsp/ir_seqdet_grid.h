@@ -13,6 +13,9 @@
  * way, scored by the samples' fit the caller hands in, a run off the
  * grid costing a few nats).  A leader no grid knows leaves the edges
  * alone, and so does a retimed path with most runs still off its grid.
+ * A receiver module lengthens marks (spaces shrink by as much): the grid
+ * is fitted under a few such stretches, and the stretch a path shows is
+ * handed back so that the caller can tell the remote's marks.
  * Pure functions: no allocation, no state.
  */
 #ifndef IRJACK_IR_SEQDET_GRID_H
@@ -36,17 +39,27 @@ struct ir_grid {
 	double gain[IR_GRID_EDGES_MAX][IR_GRID_CAND_MAX];
 };
 
-/* The grid whose leader a first pulse and space of these lengths (µs)
- * fit best: its index, or -1 when none fits. */
+/* The grid whose leader a first pulse and space of these lengths (µs,
+ * under any of the receiver stretches the grids allow) fit best: its
+ * index, or -1 when none fits. */
 int ir_grid_pick(double pulse_us, double space_us);
+
+/* The receiver's stretch (µs) a leader of these lengths shows on grid
+ * `grid`: half its pulse's excess plus half its space's shortfall. */
+double ir_grid_leader_stretch(int grid, double pulse_us, double space_us);
 
 /* The unit of grid `grid` (µs). */
 double ir_grid_unit(int grid);
 
 /* Times g's edges together on grid `grid` (from ir_grid_pick): out[k] is
- * edge k's sample.  Returns false (out[] as traced) when the best path
- * has most of its runs off the grid or gains nothing over the edges as
- * traced. */
-bool ir_grid_retime(const struct ir_grid *g, int grid, double *out);
+ * edge k's sample, and *stretch_us the receiver's stretch (µs: how much
+ * longer its marks are, and its spaces shorter, than the grid's) that the
+ * path shows, 0 where the grid fits it unstretched.  `frame_us` is the
+ * frame's stretch so far (0 at its start): a stretch far from it must
+ * earn its place.  Returns false (out[] as traced, *stretch_us 0) when
+ * the best path has most of its runs off the grid or gains nothing over
+ * the edges as traced. */
+bool ir_grid_retime(const struct ir_grid *g, int grid, double frame_us, double *out,
+		    double *stretch_us);
 
 #endif

@@ -231,6 +231,10 @@ static bool genie_press(const struct press_span *p, const struct ir_edge *edges,
 
 		if (!ir_edge_is_timing(&edges[i]))
 			continue;
+		/* the receiver's stretch (ir_channel_config.stretch_us): the
+		 * light it shows lasts longer, the dark after it less; the
+		 * units of each run are cut where it shows them */
+		dur += edges[i].kind == IR_PULSE ? ch->stretch_us : -ch->stretch_us;
 		for (double k = 0; k < units; k++) {
 			size_t a = (size_t)ceil((t + k * dur / units) * 1e-6 * ch->sample_rate);
 			size_t b = (size_t)ceil((t + (k + 1) * dur / units) * 1e-6 * ch->sample_rate);

@@ -29,6 +29,7 @@
 #include "ir_decoder.h"
 #include "ir_edge.h"
 #include "ir_protocol.h"
+#include "ir_seqdet_rcmm.h"
 
 /* Percent of `frames` random frames of `name` decoded; false frames are
  * added to *false_frames. */
@@ -104,14 +105,16 @@ static void test_rcmm32_decodes_at_2_and_4_db(void **state)
 		printf("mean %.1f %%\n", mean[c]);
 	}
 	printf("false frames %u\n", false_frames);
-	/* Measured: 4 dB 95/95/97.5/95 (mean 95.6), 2 dB 80/82.5/82.5/77.5
-	 * (80.6), false frames 3, with the rises timed on RC-MM's grid
-	 * (rcmm_plan, ir_seqdet.c); before it 92.5 and 70.6, 8 false frames;
-	 * before RC-MM's edge cost and bit-pulse limit 4 dB 86.9 and 2 dB
-	 * 57.5 (and before the lookback start and the long-run costs 66.2
-	 * and 36.2). */
+	/* Measured with RC-MM's symbol detector (ir_rcmm_symbols,
+	 * dsp/ir_seqdet_rcmm.c): 4 dB 97.5 × 4 (mean 97.5), 2 dB 90.0,
+	 * 4 false frames; before it (the rises timed
+	 * on the grid, gaps mended) 4 dB 95/95/97.5/97.5 (96.2), 2 dB
+	 * 85/82.5/87.5/65 (80.0), 4 false frames; before the grid 92.5 and
+	 * 70.6, 8 false frames; before RC-MM's edge cost and bit-pulse limit
+	 * 4 dB 86.9 and 2 dB 57.5 (and before the lookback start and the
+	 * long-run costs 66.2 and 36.2). */
 	assert_true(mean[0] >= 94);
-	assert_true(mean[1] >= 77);
+	assert_true(mean[1] >= 86);
 	assert_true(false_frames <= 20);
 }
 
@@ -160,9 +163,14 @@ static void test_rcmm32_at_96_khz_6_db(void **state)
 /* rcmm32 at 0 dB, 48 kHz (a 167 µs bit pulse is 8 samples at 2 σ): the
  * sequence detector's blocks (62.5 µs here) put each rise a block either
  * way, and the periods told were off their symbol's by 39 µs rms, many
- * by more than the decoder's ±83 µs.  The rises are now timed together on
- * RC-MM's grid, to the sample, and a gap no symbol has is mended with a
- * bit pulse (rcmm_plan in dsp/ir_seqdet.c). */
+ * by more than the decoder's ±83 µs; timed together on RC-MM's grid, a
+ * gap mended with a bit pulse, a missed pulse between two 00 symbols
+ * still read as a 11 and a pulse the blocks lost still lost the frame.
+ * After the header the frame is now read symbol by symbol (a Viterbi over
+ * the rises, each a symbol's period after the one before, scored on the
+ * samples: ir_rcmm_symbols in dsp/ir_seqdet_rcmm.c), and a symbol it
+ * cannot tell from another fails the frame rather than give a wrong
+ * code. */
 static void test_rcmm32_on_its_grid_at_0_db(void **state)
 {
 	unsigned false_frames = 0;
@@ -170,14 +178,13 @@ static void test_rcmm32_on_its_grid_at_0_db(void **state)
 
 	(void)state;
 	mean = rcmm32_dc_and_5_ms(48000, 0, 60, &false_frames, &worst);
-	/* Measured: DC 37.5/25/40/35, τ 5 ms 30/42.5/40/32.5 (mean 35.3),
-	 * 16 false frames (wrong codes); before the grid 20.9 % and 30 false
-	 * frames.  With the weak trigger at 4.5 σ (WEAK_TRIGGER_FAST, more
-	 * 0 dB starts): mean 35.9 %, 21 wrong codes of 320 frames (a count
-	 * whose Poisson scatter is ±4.5 at 20); the bound is 24, still under
-	 * the 30 before the grid. */
-	assert_true(mean >= 30);
-	assert_true(false_frames <= 24);
+	/* Measured: mean 62.2 % (worst trial 50), 9 false frames (wrong
+	 * codes) of 320; with the grid's retiming
+	 * alone (before) DC 40/42.5/42.5/45, τ 5 ms 32.5/37.5/27.5/20 (mean
+	 * 35.9), 21 wrong codes (a count whose Poisson scatter is ±4.5 at
+	 * 20); before the grid 20.9 % and 30. */
+	assert_true(mean >= 50);
+	assert_true(false_frames <= 16);
 }
 
 /* A uniform in (0, 1) and a unit normal from a 64-bit LCG. */
@@ -251,6 +258,97 @@ static void got_frame(void *userdata, const struct ir_frame *f)
 	g->last = *f;
 }
 
+/* ir_rcmm_symbols on a window of restored samples (step 1, 48 kHz): a
+ * header's rise at sample 100, its fall told, then 16 symbols and the
+ * stop pulse, each bit pulse 8 samples lit.  The second bit pulse, between
+ * two 00 symbols, is half as high: without noise its samples fit a pulse
+ * no better than darkness (the trellis decided its two spaces as one,
+ * 888 µs, and read them as a 11, 944 µs, within ±83, never mended).  Read
+ * symbol by symbol it is a weak pulse at its place: every rise comes
+ * back within two samples, without noise and mostly at 0 dB (σ 0.5); on
+ * noise alone the detector finds no frame, and a tone whose crests sit on
+ * the grid is never a frame it is sure of. */
+static void rcmm_symbols_window(double *x, unsigned n_x, double sigma, uint64_t seed, double *truth,
+				bool pulses)
+{
+	static const int symbols[16] = { 0, 0, 0, 1, 2, 3, 3, 2, 1, 0, 2, 0, 1, 3, 0, 0 };
+	double us = 1e6 / 48000, t = 100 * us + 694.5;
+	uint64_t s = seed;
+
+	for (unsigned i = 0; i < n_x; i++)
+		x[i] = sigma > 0 ? sigma * unit_normal(&s) : 0;
+	for (unsigned k = 0; k < 17; k++) {
+		unsigned r = (unsigned)lround(t / us);
+
+		truth[k] = r;
+		for (unsigned i = r; i < r + 8 && pulses; i++)
+			x[i] += k == 1 ? 0.5 : 1;
+		if (k < 16)
+			t += 444.4 + 166.7 * symbols[k];
+	}
+}
+
+static unsigned rcmm_symbols_read(const double *x, unsigned n_x, double sigma, double *rise, double *margin)
+{
+	static double cum[1201], v[1201], b[1201];
+	static int32_t back[1201];
+	static uint8_t count[1201];
+	struct ir_rcmm_scratch sc = { .cum = cum, .v = v, .b = b, .back = back, .count = count };
+	struct ir_rcmm w = { .us = 1e6 / 48000, .a = 1, .noise2 = sigma > 0 ? sigma * sigma : 0.25,
+			     .s0 = 0, .n_x = n_x, .x = x, .from = 0, .prev_rise = 100, .fall0 = 120 };
+
+	return ir_rcmm_symbols(&w, 1, &sc, rise, margin);
+}
+
+static void test_rcmm_symbols_find_a_missed_pulse(void **state)
+{
+	static double x[1200];
+	double truth[17], rise[IR_RCMM_PLAN_MAX], margin[IR_RCMM_PLAN_MAX];
+	unsigned right = 0, wrong_sure = 0, noise_rises = 0, tone_sure = 0;
+
+	(void)state;
+	for (uint64_t seed = 0; seed < 21; seed++) {
+		double sigma = seed == 0 ? 0 : 0.5;
+		unsigned n, ok = 0, sure = 0;
+
+		rcmm_symbols_window(x, 1200, sigma, seed, truth, true);
+		n = rcmm_symbols_read(x, 1200, sigma, rise, margin);
+		for (unsigned k = 0; k < n && k < 17; k++) {
+			ok += fabs(rise[k] - truth[k]) <= 2;
+			sure += margin[k] >= 4;
+		}
+		printf("seed %llu: %u rises, %u right, %u sure\n", (unsigned long long)seed, n, ok, sure);
+		if (seed == 0)
+			assert_true(n == 17 && ok == 17 && sure == 17);
+		right += n == 17 && ok == 17;
+		wrong_sure += (n != 17 || ok < 17) && sure == n;
+		rcmm_symbols_window(x, 1200, 0.5, seed + 100, truth, false);
+		noise_rises += rcmm_symbols_read(x, 1200, 0.5, rise, margin);
+		/* a 2.25 kHz tone (crests 444 µs apart: symbol 00's period)
+		 * as high as a step, with the noise */
+		for (unsigned i = 0; i < 1200; i++)
+			x[i] += cos(6.283185307179586 * 2250 * (i - 133) / 48000.0);
+		n = rcmm_symbols_read(x, 1200, 0.5, rise, margin);
+		sure = 0;
+		for (unsigned k = 0; k < n; k++)
+			sure += margin[k] >= 4;
+		tone_sure += n > 0 && sure == n;
+	}
+	printf("0 dB: %u of 21 read right, %u wrong and sure; noise alone: %u rises; a tone read as a "
+	       "sure frame %u times\n", right, wrong_sure, noise_rises, tone_sure);
+	/* Measured: 15 right (within 2 samples, 42 µs; 2 of them refused
+	 * for a margin under 4 nats), 4 refused, 2 wrong and sure (the weak
+	 * pulse skipped, its 888 µs read as a 11 with the first rise 2
+	 * samples early and a rise added at the end: a period known only to
+	 * ±45 µs lets it; see the notes' drift states); no rise on noise;
+	 * the tone never a sure frame (its troughs fill the spaces), 3 of
+	 * 21 without the spaces' check. */
+	assert_true(right >= 13);
+	assert_true(wrong_sure <= 3);
+	assert_true(noise_rises <= 2);
+	assert_int_equal(tone_sure, 0);
+}
+
 /* Frames decoded from `lead` (edges before the frame) and an rcmm32 frame
  * of `scancode`, then a timeout. */
 static unsigned decode_after(const struct ir_edge *lead, size_t n_lead, uint64_t scancode,
@@ -311,6 +409,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rcmm_header_right_after_timeout),
+		cmocka_unit_test(test_rcmm_symbols_find_a_missed_pulse),
 		cmocka_unit_test(test_rcmm_decodes_at_6_db),
 		cmocka_unit_test(test_rcmm32_decodes_at_2_and_4_db),
 		cmocka_unit_test(test_lookback_places_the_step),

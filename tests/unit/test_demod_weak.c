@@ -182,13 +182,17 @@ static void test_16_khz_1_ms_coupling(void **state)
  * τ 1 ms, 3 seeds × 30 frames: 36.9 % before, 61.9 % now; the bar
  * sits between.  Three frames of JVC's seed 62 came out as other codes
  * before (Vincent, iMON, Sony 12: other protocols' decoders accepting a
- * frame decided wrong), two now: at most the three of before. */
+ * frame decided wrong), two now: at most the three of before.  Then
+ * 62.5 % (a9c442b, the grids' stretch) -> 63.9 % with the drooped-step
+ * band (DROOP_BAND_US); the bar sits between.  (65.8 % with the
+ * acquisition held to a 1 ms droop at 16 kHz too, WEAK_MIN_STEP_TAU_US,
+ * which gave a false frame an hour on bench false's music.) */
 static void test_16_khz_4_db_1_ms_coupling(void **state)
 {
 	unsigned false_frames = 0;
 
 	(void)state;
-	assert_true(mean_16_khz_1_ms(4, 60, &false_frames) >= 50);
+	assert_true(mean_16_khz_1_ms(4, 60, &false_frames) >= 63);
 	assert_true(false_frames <= 3);
 }
 
