@@ -161,30 +161,43 @@ static const double step_scale[] = { 0.8, 1.0, 1.25 };
 #define FB_SWITCH_NATS 4.0
 #endif
 /* The τ hypotheses one step either side of the kept one run on beside
- * it: after the choice (at every step scale: 9 trellises in all), and,
- * once the decision feedback has taken over, each restarted with the
- * kept one from the last decided block on its own fit's step (see
- * fb_neighbours).  Before each traceback the kept trellis gives way to
- * one whose best path has become cheaper by NEIGHBOUR_SWITCH_NATS;
- * blocks already decided stay decided.  At 0 dB the first 6-11 ms do not
- * tell 0.7, 1 and 1.4 ms apart (traced at 44.1 kHz τ 1 ms: the right
- * τ's cost 0.1-3.9 nats off the kept neighbour's, a third of the choices
- * a neighbour), and the feedback's least-squares fit on decided blocks
- * only sees what a wrong τ decided; the undecided blocks' path costs
- * under the neighbours tell them apart before they are decided.
- * (bench_audio limit, 100 frames a point: 0 dB 44.1/48 kHz, all
- * protocols × τ 1/5 ms/DC, 81.9/85.9 -> 82.6/86.5 %, τ 1 ms sanyo 69/86
- * -> 71/92, nec 84/87 -> 88/90; 16 kHz 2/4 dB 45.5/83.8 -> 47.6/85.9 %,
- * jvc 5 ms 46/91 -> 60/97, sanyo 5 ms 53/95 -> 65/97, nec DC 2 dB 69 ->
- * 64.  Without the guard on the fits (neighbour_switch): 83.0/86.5 and
- * 47.9/87.1 %, but a false frame an hour on music.  Neighbours only
- * after the choice, none with the feedback: 82.0/86.0 and 46.7/84.7 %;
- * only the kept τ's other step scales: no gain; τ two steps either side
- * with the feedback: 83.6/86.6 and 47.7/86.8 % (unguarded) for twice the
- * neighbours' cost; a switch at 1, 4 or 6 nats: 16 kHz 0.2-1.2 points
- * under 2.) */
+ * it once the decision feedback has taken over: at each of its fits they
+ * start again with the kept trellis from the last decided block, each on
+ * its own fit's step (fb_neighbours), and before the next traceback the
+ * kept trellis gives way to one whose best path has become cheaper by
+ * NEIGHBOUR_SWITCH_NATS; blocks already decided stay decided.  At 0 dB
+ * the first 6-11 ms do not tell 0.7, 1 and 1.4 ms apart (traced at
+ * 44.1 kHz τ 1 ms: the right τ's cost 0.1-3.9 nats off the kept
+ * neighbour's, a third of the choices a neighbour), and the feedback's
+ * least-squares fit on decided blocks only sees what a wrong τ decided;
+ * the undecided blocks' path costs under the neighbours tell them apart
+ * before they are decided.  (bench_audio limit, 100 frames a point, main
+ * df5d780 -> with them: 0 dB 44.1/48 kHz, all protocols × τ 1/5 ms/DC,
+ * 86.6/90.0 -> 87.4/90.9 %; 16 kHz 2/4 dB 46.4/83.7 -> 48.6/85.6 %.
+ * Earlier, on 12d89fb: neighbours also between the choice and the
+ * feedback's first fit, no gain (within 0.2 point); τ two steps either
+ * side, +0.6 point at 44.1 kHz 0 dB for twice the neighbours' cost; a
+ * switch at 1, 4 or 6 nats, 16 kHz 0.2-1.2 points under 2.) */
 #ifndef NEIGHBOUR_SWITCH_NATS
 #define NEIGHBOUR_SWITCH_NATS 2.0
+#endif
+/* A neighbour runs only where its fit explains the decided blocks no
+ * worse than the kept τ's and leaves at most NEIGHBOUR_FIT_NOISE times
+ * the noise's variance per decided sample unexplained: the neighbours'
+ * path costs are evidence about τ only where the model (two levels
+ * through the coupling, white noise) holds.  Traced at 44.1 kHz: on IR
+ * at 0 dB the switches' fits left 0.5-1.9 times the noise; on
+ * bench_audio false's music (the detector running on a bass note)
+ * 68-1950 times, the hypotheses' path costs there differed by hundreds
+ * to thousands of nats from one emit to the next, the detector walked
+ * from τ 1 ms to DC in half a second, and an hour gave a false Roomba
+ * frame (with a guard on the fits' order alone).  A bar of 2 or 4: limit
+ * the same.  So at most one side runs, and none once the feedback sits
+ * on the best-fitting τ: on weak streams (irjack decode, 48 kHz τ 1 ms
+ * 0 dB, nec/sanyo) +0.3/+1.3 % instructions against +34/+39 % with both
+ * sides at every fit. */
+#ifndef NEIGHBOUR_FIT_NOISE
+#define NEIGHBOUR_FIT_NOISE 4.0
 #endif
 /* ...and a step or baseline from the fit once this much of each level is
  * decided. */
@@ -276,7 +289,6 @@ struct ir_seqdet {
 	double fb_q[N_TAU_H], fb_sw[N_TAU_H], fb_wl[N_TAU_H];
 	double fb_forget;
 	double fb_b;            /* the baseline u is taken against */
-	double fb_rss[N_TAU_H]; /* the last fits' residuals (COST_INF: none yet) */
 	unsigned dec_run;       /* blocks of the decided path's last run */
 	unsigned fb_min;        /* blocks: see FB_MIN_US */
 
@@ -559,8 +571,6 @@ static void fb_start(struct ir_seqdet *sd, uint64_t n, double t0n)
 		sd->fb.rr[h] = sd->fb.r[h] = sd->fb.ur[h] = 0;
 	}
 	sd->fb.u = sd->fb.uu = sd->fb.n = sd->fb.lit = 0;
-	for (unsigned h = 0; h < N_TAU_H; h++)
-		sd->fb_rss[h] = COST_INF;
 	sd->fb_b = sd->b;
 	sd->dec_run = (unsigned)(m / sd->L);
 }
@@ -745,27 +755,10 @@ static bool commit_wait(const struct ir_seqdet *sd)
 	return s == 1 || !start_proven(sd, i);
 }
 
-/* True when trellis i runs on beside the kept trellis `kept` after the
- * choice: the general family's τ hypotheses one step either side of the
- * kept one's, at every step scale.  (RC-MM's family keeps its one.) */
-static bool tau_neighbour(unsigned i, unsigned kept)
-{
-	unsigned per_fam = N_TAU_H * N_SCALE;
-	int dh = (int)((i / N_SCALE) % N_TAU_H) - (int)((kept / N_SCALE) % N_TAU_H);
-
-	return i != kept && kept < per_fam && i < per_fam && dh >= -1 && dh <= 1;
-}
-
 /* See NEIGHBOUR_SWITCH_NATS: before a traceback, the kept trellis gives
- * way to a neighbour whose best path is cheaper by that much, where the
- * decision feedback's last fits (if any) do not explain the decided
- * blocks worse under the neighbour's τ than under the kept one's: on
- * sound that is no IR at all (bench_audio false, music) the path costs
- * of the τ hypotheses differ by hundreds of nats from one emit to the
- * next, the detector switched at nearly every emit, and an hour gave a
- * false Roomba frame; the two evidences agree on IR.  The decided path's
- * low-pass goes on under the neighbour's τ (the decision feedback's, as
- * fb_switch takes it). */
+ * way to a neighbour (fb_neighbours) whose best path has become cheaper
+ * by that much.  The decided path's low-pass goes on under the
+ * neighbour's τ (the decision feedback's, as fb_switch takes it). */
 static void neighbour_switch(struct ir_seqdet *sd)
 {
 	unsigned kept = (unsigned)sd->best, to = kept;
@@ -780,8 +773,7 @@ static void neighbour_switch(struct ir_seqdet *sd)
 				to = i;
 			}
 		}
-	if (to == kept || ck - cn < sd->penalty / EDGE_NATS * NEIGHBOUR_SWITCH_NATS ||
-	    sd->fb_rss[(to / N_SCALE) % N_TAU_H] > sd->fb_rss[(kept / N_SCALE) % N_TAU_H])
+	if (to == kept || ck - cn < sd->penalty / EDGE_NATS * NEIGHBOUR_SWITCH_NATS)
 		return;
 	sd->best = (int)to;
 	sd->dec_c = sd->tr[to].a * sd->fb.l[(to / N_SCALE) % N_TAU_H];
@@ -800,7 +792,7 @@ static void commit(struct ir_seqdet *sd)
 {
 	sd->best = best_trellis(sd);
 	for (unsigned i = 0; i < N_TAU; i++)
-		sd->tr[i].alive = (int)i == sd->best || tau_neighbour(i, (unsigned)sd->best);
+		sd->tr[i].alive = (int)i == sd->best;
 	/* the decided path starts lit, its c as the survivor's start */
 	sd->dec_c = sd->tr[sd->best].c_start;
 }
@@ -902,14 +894,17 @@ static void fb_switch(struct ir_seqdet *sd, unsigned h, double a, double b)
 	trellis_restart(sd, t, sd->dec_c);
 }
 
-/* See NEIGHBOUR_SWITCH_NATS: after the kept trellis's switch to τ
- * hypothesis h, the hypotheses one step either side of h start again
- * beside it the same way, each with its own fit's step a[·] (on the
- * baseline of h's fit), from the same scale slot. */
-static void fb_neighbours(struct ir_seqdet *sd, const double *a)
+/* See NEIGHBOUR_SWITCH_NATS and NEIGHBOUR_FIT_NOISE: after the kept
+ * trellis's switch to τ hypothesis h, each hypothesis one step either
+ * side of h whose fit (step a[·], residual rss[·] over the fb.n decided
+ * samples) explains the decided blocks no worse than h's, and within what
+ * the noise explains, starts again beside it the same way, on its own
+ * fit's step (and the baseline of h's fit), from the same scale slot. */
+static void fb_neighbours(struct ir_seqdet *sd, const double *a, const double *rss)
 {
 	unsigned per_fam = N_TAU_H * N_SCALE, kept = (unsigned)sd->best;
 	unsigned h = (kept / N_SCALE) % N_TAU_H;
+	double noise_rss = NEIGHBOUR_FIT_NOISE * sd->fb.n * sd->penalty / (2 * EDGE_NATS);
 
 	if (kept >= per_fam)
 		return;
@@ -918,7 +913,8 @@ static void fb_neighbours(struct ir_seqdet *sd, const double *a)
 		struct trellis *t;
 		double an;
 
-		if (hn < 0 || hn >= (int)N_TAU_H || !(a[hn] > 0))
+		if (hn < 0 || hn >= (int)N_TAU_H || !(a[hn] > 0) || rss[hn] > rss[h] ||
+		    rss[hn] > noise_rss)
 			continue;
 		t = &sd->tr[kept - h * N_SCALE + (unsigned)hn * N_SCALE];
 		*t = sd->tr[kept];
@@ -948,7 +944,7 @@ static void fb_update(struct ir_seqdet *sd, const struct fb_sums *fs)
 	if (fs->lit < sd->fb_min * sd->L || fs->n - fs->lit < sd->fb_min * sd->L)
 		return;
 	for (unsigned h = 0; h < N_TAU_H; h++) {
-		rss[h] = sd->fb_rss[h] = fb_fit(fs, h, &a[h], &db[h]);
+		rss[h] = fb_fit(fs, h, &a[h], &db[h]);
 		if (rss[h] < rss[hb] && a[h] > 0)
 			hb = h;
 	}
@@ -957,7 +953,7 @@ static void fb_update(struct ir_seqdet *sd, const struct fb_sums *fs)
 	if (hb == cur || (rss[cur] - rss[hb]) / (2 * noise2) < FB_SWITCH_NATS)
 		hb = cur;
 	fb_switch(sd, hb, fmin(fmax(a[hb], 0.5 * t->a0), 2 * t->a0), sd->fb_b + sd->pol * db[hb]);
-	fb_neighbours(sd, a);
+	fb_neighbours(sd, a, rss);
 }
 
 /* The decided block j (level s): the step or baseline follows it. */
