@@ -85,10 +85,14 @@ static void bench_snr(void)
 
 static unsigned long false_frames;
 
+/* With IRJACK_TRIAL_DEBUG set, each false frame is printed (its time and
+ * code) for tracing. */
 static void count_frame(void *userdata, const struct ir_frame *f)
 {
 	(void)userdata;
-	(void)f;
+	if (getenv("IRJACK_TRIAL_DEBUG"))
+		printf("    false frame: protocol %d 0x%llx at %.6f s\n", (int)f->protocol,
+		       (unsigned long long)f->scancode, f->start_us / 1e6);
 	false_frames++;
 }
 
@@ -195,7 +199,8 @@ static float gen_noise(uint64_t n, void *state)
 }
 
 /* Each input twice: as a stream's first sound, and after one weak pulse
- * (struct edge_once). */
+ * (struct edge_once); with IRJACK_FALSE_ONLY set, only the inputs whose
+ * description holds it (e.g. "music"). */
 static void bench_false(void)
 {
 	static const struct {
@@ -209,6 +214,7 @@ static void bench_false(void)
 		{ "music-like (chords, bass, clicks)", { .s = 5, .level = 0.003, .music = 1 } },
 	};
 	const unsigned seconds = false_seconds;
+	const char *only = getenv("IRJACK_FALSE_ONLY");
 
 	printf("False frames on input with no IR (%g kHz, every default protocol, %u s of each,\n"
 	       "from the stream's start and after one weak 9 ms pulse)\n",
@@ -217,6 +223,8 @@ static void bench_false(void)
 		for (int after = 0; after < 2; after++) {
 			struct gen_state g = inputs[i].g;
 
+			if (only && !strstr(inputs[i].what, only))
+				continue;
 			false_per_hour(inputs[i].what, seconds, after, gen_noise, &g);
 		}
 }

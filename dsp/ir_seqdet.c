@@ -160,6 +160,45 @@ static const double step_scale[] = { 0.8, 1.0, 1.25 };
 #ifndef FB_SWITCH_NATS
 #define FB_SWITCH_NATS 4.0
 #endif
+/* The τ hypotheses one step either side of the kept one run on beside
+ * it once the decision feedback has taken over: at each of its fits they
+ * start again with the kept trellis from the last decided block, each on
+ * its own fit's step (fb_neighbours), and before the next traceback the
+ * kept trellis gives way to one whose best path has become cheaper by
+ * NEIGHBOUR_SWITCH_NATS; blocks already decided stay decided.  At 0 dB
+ * the first 6-11 ms do not tell 0.7, 1 and 1.4 ms apart (traced at
+ * 44.1 kHz τ 1 ms: the right τ's cost 0.1-3.9 nats off the kept
+ * neighbour's, a third of the choices a neighbour), and the feedback's
+ * least-squares fit on decided blocks only sees what a wrong τ decided;
+ * the undecided blocks' path costs under the neighbours tell them apart
+ * before they are decided.  (bench_audio limit, 100 frames a point, main
+ * df5d780 -> with them: 0 dB 44.1/48 kHz, all protocols × τ 1/5 ms/DC,
+ * 86.6/90.0 -> 87.4/90.9 %; 16 kHz 2/4 dB 46.4/83.7 -> 48.6/85.6 %.
+ * Earlier, on 12d89fb: neighbours also between the choice and the
+ * feedback's first fit, no gain (within 0.2 point); τ two steps either
+ * side, +0.6 point at 44.1 kHz 0 dB for twice the neighbours' cost; a
+ * switch at 1, 4 or 6 nats, 16 kHz 0.2-1.2 points under 2.) */
+#ifndef NEIGHBOUR_SWITCH_NATS
+#define NEIGHBOUR_SWITCH_NATS 2.0
+#endif
+/* A neighbour runs only where its fit explains the decided blocks no
+ * worse than the kept τ's and leaves at most NEIGHBOUR_FIT_NOISE times
+ * the noise's variance per decided sample unexplained: the neighbours'
+ * path costs are evidence about τ only where the model (two levels
+ * through the coupling, white noise) holds.  Traced at 44.1 kHz: on IR
+ * at 0 dB the switches' fits left 0.5-1.9 times the noise; on
+ * bench_audio false's music (the detector running on a bass note)
+ * 68-1950 times, the hypotheses' path costs there differed by hundreds
+ * to thousands of nats from one emit to the next, the detector walked
+ * from τ 1 ms to DC in half a second, and an hour gave a false Roomba
+ * frame (with a guard on the fits' order alone).  A bar of 2 or 4: limit
+ * the same.  So at most one side runs, and none once the feedback sits
+ * on the best-fitting τ: on weak streams (irjack decode, 48 kHz τ 1 ms
+ * 0 dB, nec/sanyo) +0.3/+1.3 % instructions against +34/+39 % with both
+ * sides at every fit. */
+#ifndef NEIGHBOUR_FIT_NOISE
+#define NEIGHBOUR_FIT_NOISE 4.0
+#endif
 /* ...and a step or baseline from the fit once this much of each level is
  * decided. */
 #ifndef FB_MIN_US
@@ -716,6 +755,38 @@ static bool commit_wait(const struct ir_seqdet *sd)
 	return s == 1 || !start_proven(sd, i);
 }
 
+/* See NEIGHBOUR_SWITCH_NATS: before a traceback, the kept trellis gives
+ * way to a neighbour (fb_neighbours) whose best path has become cheaper
+ * by that much.  The decided path's low-pass goes on under the
+ * neighbour's τ (the decision feedback's, as fb_switch takes it). */
+static void neighbour_switch(struct ir_seqdet *sd)
+{
+	unsigned kept = (unsigned)sd->best, to = kept;
+	double ck = trellis_min(&sd->tr[kept], NULL, NULL), cn = ck;
+
+	for (unsigned i = 0; i < N_TAU_H * N_SCALE; i++)
+		if (i != kept && sd->tr[i].alive) {
+			double v = trellis_min(&sd->tr[i], NULL, NULL);
+
+			if (v < cn) {
+				cn = v;
+				to = i;
+			}
+		}
+	if (to == kept || ck - cn < sd->penalty / EDGE_NATS * NEIGHBOUR_SWITCH_NATS)
+		return;
+	sd->best = (int)to;
+	sd->dec_c = sd->tr[to].a * sd->fb.l[(to / N_SCALE) % N_TAU_H];
+}
+
+/* Only the kept trellis runs on (the decision feedback has taken over). */
+static void neighbours_end(struct ir_seqdet *sd)
+{
+	for (unsigned i = 0; i < N_TAU; i++)
+		if ((int)i != sd->best)
+			sd->tr[i].alive = false;
+}
+
 /* The hypothesis with the smallest cost so far is kept. */
 static void commit(struct ir_seqdet *sd)
 {
@@ -771,28 +842,15 @@ static double fb_fit(const struct fb_sums *fs, unsigned h, double *a, double *db
 	return fs->uu - *a * fs->ur[h] - *db * fs->u;
 }
 
-/* The detector goes on under hypothesis h (same family and scale slot as
- * the kept one), with step a and baseline b: its trellis starts from the
- * last decided block (its level, its run so far, the decided path's
- * low-pass under h) and decides the undecided blocks again. */
-static void fb_switch(struct ir_seqdet *sd, unsigned h, double a, double b)
+/* Trellis t starts again from the last decided block (its level, its
+ * run so far, the decided path's low-pass c) and runs over the undecided
+ * blocks' kept samples. */
+static void trellis_restart(struct ir_seqdet *sd, struct trellis *t, double c)
 {
-	unsigned per_fam = N_TAU_H * N_SCALE, old = (unsigned)sd->best;
-	unsigned i = old / per_fam * per_fam + h * N_SCALE + old % N_SCALE;
-	struct trellis *t = &sd->tr[i];
 	uint64_t end = sd->nb;
 	int s = sd->dec_level;
 	unsigned k;
 
-	if (i != old) {
-		*t = sd->tr[old];
-		trellis_set_w(sd, t, tau_us[h] > 0 ? exp(-sd->us / tau_us[h]) : 1);
-		sd->tr[old].alive = false;
-		sd->best = (int)i;
-	}
-	t->a = a;
-	sd->b = b;
-	sd->dec_c = a * sd->fb.l[h];
 	for (unsigned l = 0; l < 2; l++)
 		for (unsigned m = 0; m <= MAX_RUN_BLOCKS; m++) {
 			t->cost[l][m] = COST_INF;
@@ -800,7 +858,7 @@ static void fb_switch(struct ir_seqdet *sd, unsigned h, double a, double b)
 		}
 	k = sd->dec_run < 1 ? 1 : sd->dec_run > t->D[s] ? t->D[s] : sd->dec_run;
 	t->cost[s][k] = 0;
-	t->c[s][k] = sd->dec_c;
+	t->c[s][k] = c;
 	t->run[s] = (int)sd->dec_run;
 	t->run[1 - s] = (int)t->D[1 - s];
 	for (uint64_t j = sd->dec; j < end; j++) {
@@ -810,6 +868,60 @@ static void fb_switch(struct ir_seqdet *sd, unsigned h, double a, double b)
 		for (unsigned m = 0; m < sd->L; m++)
 			s1 += sd->pol * ((double)x[m] - sd->b) * t->wp[m];
 		trellis_block(sd, t, s1, (unsigned)(j % RING));
+	}
+}
+
+/* The detector goes on under hypothesis h (same family and scale slot as
+ * the kept one), with step a and baseline b: its trellis starts from the
+ * last decided block (its level, its run so far, the decided path's
+ * low-pass under h) and decides the undecided blocks again. */
+static void fb_switch(struct ir_seqdet *sd, unsigned h, double a, double b)
+{
+	unsigned per_fam = N_TAU_H * N_SCALE, old = (unsigned)sd->best;
+	unsigned i = old / per_fam * per_fam + h * N_SCALE + old % N_SCALE;
+	struct trellis *t = &sd->tr[i];
+
+	neighbours_end(sd);
+	if (i != old) {
+		*t = sd->tr[old];
+		trellis_set_w(sd, t, tau_us[h] > 0 ? exp(-sd->us / tau_us[h]) : 1);
+		sd->tr[old].alive = false;
+		sd->best = (int)i;
+	}
+	t->a = a;
+	sd->b = b;
+	sd->dec_c = a * sd->fb.l[h];
+	trellis_restart(sd, t, sd->dec_c);
+}
+
+/* See NEIGHBOUR_SWITCH_NATS and NEIGHBOUR_FIT_NOISE: after the kept
+ * trellis's switch to τ hypothesis h, each hypothesis one step either
+ * side of h whose fit (step a[·], residual rss[·] over the fb.n decided
+ * samples) explains the decided blocks no worse than h's, and within what
+ * the noise explains, starts again beside it the same way, on its own
+ * fit's step (and the baseline of h's fit), from the same scale slot. */
+static void fb_neighbours(struct ir_seqdet *sd, const double *a, const double *rss)
+{
+	unsigned per_fam = N_TAU_H * N_SCALE, kept = (unsigned)sd->best;
+	unsigned h = (kept / N_SCALE) % N_TAU_H;
+	double noise_rss = NEIGHBOUR_FIT_NOISE * sd->fb.n * sd->penalty / (2 * EDGE_NATS);
+
+	if (kept >= per_fam)
+		return;
+	for (int d = -1; d <= 1; d += 2) {
+		int hn = (int)h + d;
+		struct trellis *t;
+		double an;
+
+		if (hn < 0 || hn >= (int)N_TAU_H || !(a[hn] > 0) || rss[hn] > rss[h] ||
+		    rss[hn] > noise_rss)
+			continue;
+		t = &sd->tr[kept - h * N_SCALE + (unsigned)hn * N_SCALE];
+		*t = sd->tr[kept];
+		trellis_set_w(sd, t, tau_us[hn] > 0 ? exp(-sd->us / tau_us[hn]) : 1);
+		an = fmin(fmax(a[hn], 0.5 * t->a0), 2 * t->a0);
+		t->a = an;
+		trellis_restart(sd, t, an * sd->fb.l[hn]);
 	}
 }
 
@@ -841,6 +953,7 @@ static void fb_update(struct ir_seqdet *sd, const struct fb_sums *fs)
 	if (hb == cur || (rss[cur] - rss[hb]) / (2 * noise2) < FB_SWITCH_NATS)
 		hb = cur;
 	fb_switch(sd, hb, fmin(fmax(a[hb], 0.5 * t->a0), 2 * t->a0), sd->fb_b + sd->pol * db[hb]);
+	fb_neighbours(sd, a, rss);
 }
 
 /* The decided block j (level s): the step or baseline follows it. */
@@ -1264,6 +1377,8 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 
 	if (upto <= sd->dec || sd->nb == 0)
 		return;
+	neighbour_switch(sd);
+	t = &sd->tr[sd->best];
 	trellis_min(t, &s, &k);
 	for (j = sd->nb - 1;; j--) {
 		uint8_t bits = t->bits[j % RING];
