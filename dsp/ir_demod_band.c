@@ -85,6 +85,7 @@ void demod_set_band(struct ir_demod *d, int band)
 		d->decay_valid = d->narrow_valid = false;
 	}
 	d->use_slow = slow;
+	d->lag_len = 0; /* (blocks of the other band) */
 	if (slow) {
 		d->slow_g = band == 1 ? d->mid_g : d->low_g;
 		d->slow_gain = band == 1 ? d->mid_gain : d->low_gain;
