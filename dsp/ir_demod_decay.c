@@ -56,15 +56,14 @@ static inline void narrow_decay(struct ir_demod *d, double mean, double ratio, d
 
 /* On the narrow bands: one more block mean of the state; the one
  * DECAY_EDGE_BANDS band time constants older, now known to be clear of
- * the next edge's approach, is measured. */
-static void narrow_block(struct ir_demod *d, double mean)
+ * the next edge's approach, is measured.  (Out of line: inlined, its
+ * registers cost demod_decay_block's every call on the wide band too,
+ * 337.6 -> 342.5 instructions a frames sample.) */
+__attribute__((noinline)) static void narrow_block(struct ir_demod *d, double mean)
 {
-	double lag_us = DECAY_EDGE_BANDS * d->slow_us;
-	unsigned lag = (unsigned)ceil(lag_us / ((double)d->block_n * d->us_per_sample));
+	unsigned lag = d->decay_lag;
 	uint64_t center = d->n - d->block_n / 2;
 
-	if (lag > DECAY_LAG_MAX)
-		lag = DECAY_LAG_MAX;
 	if (d->lag_len == lag) {
 		double old = d->lag_mean[0];
 		uint64_t old_center = d->lag_center[0];

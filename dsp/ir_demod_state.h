@@ -609,16 +609,6 @@ struct ir_demod {
 	bool decay_valid; /* this state measured its own rate */
 	unsigned block_n, block_count;
 	uint64_t block1_center;
-	/* narrow bands: the latest blocks, not yet known to be clear of the
-	 * next edge's approach (see DECAY_EDGE_BANDS) */
-	double lag_mean[DECAY_LAG_MAX];
-	uint64_t lag_center[DECAY_LAG_MAX];
-	unsigned lag_len;
-	/* the receiver's mark stretch (see STRETCH_MIN_RUNS) */
-	double stretch_us;          /* from earlier activities: told back */
-	double stretch_last_us;     /* the last activity's alone */
-	double run_pmin, run_smin;  /* this activity's shortest mark and space */
-	unsigned run_np, run_ns;    /* ...of how many */
 	double block1, block_sum;
 	double block1_inv; /* 1 / the first block's sum */
 	unsigned warmup_n;
@@ -746,6 +736,19 @@ struct ir_demod {
 	/* report */
 	double peak, clipped_samples, report_samples;
 	uint64_t edges;
+
+	/* the decay's lag and the receiver's stretch (see DECAY_EDGE_BANDS
+	 * and STRETCH_MIN_RUNS) */
+	/* narrow bands: the latest blocks, not yet known to be clear of the
+	 * next edge's approach (see DECAY_EDGE_BANDS) */
+	double lag_mean[DECAY_LAG_MAX];
+	uint64_t lag_center[DECAY_LAG_MAX];
+	unsigned lag_len, decay_lag; /* ...how many, and how many it takes */
+	/* the receiver's mark stretch (see STRETCH_MIN_RUNS) */
+	double stretch_us;          /* from earlier activities: told back */
+	double stretch_last_us;     /* the last activity's alone */
+	double run_pmin, run_smin;  /* this activity's shortest mark and space */
+	unsigned run_np, run_ns;    /* ...of how many */
 };
 
 /* The coefficient of a one-pole section y += g (x - y) with time constant
