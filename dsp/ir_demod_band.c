@@ -34,6 +34,14 @@ void demod_set_settle(struct ir_demod *d)
 		d->idle_a = (float)demod_alpha_for(IDLE_TRACK_US > track_us ? IDLE_TRACK_US : track_us,
 					     d->us_per_sample);
 	}
+	{
+		/* see DECAY_EDGE_BANDS (the decay's blocks as ir_demod_new()
+		 * sets them, which may not have yet) */
+		double block_n = ceil(DECAY_BLOCK_US / d->us_per_sample);
+		double lag = ceil(DECAY_EDGE_BANDS * band / ((block_n < 2 ? 2 : block_n) * d->us_per_sample));
+
+		d->decay_lag = lag < 1 ? 1 : lag > DECAY_LAG_MAX ? DECAY_LAG_MAX : (unsigned)lag;
+	}
 	d->slow_edge_n = (unsigned)ceil(band / d->us_per_sample);
 	d->settle_n = (unsigned)ceil((SETTLE_US + SETTLE_BANDS * band) / d->us_per_sample);
 	if (d->settle_n < 3)
@@ -85,6 +93,7 @@ void demod_set_band(struct ir_demod *d, int band)
 		d->decay_valid = d->narrow_valid = false;
 	}
 	d->use_slow = slow;
+	d->lag_len = 0; /* (blocks of the other band) */
 	if (slow) {
 		d->slow_g = band == 1 ? d->mid_g : d->low_g;
 		d->slow_gain = band == 1 ? d->mid_gain : d->low_gain;

@@ -171,3 +171,54 @@ void demod_start_flip(struct ir_demod *d)
 	d->pol = -d->pol;
 	demod_start_release(d, true);
 }
+
+/* A run the line measured itself (not a decision of the sequence
+ * detector's, whose grids fit the stretch on their own). */
+void demod_stretch_run(struct ir_demod *d, bool mark, double dur_us)
+{
+	if (dur_us < STRETCH_RUN_MIN_US)
+		return;
+	if (mark) {
+		if (!d->run_np++ || dur_us < d->run_pmin)
+			d->run_pmin = dur_us;
+	} else if (!d->run_ns++ || dur_us < d->run_smin) {
+		d->run_smin = dur_us;
+	}
+}
+
+/* The activity ended: what it measured, if anything, and the activity
+ * before it set the stretch told back from the next activity on (the
+ * smaller of the two, see STRETCH_MIN_RUNS). */
+void demod_stretch_fold(struct ir_demod *d)
+{
+	if (d->run_np >= STRETCH_MIN_RUNS && d->run_ns >= STRETCH_MIN_RUNS) {
+		double s = 0.5 * (d->run_pmin - d->run_smin);
+
+		if (s <= STRETCH_MAX_US) {
+			s = s < STRETCH_MIN_US ? 0 : s;
+			d->stretch_us = s < d->stretch_last_us ? s : d->stretch_last_us;
+			d->stretch_last_us = s;
+		}
+	}
+	d->run_np = d->run_ns = 0;
+}
+
+/* Closes the line's own state at t_us, a mark told back by the stretch
+ * (its end earlier, the space after it longer by as much): only the
+ * report moves, not the line's own time. */
+void demod_close_own(struct ir_demod *d, double t_us)
+{
+	bool mark = d->state == LINE_PULSE;
+	double told = t_us;
+
+	demod_stretch_run(d, mark, t_us - d->last_edge_us);
+	if (mark && d->stretch_us > 0) {
+		/* (never below half of what was measured: a mark that short
+		 * was not stretched by this much) */
+		double floor_us = d->last_edge_us + 0.5 * (t_us - d->last_edge_us);
+
+		told = t_us - d->stretch_us > floor_us ? t_us - d->stretch_us : floor_us;
+	}
+	demod_close_state(d, told);
+	d->last_edge_us = t_us;
+}

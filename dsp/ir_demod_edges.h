@@ -35,4 +35,11 @@ void demod_start_retract(struct ir_demod *d);
  * started lit. */
 void demod_start_flip(struct ir_demod *d);
 
+/* The receiver's stretch (see STRETCH_MIN_RUNS): a run the line measured,
+ * the end of an activity, and the line's own state closed at t_us with
+ * the stretch told back. */
+void demod_stretch_run(struct ir_demod *d, bool mark, double dur_us);
+void demod_stretch_fold(struct ir_demod *d);
+void demod_close_own(struct ir_demod *d, double t_us);
+
 #endif

@@ -66,7 +66,7 @@ static void confirm_edge(struct ir_demod *d)
 		d->held_end_us = t_edge;
 		demod_mark_edge(d, t_edge);
 	} else {
-		demod_close_state(d, t_edge);
+		demod_close_own(d, t_edge);
 	}
 	d->state = d->state == LINE_PULSE ? LINE_SPACE : LINE_PULSE;
 	d->idle = false;
@@ -559,6 +559,7 @@ void demod_line_timers_at(struct ir_demod *d, double now_us)
 				demod_idle_enter(d);
 			if (d->held)
 				demod_release_held(d);
+			demod_stretch_fold(d);
 			if (d->have_edge) {
 				d->timed_out = true;
 				demod_emit_carrier(d);

@@ -175,6 +175,41 @@ struct ir_seqdet;
  * DECAY_TAU_MIN_US (nothing). */
 #define DECAY_FORGET 1.2
 #define DECAY_GAP_MAX_US 3000.0
+/* On the narrow bands a block of the state is taken for the decay only
+ * once the state has outlasted it by DECAY_EDGE_BANDS band time constants
+ * (at most DECAY_LAG_MAX blocks): the next edge moves the band 0.59 of
+ * the step in that time, beyond the narrow bands' threshold (which may be
+ * half the step), before it is a candidate, and a block that ended inside
+ * that approach read as droop.  Taken at once, the last block of nearly
+ * every mark on a DC-coupled line at 6 dB read a rate of τ 1.4-3 ms, and
+ * the tracker's prediction, pulled towards the baseline just as the edge
+ * came, hid it or made it late: with a receiver's 200 µs stretch (marks
+ * 762 µs, where three blocks are measured) 48 kHz NEC τ DC lost 27
+ * spaces in 30 frames and read 74 marks past the decoder's tolerance
+ * (3 % of frames decoded; 0 and 3 with no decay at all). */
+#define DECAY_EDGE_BANDS 2.0
+#define DECAY_LAG_MAX 4
+
+/* Receiver modules lengthen every mark (and shorten the space after it)
+ * by tens of µs up to ~200 µs, the same for all of a frame's marks.  The
+ * protocols' shortest mark and shortest space are the same unit (NEC,
+ * RC-5, RC-6, Sony, JVC, Sanyo, Samsung, Kaseikyo...), or the mark is the
+ * shorter (RC-MM, Sharp, XMP: read as no stretch), so half the difference
+ * of an activity's shortest mark and shortest space is the stretch, once
+ * STRETCH_MIN_RUNS of each were measured (runs under STRETCH_RUN_MIN_US are
+ * not units of any protocol).  A pulse-width code's frame without a short
+ * mark (Sony's all-ones reads 300 µs) is no stretch: beyond STRETCH_MAX_US
+ * it is not taken, and the stretch told back is the smaller of the last
+ * two activities' (so one such frame, or a noise run, cannot set it).  It
+ * is told back (marks shortened, the space after lengthened) from the
+ * next activity on, where it is at least STRETCH_MIN_US (less is within
+ * every decoder's tolerance and timing noise at 10 dB: an unstretched
+ * strong line stays byte-identical).  Without it a 200 µs stretch leaves
+ * RC-6's 444 µs units 22 µs of the decoder's tolerance (±half a unit). */
+#define STRETCH_MIN_RUNS 4
+#define STRETCH_RUN_MIN_US 100.0
+#define STRETCH_MIN_US 50.0
+#define STRETCH_MAX_US 250.0
 
 /* Before any step has been measured the first edge out of the dark can only
  * be judged against the noise, and a recording's start often holds a small
@@ -701,6 +736,19 @@ struct ir_demod {
 	/* report */
 	double peak, clipped_samples, report_samples;
 	uint64_t edges;
+
+	/* the decay's lag and the receiver's stretch (see DECAY_EDGE_BANDS
+	 * and STRETCH_MIN_RUNS) */
+	/* narrow bands: the latest blocks, not yet known to be clear of the
+	 * next edge's approach (see DECAY_EDGE_BANDS) */
+	double lag_mean[DECAY_LAG_MAX];
+	uint64_t lag_center[DECAY_LAG_MAX];
+	unsigned lag_len, decay_lag; /* ...how many, and how many it takes */
+	/* the receiver's mark stretch (see STRETCH_MIN_RUNS) */
+	double stretch_us;          /* from earlier activities: told back */
+	double stretch_last_us;     /* the last activity's alone */
+	double run_pmin, run_smin;  /* this activity's shortest mark and space */
+	unsigned run_np, run_ns;    /* ...of how many */
 };
 
 /* The coefficient of a one-pole section y += g (x - y) with time constant

@@ -4,7 +4,8 @@
  * receiver module on a sound card would give — at 8, 44.1, 48 and 96 kHz,
  * AC-coupled with τ = 1 ms and 10 ms, 25 dB SNR — decode as well as their
  * timing form does: every frame the timings give, the audio gives, and
- * nothing else.  Captures whose shortest pulse or space spans fewer than 4
+ * nothing else (but frames of the same press the timings lost, see
+ * audio_frame_kind).  Captures whose shortest pulse or space spans fewer than 4
  * sample periods at a rate are outside what that rate resolves (RC-MM,
  * RC-6, Sharp at 8 kHz) and are left out there, as the README documents.
  * Skipped (exit 77), not passed, when the corpus is absent.
@@ -61,13 +62,41 @@ static unsigned shortest_duration(const struct ir_edge_buf *b)
 
 static struct frame_list timing_frames, audio_frames;
 
+/* What an audio frame is to the timing form's: one of its frames (at its
+ * time), a frame of the same press (the protocol and scancode of a
+ * timing-form frame within PRESS_US) that the timing form lost, or extra.
+ * The audio path tells the receiver's stretch back (see STRETCH_MIN_RUNS in
+ * ir_demod_state.h); the raw timings keep it, and Samsung_TV's first frame
+ * of 3 presses (marks 7, spaces 4 samples) fails there and decodes from
+ * the audio: recovered, not invented. */
+#define PRESS_US 250000.0
+enum frame_kind { FRAME_TIMED, FRAME_RECOVERED, FRAME_EXTRA };
+
+static enum frame_kind audio_frame_kind(const struct ir_frame *got, const struct frame_list *timing)
+{
+	enum frame_kind kind = FRAME_EXTRA;
+
+	for (size_t i = 0; i < timing->n; i++) {
+		const struct ir_frame *want = &timing->f[i];
+		double off = fabs((double)got->start_us - LEAD_MS * 1000 - (double)want->start_us);
+
+		if (got->protocol != want->protocol || got->scancode != want->scancode)
+			continue;
+		if (got->flags == want->flags && off < MATCH_US)
+			return FRAME_TIMED;
+		if (off < PRESS_US)
+			kind = FRAME_RECOVERED;
+	}
+	return kind;
+}
+
 static void test_rendered_captures_decode_like_timings(void **state)
 {
 	static const unsigned rates[] = { 8000, 44100, 48000, 96000 };
 	static const double taus[] = { 1, 10 };
 	DIR *dir = opendir(CORPUS_DIR);
 	struct dirent *ent;
-	unsigned total = 0, found = 0, extra = 0, skipped = 0;
+	unsigned total = 0, found = 0, extra = 0, recovered = 0, skipped = 0;
 
 	(void)state;
 	assert_non_null(dir);
@@ -130,8 +159,18 @@ static void test_rendered_captures_decode_like_timings(void **state)
 					}
 					cell_found += ok;
 				}
-				if (audio_frames.n > cell_found)
-					cell_extra = (unsigned)(audio_frames.n - cell_found);
+				for (size_t j = 0; j < audio_frames.n; j++) {
+					switch (audio_frame_kind(&audio_frames.f[j], &timing_frames)) {
+					case FRAME_TIMED:
+						break;
+					case FRAME_RECOVERED:
+						recovered++;
+						break;
+					case FRAME_EXTRA:
+						cell_extra++;
+						break;
+					}
+				}
 				if (cell_found < timing_frames.n || cell_extra)
 					fprintf(stderr, "%s at %u Hz, tau %.0f ms: %u of %zu frames, %u extra\n",
 						ent->d_name, rates[r], taus[t], cell_found, timing_frames.n,
@@ -145,8 +184,8 @@ static void test_rendered_captures_decode_like_timings(void **state)
 	}
 	closedir(dir);
 	printf("IRMP captures as audio: %u of %u timing-form frames decoded, %u extra, "
-	       "%u file/rate pairs beyond the rate's resolution\n",
-	       found, total, extra, skipped);
+	       "%u recovered, %u file/rate pairs beyond the rate's resolution\n",
+	       found, total, extra, recovered, skipped);
 	assert_true(total > 1000);
 	assert_int_equal(found, total);
 	assert_int_equal(extra, 0);
