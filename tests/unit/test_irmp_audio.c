@@ -131,7 +131,7 @@ static void test_rendered_captures_decode_like_timings(void **state)
 			}
 			for (size_t t = 0; t < 2; t++) {
 				struct ir_channel_config cfg;
-				unsigned cell_found = 0, cell_extra = 0;
+				unsigned cell_found = 0, cell_extra = 0, cell_timed = 0;
 
 				ir_channel_config_default(&cfg);
 				cfg.sample_rate = rates[r];
@@ -162,6 +162,7 @@ static void test_rendered_captures_decode_like_timings(void **state)
 				for (size_t j = 0; j < audio_frames.n; j++) {
 					switch (audio_frame_kind(&audio_frames.f[j], &timing_frames)) {
 					case FRAME_TIMED:
+						cell_timed++;
 						break;
 					case FRAME_RECOVERED:
 						recovered++;
@@ -171,6 +172,9 @@ static void test_rendered_captures_decode_like_timings(void **state)
 						break;
 					}
 				}
+				/* a timing-form frame told twice is one extra */
+				if (cell_timed > cell_found)
+					cell_extra += cell_timed - cell_found;
 				if (cell_found < timing_frames.n || cell_extra)
 					fprintf(stderr, "%s at %u Hz, tau %.0f ms: %u of %zu frames, %u extra\n",
 						ent->d_name, rates[r], taus[t], cell_found, timing_frames.n,
