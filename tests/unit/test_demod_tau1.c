@@ -34,7 +34,8 @@
  * with the trigger at 4.5 σ after the stream's first edge
  * (WEAK_TRIGGER_FAST); 77.7 / 78.7 / 98.7 at 12d89fb, 80.0 / 83.7 / 98.7
  * with the acquisition's refusal held to a 1 ms coupling's droop
- * (WEAK_MIN_STEP_TAU_US). */
+ * (WEAK_MIN_STEP_TAU_US); 80.3 / 84.7 / 98.7 at df5d780 (Debug), 85.0 /
+ * 86.7 / 98.7 with no start at a missed pulse's fall (WEAK_FALL_DISP). */
 #define MARK_0_48 79.0
 #define MARK_0_44 81.0
 #define MARK_2_48 97.0
