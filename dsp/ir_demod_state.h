@@ -552,7 +552,10 @@ struct ir_seqdet;
  * (df5d780 -> this): 0 dB 76.0/82.7 -> 77.1/84.7 %, -2 dB 16.9/28.3 ->
  * 18.3/30.1.  (0.2 of the trigger: the same within 0.1 point; without the
  * refused-start rule 76.6/84.1; at 6 ms 77.1/84.1: Sanyo's leaders; no
- * hold: 77.0/84.7.) */
+ * hold: 77.0/84.7.)  From WEAK_TRIGGER_FAST_RATE up only: at 16 kHz it
+ * gained 2/4 dB 46.4/83.7 -> 47.8/84.4 but lost test_demod_weak's 16 kHz
+ * 6 dB trials 96.5 -> 94.4 % and made 5 wrong frames of its 4 dB τ 1 ms
+ * ones (3 at main, bar 3); not traced. */
 #define WEAK_FALL_DISP 0.1
 #define WEAK_FALL_PAIR_US 12000.0
 #define WEAK_FALL_HOLD_US 3000.0

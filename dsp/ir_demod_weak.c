@@ -412,7 +412,7 @@ static bool weak_missed_fall(struct ir_demod *d, int dir, double ref, double thr
 		else if (dir == d->weak_fall_dir)
 			return true;
 	}
-	if (d->cfg.polarity != IR_POLARITY_AUTO || d->pol != -dir)
+	if (d->cfg.polarity != IR_POLARITY_AUTO || d->pol != -dir || d->cfg.sample_rate < WEAK_TRIGGER_FAST_RATE)
 		return false;
 	since_us = (double)(d->n - d->weak_refused_n) * d->us_per_sample;
 	if (!(d->weak_refused_dir == -dir && since_us < WEAK_FALL_PAIR_US) &&
