@@ -562,6 +562,38 @@ struct ir_seqdet;
 #define WEAK_NOISE_US 32000.0
 #endif
 #define WEAK_TAU_MAX_US 200000.0
+/* A pulse's fall under a 1 ms coupling undershoots about as far as its
+ * rise went up (a 2.4-9 ms leader has drooped to 0-10 % of its step
+ * before it ends), and to the weak band it is a rise of the other
+ * polarity.  Where the trigger missed the rise, or the acquisition refused
+ * it, the start came at the fall, the wrong way: that frame was lost, and
+ * since between frames the trigger only fires in the frames' polarity,
+ * the next 1-4 frames with it (traced at 44.1 kHz 0 dB τ 1 ms, main
+ * df5d780: 14 of rc6_0's 27 lost frames were starts at the leader's fall,
+ * 5 of them in such a chain; sony12 6 of 11, 3 in a chain).  The fall
+ * more often than the rise: over the leader the idle level's tracker
+ * (IDLE_TRACK_US) follows the lit, drooping pulse up by ~0.2 of the step
+ * for RC-6's and Sony's 2.4-2.7 ms leaders, and the undershoot stands that
+ * much further from it.  So a trigger out of idle against the polarity
+ * the line's frames had (d->pol) is not taken where its reference stands
+ * displaced against its direction, from the slow baseline (BASELINE_US),
+ * by over WEAK_FALL_DISP of the trigger (a real start's reference stands
+ * displaced with it, the tracker having begun to follow: traced, -0.1 to
+ * +0.3 of the trigger; the falls -0.3 to -0.1), or where the acquisition
+ * refused a start in that polarity WEAK_FALL_PAIR_US or less before (the
+ * longest leaders, NEC's and Sanyo's 9 ms, with room); and then, for
+ * WEAK_FALL_HOLD_US or until the weak band is back within its trigger of
+ * the baseline, no trigger that way is.  `limit --rates 44100,48000 --taus 1`
+ * (df5d780 -> this): 0 dB 76.0/82.7 -> 77.1/84.7 %, -2 dB 16.9/28.3 ->
+ * 18.3/30.1.  (0.2 of the trigger: the same within 0.1 point; without the
+ * refused-start rule 76.6/84.1; at 6 ms 77.1/84.1: Sanyo's leaders; no
+ * hold: 77.0/84.7.)  From WEAK_TRIGGER_FAST_RATE up only: at 16 kHz it
+ * gained 2/4 dB 46.4/83.7 -> 47.8/84.4 but lost test_demod_weak's 16 kHz
+ * 6 dB trials 96.5 -> 94.4 % and made 5 wrong frames of its 4 dB τ 1 ms
+ * ones (3 at main, bar 3); not traced. */
+#define WEAK_FALL_DISP 0.1
+#define WEAK_FALL_PAIR_US 12000.0
+#define WEAK_FALL_HOLD_US 3000.0
 
 enum line_state {
 	LINE_SPACE = 0,
@@ -721,6 +753,13 @@ struct ir_demod {
 	float droop_acc; /* squared deviations gathered for it (demod_droop_noise) */
 	unsigned droop_acc_n;
 	bool weak_droop; /* the weak start in progress was the drooped-step band's */
+	/* a trigger out of idle taken for a missed pulse's fall (see
+	 * WEAK_FALL_DISP): its direction (0: none) and sample */
+	int weak_fall_dir;
+	uint64_t weak_fall_n;
+	/* the last start the acquisition refused: its direction, sample */
+	int weak_refused_dir;
+	uint64_t weak_refused_n;
 	bool droop_on;   /* the band runs at this rate (see DROOP_MAX_RATE) */
 
 	/* envelope hook: a photodiode's carrier energy added to the samples

@@ -240,6 +240,9 @@ static void weak_acquired(struct ir_demod *d)
 			 ? a * exp(demod_alpha_for(WEAK_MIN_STEP_TAU_US, d->us_per_sample) * mid_n)
 			 : a;
 	if (weak_fast(d) ? a_fast < WEAK_MIN_STEP_FAST * sd : a < WEAK_MIN_STEP * sd) {
+		/* (a pulse's fall may follow: see WEAK_FALL_PAIR_US) */
+		d->weak_refused_dir = (int)d->weak_dir;
+		d->weak_refused_n = d->n;
 		weak_reject(d); /* noise, or a wander: nothing was told */
 		return;
 	}
@@ -394,6 +397,32 @@ void demod_weak_idle_sample(struct ir_demod *d)
 	}
 }
 
+/* True where a trigger out of idle in direction `dir`, from the level
+ * `ref`, on a band whose trigger is `thr`, is the fall of a pulse in the
+ * line's polarity whose rise it missed or the acquisition refused (see
+ * WEAK_FALL_DISP); it then holds that direction off for a while. */
+static bool weak_missed_fall(struct ir_demod *d, int dir, double ref, double thr)
+{
+	double since_us;
+
+	if (d->weak_fall_dir != 0) {
+		since_us = (double)(d->n - d->weak_fall_n) * d->us_per_sample;
+		if (since_us >= WEAK_FALL_HOLD_US || d->weak_fall_dir * ((double)d->w2 - d->baseline) < thr)
+			d->weak_fall_dir = 0; /* the undershoot is over */
+		else if (dir == d->weak_fall_dir)
+			return true;
+	}
+	if (d->cfg.polarity != IR_POLARITY_AUTO || d->pol != -dir || d->cfg.sample_rate < WEAK_TRIGGER_FAST_RATE)
+		return false;
+	since_us = (double)(d->n - d->weak_refused_n) * d->us_per_sample;
+	if (!(d->weak_refused_dir == -dir && since_us < WEAK_FALL_PAIR_US) &&
+	    dir * (ref - d->baseline) >= -WEAK_FALL_DISP * thr)
+		return false;
+	d->weak_fall_dir = dir;
+	d->weak_fall_n = d->n;
+	return true;
+}
+
 /* The weak trigger on the full path, the line idle: the weak band (or,
  * where it stayed under its trigger, the drooped-step band) departed
  * by the trigger from its idle level (demod_weak_idle_sample's, once it follows
@@ -410,6 +439,9 @@ bool demod_weak_idle_trigger(struct ir_demod *d, float w_before)
 
 	if (!weak && !droop)
 		return false;
+	if (weak_missed_fall(d, (droop ? d->d2 - ref : d->w2 - ref) > 0 ? 1 : -1, ref,
+			     droop ? d->droop_thr : d->weak_thr))
+		return false; /* the line stays idle */
 	d->level = ref;
 	if (droop)
 		weak_start(d, d->d2 - ref, d->d2 - ref, true);
