@@ -95,6 +95,32 @@ static const double edge_nats[] = { EDGE_NATS, RCMM_EDGE_NATS };
 #ifndef SHORT_FIRST_NATS
 #define SHORT_FIRST_NATS 8.0
 #endif
+/* At 0 dB under a 1 ms coupling the weak trigger fires 200-340 µs into
+ * the 417 µs header, so that only 80-220 µs of the 400 µs acquisition is
+ * lit: at least a third lit (as before) put dark samples into the lit
+ * level.  And the coupling leaves the line under its idle level after the
+ * header's fall (by its low-pass, 0.34 of the step after 417 µs at τ
+ * 1 ms): dark samples taken at the idle level hid the fall.  They are
+ * fitted at a level of their own where it is under the idle level and no
+ * deeper than the lit samples stand over it (a header's undershoot is at
+ * most half the step under τ >= 700 µs, its lit level at least that; a
+ * trigger on noise of the wrong polarity before a JVC leader looked like
+ * a level at 0 and a fall to -a: 6 of 100 JVC frames lost so).  The level
+ * returned is the lit one at the header's start (the caller's lookback
+ * places the start with it): between the lit samples' mean, drooped, and
+ * the fall's drop, lit less dark mean, that the coupling keeps; half the
+ * undershoot on the lit mean.  (Traced at 0 dB 48 kHz τ 1 ms: starts
+ * placed 120-200 µs early with a step of a quarter to half the true one,
+ * and 13 of 100 frames rejected as no start at all.  bench_audio limit
+ * rcmm32 0 dB τ 1 ms 44.1/48 kHz: 19/34 -> 32/53 %; the whole undershoot
+ * on it: 33/55 but starts 100-190 µs late at 2 dB (the step too high),
+ * 2 dB 48 kHz 93 -> 89 %; at least a third lit still: 31/51.) */
+#ifndef SHORT_FIRST_LIT_PART
+#define SHORT_FIRST_LIT_PART 5
+#endif
+#ifndef SHORT_FIRST_UNDERSHOOT
+#define SHORT_FIRST_UNDERSHOOT 0.5
+#endif
 
 #define MAX_RUN_BLOCKS 16
 /* The τ hypotheses of the AC coupling (0: DC), and how long they run side
@@ -269,6 +295,7 @@ struct ir_seqdet {
 	unsigned g_told;        /* RC-MM rises told (the header's counted) */
 	bool g_sym;             /* RC-MM: edges told from ir_rcmm_symbols */
 	double last_edge;       /* first sample of the last level told */
+	unsigned long_pulses;   /* pulses told of RUNAWAY_PULSE_US and more */
 	double g_c[RING];       /* the traced path's low-pass per block */
 	/* The general family's unit grid (grid_plan): the grid (-1: not
 	 * yet known, -2: none), the frame's first rise, the leader's fall
@@ -419,7 +446,7 @@ static double fit_level(const struct ir_seqdet *sd, double w, uint64_t n, double
 
 double ir_seqdet_short_first(const struct ir_seqdet *sd, double b, int pol, double noise2)
 {
-	double u[ACQ_MAX], s = 0, best = 0, level = 0, all;
+	double u[ACQ_MAX], s = 0, best = 0, level = 0, all, tot;
 	unsigned n = sd->acq_n;
 
 	if (n < 6 || noise2 <= 0)
@@ -430,18 +457,26 @@ double ir_seqdet_short_first(const struct ir_seqdet *sd, double b, int pol, doub
 	}
 	all = s * s / n;
 	/* lit for the first k samples, dark after: the change point that
-	 * explains them best, at least a third of them lit, two dark */
+	 * explains them best, at least a fifth of them lit, two dark (see
+	 * SHORT_FIRST_LIT_PART, SHORT_FIRST_UNDERSHOOT) */
+	tot = s;
 	s = 0;
 	for (unsigned k = 1; k + 2 <= n; k++) {
-		double gain;
+		double gain, under;
 
 		s += u[k - 1];
-		if (3 * k < n || s <= 0)
+		if (SHORT_FIRST_LIT_PART * k < n || s <= 0)
 			continue;
-		gain = s * s / k - all;
+		under = (tot - s) / (n - k);
+		if (under < 0 && s / k + under >= 0) {
+			gain = s * s / k + (tot - s) * (tot - s) / (n - k) - all;
+		} else {
+			gain = s * s / k - all;
+			under = 0;
+		}
 		if (gain > best) {
 			best = gain;
-			level = s / k;
+			level = s / k - SHORT_FIRST_UNDERSHOOT * under;
 		}
 	}
 	return best / (2 * noise2) >= SHORT_FIRST_NATS ? level : 0;
@@ -569,6 +604,7 @@ void ir_seqdet_start(struct ir_seqdet *sd, const struct ir_seqdet_start *st)
 	sd->ins_rise = -1;
 	sd->g_n = 0;
 	sd->last_edge = t0n;
+	sd->long_pulses = 0;
 	sd->gr_grid = -1;
 	sd->gr_t0 = t0n;
 	sd->gr_fall = sd->gr_rise = -1;
@@ -1253,6 +1289,39 @@ static double grid_edge_at(struct ir_seqdet *sd, uint64_t j, double s, uint64_t 
 	return s;
 }
 
+/* No protocol has two pulses of a leader's length in one frame (NEC's
+ * 9 ms, JVC's 8.4 ms leader; no pulse after a leader is over Samsung's
+ * 4.5 ms): a run that has told two has lost the line, and stops.  Traced
+ * at 0 dB under a 1 ms coupling: RC-MM frames whose header the trigger
+ * missed started mid-frame, the general family kept a slow τ on them, and
+ * its path went on after the frame as ~9.5 ms pulses (MAX_PULSE_US) and
+ * short spaces until WEAK_SEQ_MAX_US, deaf to the frames that followed
+ * (rcmm32 44.1 kHz τ 1 ms 0 dB: 14 of 100 frames lost so, in runs of up
+ * to 1 s). */
+#ifndef RUNAWAY_PULSE_US
+#define RUNAWAY_PULSE_US 7000.0
+#endif
+static bool runaway(struct ir_seqdet *sd, double pulse_us)
+{
+	return pulse_us >= RUNAWAY_PULSE_US && ++sd->long_pulses >= 2;
+}
+
+/* The run stops after a runaway (see RUNAWAY_PULSE_US): its baseline, what
+ * the caller waits on for the next frame, is the mean of the samples not
+ * yet decided (the line after the frame: the path's own is what went
+ * wrong). */
+static void stop_runaway(struct ir_seqdet *sd)
+{
+	double sum = 0;
+	uint64_t from = sd->nb > sd->lag ? sd->nb - sd->lag : 0;
+
+	for (uint64_t j = from; j < sd->nb; j++)
+		sum += sd->sx[j % RING];
+	if (sd->nb > from)
+		sd->b = sum / ((double)(sd->nb - from) * sd->L);
+	sd->running = false;
+}
+
 /* Traces the best survivor back and tells the decisions of blocks up to
  * `upto` (exclusive). */
 static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
@@ -1300,6 +1369,7 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 		}
 		if (l != sd->dec_level) {
 			double at = (double)(sd->n0 + j * sd->L) + refine_edge(sd, t, j, sd->dec_level, l);
+			double lit_from = sd->last_edge;
 
 			if (rcmm_family(sd)) {
 				if (l) {
@@ -1314,6 +1384,10 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 			sd->edge_fn(sd->userdata, (at - 0.5) * sd->us, l != 0);
 			if (!sd->running)
 				return;
+			if (!l && runaway(sd, (at - lit_from) * sd->us)) {
+				stop_runaway(sd);
+				return;
+			}
 			/* RC-MM's first bit pulse told: the symbols take
 			 * over (see ir_rcmm_symbols) */
 			if (rcmm_family(sd) && RCMM_SYMBOLS && !l) {
