@@ -295,7 +295,6 @@ struct ir_seqdet {
 	unsigned g_told;        /* RC-MM rises told (the header's counted) */
 	bool g_sym;             /* RC-MM: edges told from ir_rcmm_symbols */
 	double last_edge;       /* first sample of the last level told */
-	unsigned long_pulses;   /* pulses told of RUNAWAY_PULSE_US and more */
 	double g_c[RING];       /* the traced path's low-pass per block */
 	/* The general family's unit grid (grid_plan): the grid (-1: not
 	 * yet known, -2: none), the frame's first rise, the leader's fall
@@ -604,7 +603,6 @@ void ir_seqdet_start(struct ir_seqdet *sd, const struct ir_seqdet_start *st)
 	sd->ins_rise = -1;
 	sd->g_n = 0;
 	sd->last_edge = t0n;
-	sd->long_pulses = 0;
 	sd->gr_grid = -1;
 	sd->gr_t0 = t0n;
 	sd->gr_fall = sd->gr_rise = -1;
@@ -1289,39 +1287,6 @@ static double grid_edge_at(struct ir_seqdet *sd, uint64_t j, double s, uint64_t 
 	return s;
 }
 
-/* No protocol has two pulses of a leader's length in one frame (NEC's
- * 9 ms, JVC's 8.4 ms leader; no pulse after a leader is over Samsung's
- * 4.5 ms): a run that has told two has lost the line, and stops.  Traced
- * at 0 dB under a 1 ms coupling: RC-MM frames whose header the trigger
- * missed started mid-frame, the general family kept a slow τ on them, and
- * its path went on after the frame as ~9.5 ms pulses (MAX_PULSE_US) and
- * short spaces until WEAK_SEQ_MAX_US, deaf to the frames that followed
- * (rcmm32 44.1 kHz τ 1 ms 0 dB: 14 of 100 frames lost so, in runs of up
- * to 1 s). */
-#ifndef RUNAWAY_PULSE_US
-#define RUNAWAY_PULSE_US 7000.0
-#endif
-static bool runaway(struct ir_seqdet *sd, double pulse_us)
-{
-	return pulse_us >= RUNAWAY_PULSE_US && ++sd->long_pulses >= 2;
-}
-
-/* The run stops after a runaway (see RUNAWAY_PULSE_US): its baseline, what
- * the caller waits on for the next frame, is the mean of the samples not
- * yet decided (the line after the frame: the path's own is what went
- * wrong). */
-static void stop_runaway(struct ir_seqdet *sd)
-{
-	double sum = 0;
-	uint64_t from = sd->nb > sd->lag ? sd->nb - sd->lag : 0;
-
-	for (uint64_t j = from; j < sd->nb; j++)
-		sum += sd->sx[j % RING];
-	if (sd->nb > from)
-		sd->b = sum / ((double)(sd->nb - from) * sd->L);
-	sd->running = false;
-}
-
 /* Traces the best survivor back and tells the decisions of blocks up to
  * `upto` (exclusive). */
 static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
@@ -1369,7 +1334,6 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 		}
 		if (l != sd->dec_level) {
 			double at = (double)(sd->n0 + j * sd->L) + refine_edge(sd, t, j, sd->dec_level, l);
-			double lit_from = sd->last_edge;
 
 			if (rcmm_family(sd)) {
 				if (l) {
@@ -1384,10 +1348,6 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 			sd->edge_fn(sd->userdata, (at - 0.5) * sd->us, l != 0);
 			if (!sd->running)
 				return;
-			if (!l && runaway(sd, (at - lit_from) * sd->us)) {
-				stop_runaway(sd);
-				return;
-			}
 			/* RC-MM's first bit pulse told: the symbols take
 			 * over (see ir_rcmm_symbols) */
 			if (rcmm_family(sd) && RCMM_SYMBOLS && !l) {

@@ -189,12 +189,10 @@ static void test_rcmm32_on_its_grid_at_0_db(void **state)
 
 /* rcmm32 at 0 dB under a 1 ms coupling, 44.1 and 48 kHz: the weak
  * trigger fires 200-340 µs into the 417 µs header, and the header's
- * undershoot after its fall hid it from ir_seqdet_short_first (frames
- * with no start at all, or a start 120-200 µs early on a step too low,
- * out of the decoder's ±83 µs header period); frames whose header was
- * missed started mid-frame, and the general family's path ran on after
- * them as 10 ms pulses for up to a second, deaf to the frames after
- * (dsp/ir_seqdet.c: SHORT_FIRST_UNDERSHOOT, RUNAWAY_PULSE_US). */
+ * undershoot after its fall hid it from ir_seqdet_short_first: frames
+ * with no start at all, or a start 120-200 µs early on a step a quarter
+ * to half the true one, out of the decoder's ±83 µs header period
+ * (dsp/ir_seqdet.c: SHORT_FIRST_LIT_PART, SHORT_FIRST_UNDERSHOOT). */
 static void test_rcmm32_0_db_1_ms_coupling(void **state)
 {
 	static const unsigned rates[] = { 44100, 48000 };
@@ -211,10 +209,10 @@ static void test_rcmm32_0_db_1_ms_coupling(void **state)
 			mean += v / 6;
 		}
 	printf("mean %.1f %%, false frames %u\n", mean, false_frames);
-	/* Measured: 37.5/45/52.5 % (44.1 kHz), 57.5/62.5/45 (48 kHz), mean
-	 * 50.0, 5 false frames (wrong codes) of 240; before (main df5d780)
+	/* Measured: 37.5/42.5/50 % (44.1 kHz), 50/62.5/45 (48 kHz), mean
+	 * 47.9, 5 false frames (wrong codes) of 240; before (main df5d780)
 	 * 25/35/35 and 42.5/42.5/35, mean 35.8, 9 false frames. */
-	assert_true(mean >= 44);
+	assert_true(mean >= 42);
 	assert_true(false_frames <= 12);
 }
 
