@@ -432,6 +432,24 @@ int audio_trial_module(const char *protocol, unsigned rate, double tau_ms, doubl
 	return audio_trial_run(&t, result);
 }
 
+int audio_trial_limit_point(enum ir_protocol protocol, unsigned rate, double tau_ms, double snr_db,
+			    double stretch_us, unsigned frames, uint64_t seed,
+			    struct audio_result *result)
+{
+	struct audio_trial t = { .protocol = protocol, .frames = frames, .seed = seed };
+
+	ir_channel_config_default(&t.channel);
+	t.channel.sample_rate = rate;
+	t.channel.ac_tau_ms = tau_ms;
+	t.channel.snr_db = snr_db;
+	t.channel.hum_hz = 50;
+	t.channel.hum_level = 0.02;
+	t.channel.invert = (seed >> 3) & 1;
+	t.channel.seed = seed;
+	t.channel.stretch_us = stretch_us;
+	return audio_trial_run(&t, result);
+}
+
 static void on_reference(void *userdata, const struct ir_frame *f)
 {
 	struct audio_wanted *w = userdata;

@@ -64,6 +64,15 @@ int audio_trial_module(const char *protocol, unsigned rate, double tau_ms, doubl
 		       unsigned frames, uint64_t seed, double gap_min_ms, double gap_max_ms,
 		       struct audio_result *result);
 
+/* One point as bench_audio limit runs it (bench/bench_limit.c,
+ * limit_point): `frames` frames of `protocol` through a receiver module,
+ * hum 2 % at 50 Hz, polarity inverted where bit 3 of `seed` is set, the
+ * channel seeded with `seed` itself, every mark lengthened by `stretch_us`
+ * (0: none).  Returns 0, or a negative errno. */
+int audio_trial_limit_point(enum ir_protocol protocol, unsigned rate, double tau_ms, double snr_db,
+			    double stretch_us, unsigned frames, uint64_t seed,
+			    struct audio_result *result);
+
 /* Renders `edges` with `channel` and decodes them with the protocols in
  * `protocols` (NULL: all); frames go to `fn`. */
 struct ir_frame;

@@ -33,18 +33,9 @@
 static double limit_point_frames(enum ir_protocol p, unsigned rate, double tau_ms, double snr,
 				 uint64_t seed, unsigned frames, unsigned *false_frames)
 {
-	struct audio_trial t = { .protocol = p, .frames = frames, .seed = seed };
 	struct audio_result r;
 
-	ir_channel_config_default(&t.channel);
-	t.channel.sample_rate = rate;
-	t.channel.ac_tau_ms = tau_ms;
-	t.channel.snr_db = snr;
-	t.channel.hum_hz = 50;
-	t.channel.hum_level = 0.02;
-	t.channel.invert = (seed >> 3) & 1;
-	t.channel.seed = seed;
-	assert_int_equal(audio_trial_run(&t, &r), 0);
+	assert_int_equal(audio_trial_limit_point(p, rate, tau_ms, snr, 0, frames, seed, &r), 0);
 	assert_true(r.sent > 0);
 	*false_frames += r.false_frames;
 	return 100.0 * r.matched / r.sent;

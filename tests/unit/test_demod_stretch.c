@@ -43,21 +43,12 @@
  * them (receiver module, hum 2 %, random polarity). */
 static double stretched_cell(const char *name, double tau_ms, double snr_db, uint64_t seed)
 {
-	struct audio_trial t = { .frames = FRAMES, .seed = seed };
+	enum ir_protocol protocol;
 	struct audio_result r;
 	double p;
 
-	assert_int_equal(ir_protocol_from_name(name, &t.protocol), 0);
-	ir_channel_config_default(&t.channel);
-	t.channel.sample_rate = RATE;
-	t.channel.ac_tau_ms = tau_ms;
-	t.channel.snr_db = snr_db;
-	t.channel.hum_hz = 50;
-	t.channel.hum_level = 0.02;
-	t.channel.invert = (seed >> 3) & 1;
-	t.channel.seed = seed;
-	t.channel.stretch_us = STRETCH_US;
-	assert_int_equal(audio_trial_run(&t, &r), 0);
+	assert_int_equal(ir_protocol_from_name(name, &protocol), 0);
+	assert_int_equal(audio_trial_limit_point(protocol, RATE, tau_ms, snr_db, STRETCH_US, FRAMES, seed, &r), 0);
 	assert_true(r.sent > 0);
 	p = 100.0 * r.matched / r.sent;
 	printf("  %s %u Hz tau %g ms %g dB, %g us stretch: %.1f %% (%u false)\n", name, RATE, tau_ms,
