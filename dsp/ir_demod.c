@@ -119,7 +119,7 @@ static void set_rates(struct ir_demod *d)
 	d->decay_max = demod_alpha_for(DECAY_TAU_MIN_US, d->us_per_sample);
 	d->decay_var = d->decay_var_max = d->decay_max * d->decay_max;
 	d->decay_gap_max = DECAY_GAP_MAX_US / d->us_per_sample;
-	d->block_n = (unsigned)ceil(DECAY_BLOCK_US / d->us_per_sample);
+	d->block_n = demod_decay_block_n(d->us_per_sample);
 	/* (below WEAK_MIN_RATE a unit is too few samples even for the
 	 * sequence detector's one-sample blocks: the trigger stays off) */
 	d->weak_on = d->cfg.sample_rate >= WEAK_MIN_RATE;
@@ -138,8 +138,6 @@ static void set_rates(struct ir_demod *d)
 	d->strong_d = (unsigned)ceil(STRONG_LOOK_US / d->us_per_sample);
 	d->strong_d = d->strong_d < 2 ? 2 : d->strong_d > STRONG_HIST_MAX ? STRONG_HIST_MAX : d->strong_d;
 	d->weak_k_min = demod_alpha_for(WEAK_TAU_MAX_US, d->us_per_sample);
-	if (d->block_n < 2)
-		d->block_n = 2;
 }
 
 int ir_demod_new(const struct ir_demod_config *cfg, ir_demod_edge_fn edge_fn,

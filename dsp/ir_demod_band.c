@@ -35,10 +35,10 @@ void demod_set_settle(struct ir_demod *d)
 					     d->us_per_sample);
 	}
 	{
-		/* see DECAY_EDGE_BANDS (the decay's blocks as ir_demod_new()
-		 * sets them, which may not have yet) */
-		double block_n = ceil(DECAY_BLOCK_US / d->us_per_sample);
-		double lag = ceil(DECAY_EDGE_BANDS * band / ((block_n < 2 ? 2 : block_n) * d->us_per_sample));
+		/* see DECAY_EDGE_BANDS (ir_demod_new() may not have set
+		 * d->block_n yet) */
+		double lag = ceil(DECAY_EDGE_BANDS * band /
+				  (demod_decay_block_n(d->us_per_sample) * d->us_per_sample));
 
 		d->decay_lag = lag < 1 ? 1 : lag > DECAY_LAG_MAX ? DECAY_LAG_MAX : (unsigned)lag;
 	}

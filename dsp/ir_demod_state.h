@@ -790,6 +790,15 @@ struct ir_demod {
 	unsigned run_np, run_ns;    /* ...of how many */
 };
 
+/* Samples in one of the AC coupling's decay blocks (DECAY_BLOCK_US, at
+ * least 2). */
+static inline unsigned demod_decay_block_n(double us_per_sample)
+{
+	unsigned n = (unsigned)ceil(DECAY_BLOCK_US / us_per_sample);
+
+	return n < 2 ? 2 : n;
+}
+
 /* The coefficient of a one-pole section y += g (x - y) with time constant
  * tc_us, at us_per_sample. */
 static inline double demod_alpha_for(double tc_us, double us_per_sample)
