@@ -89,6 +89,20 @@ static const double edge_nats[] = { EDGE_NATS, RCMM_EDGE_NATS };
 /* What a frame's first COMMIT_US must gain over darkness all along (nats). */
 #define START_NATS 20.0
 #define FAMILY_NATS 10.0
+/* The general family's edges cost less on a grid of few samples a unit
+ * (GRID_UNIT_FULL_SAMPLES), but only within the frame: darkness past the
+ * grid's longest space and a unit is the gap after it, where the detector
+ * runs on until WEAK_GIVE_BACK_US, and a rise there would start another
+ * frame, which START_NATS holds to that much evidence.  At the cheaper edges a lone
+ * 6-9 sample run of noise 10-17 ms after a frame was decided lit, and
+ * iMON's decoder took it, with the darkness after it, for a frame of all
+ * ones (bench_audio limit --rates 16000, 0/2/4 dB, six protocols with
+ * IRJACK_TRIAL_DEBUG: 20 iMON frames at main, 68 with the cheaper edges,
+ * 34 with a rise in the gap at EDGE_NATS, 6 at 3 × EDGE_NATS, 5 at
+ * START_NATS; accuracy the same within 0.3 point). */
+#ifndef GRID_GAP_NATS
+#define GRID_GAP_NATS START_NATS
+#endif
 /* A first pulse that ended inside the caller's acquisition (RC-MM's 417 µs
  * header) must explain its samples better than one lit all through by
  * this much (nats). */
@@ -252,6 +266,9 @@ struct trellis {
 	double c[2][MAX_RUN_BLOCKS + 1];    /* the survivor's coupling low-pass */
 	int run[2];                 /* blocks into the run of the saturated states' survivors */
 	double edge_cost;           /* the family's EDGE_NATS as a squared error */
+	int gap_run;                /* blocks of darkness after which a rise costs
+				     * the whole EDGE_NATS (0: none; see
+				     * GRID_UNIT_FULL_SAMPLES) */
 	int long_run[2];            /* blocks of the family's longest space, pulse (0: none) */
 	int first_allow;            /* blocks more the first pulse may last before long_run[1] */
 	uint8_t bits[RING];         /* per block: bit s set when level s's
@@ -565,6 +582,7 @@ static void trellis_init(struct ir_seqdet *sd, struct trellis *t, unsigned i, do
 	for (unsigned s = 0; s < 2; s++)
 		t->long_run[s] = long_run_us[fam][s] > 0 ? (int)ceil(long_run_us[fam][s] / sd->block_us) : 0;
 	t->edge_cost = sd->penalty / EDGE_NATS * edge_nats[fam];
+	t->gap_run = 0;
 
 	t->alive = true;
 	trellis_set_w(sd, t, w);
@@ -661,6 +679,15 @@ void ir_seqdet_stop(struct ir_seqdet *sd)
 	sd->running = false;
 }
 
+/* What a run of level s that starts now costs trellis t: a rise after
+ * t->gap_run blocks of darkness (past the frame's grid: see
+ * GRID_GAP_NATS) GRID_GAP_NATS. */
+static double edge_cost(const struct ir_seqdet *sd, const struct trellis *t, unsigned s)
+{
+	return s && t->gap_run > 0 && t->run[0] >= t->gap_run ? sd->penalty / EDGE_NATS * GRID_GAP_NATS
+								: t->edge_cost;
+}
+
 /* One block through one trellis: S1 = Σ u_i w^(i+1). */
 static void trellis_block(const struct ir_seqdet *sd, struct trellis *t, double s1, unsigned slot)
 {
@@ -680,7 +707,7 @@ static void trellis_block(const struct ir_seqdet *sd, struct trellis *t, double 
 			double cost = t->cost[from_s][from_k];
 
 			if (cost < COST_INF)
-				cost += 2 * dd * s1 + dd * dd * t->q + (k == 1 ? t->edge_cost : 0);
+				cost += 2 * dd * s1 + dd * dd * t->q + (k == 1 ? edge_cost(sd, t, s) : 0);
 			ncost[s][k] = cost;
 			nc[s][k] = T + dd * t->wl;
 			/* (a pulse run that began at the start is the first pulse) */
@@ -1270,6 +1297,43 @@ static void rcmm_tell_inserted(struct ir_seqdet *sd, uint64_t j, uint64_t upto)
 #define GRID_RETIME_US 260.0
 #endif
 
+/* Once the frame's grid is known, its edges cost EDGE_NATS scaled by the
+ * grid's unit in samples over GRID_UNIT_FULL_SAMPLES (the whole of it at
+ * 16 samples a unit and more: every grid from 36 kHz up, RC-6's 444 µs
+ * included, so there nothing changes).  A pulse of one unit is evidence
+ * in proportion to its samples (a²/2σ² nats each), its two edges cost
+ * 2·EDGE_NATS whatever the rate: at 16 kHz a 563 µs NEC bit pulse is
+ * 9 samples, ~28 ± 7.5 nats at 2 dB, and its 8 nats of edges decided it
+ * dark about one time in 300, a tenth of NEC's 34-pulse frames (traced
+ * at 16 kHz 2 dB, τ 1/5 ms/DC, six protocols: 330 of 876 lost frames had
+ * the right start and one or two pulses wrong, most a pulse missed, the
+ * edges two fewer; 132 more had several wrong).  Holding the edges' cost
+ * per sample of a unit where EDGE_NATS was tuned keeps the ratio of
+ * missed pulses to false ones (a 300 µs false run's evidence scales with
+ * its samples the same way).  bench_audio limit --rates 16000, 0/2/4 dB
+ * (six protocols × τ 1/5 ms/DC): 12.2/48.9/85.6 -> 18.4/57.1/88.2 %;
+ * from 12 samples 15.4/54.9/88.0, from 20 20.4/58.2/87.7 (RC-5 DC 2 dB
+ * 94 -> 92, Sony τ 1 ms 4 dB 63 -> 58); EDGE_NATS 2 at 16 kHz for every
+ * trellis from the start 21.6/57.9/87.4, but RC-5 τ 1 ms/DC 2 dB 31/94 ->
+ * 27/89 (its 14-sample units lose more to false runs than to missed
+ * ones) and RC-MM's family choice (rcmm32 DC 4 dB 26 -> 19). */
+#ifndef GRID_UNIT_FULL_SAMPLES
+#define GRID_UNIT_FULL_SAMPLES 16.0
+#endif
+
+/* The general family's trellises' edge cost on the frame's grid (see
+ * GRID_UNIT_FULL_SAMPLES), up to the grid's longest space and a unit. */
+static void grid_edge_cost(struct ir_seqdet *sd, int grid)
+{
+	double part = fmin(1, ir_grid_unit(grid) / sd->us / GRID_UNIT_FULL_SAMPLES);
+	int gap = (int)ceil((ir_grid_longest_space(grid) + ir_grid_unit(grid)) / sd->block_us);
+
+	for (unsigned i = 0; i < N_TAU_H * N_SCALE; i++) {
+		sd->tr[i].edge_cost = sd->penalty * part;
+		sd->tr[i].gap_run = part < 1 ? gap : 0;
+	}
+}
+
 /* Edge k of sd->grid (from level `from`, at its traced sample): the fit
  * of each candidate against the traced place, nats (as refine_edge's
  * sums, restored with the traced path's low-pass); -INFINITY before
@@ -1354,8 +1418,11 @@ static int grid_leader(struct ir_seqdet *sd)
 	if (grid >= 0)
 		sd->gr_lead_stretch = ir_grid_leader_stretch(grid, (fall - sd->gr_t0) * sd->us,
 							     (rise - fall) * sd->us);
-	if (sd->gr_rise >= 0)
+	if (sd->gr_rise >= 0) {
 		sd->gr_grid = grid < 0 ? -2 : grid;
+		if (grid >= 0)
+			grid_edge_cost(sd, grid);
+	}
 	return grid;
 }
 

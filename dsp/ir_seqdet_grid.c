@@ -127,6 +127,15 @@ double ir_grid_unit(int grid)
 	return grids[grid].unit;
 }
 
+double ir_grid_longest_space(int grid)
+{
+	int m = 31;
+
+	while (m > 0 && !(grids[grid].space & B(m)))
+		m--;
+	return m * grids[grid].unit;
+}
+
 /* A run of `samples` at level `lit` on grid d, under a stretch of
  * `stretch` units: 1 when off it, 0 on it or past its longest run (a
  * frame's end, a repeat's gap: no grid there). */

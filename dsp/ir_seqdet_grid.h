@@ -51,6 +51,10 @@ double ir_grid_leader_stretch(int grid, double pulse_us, double space_us);
 /* The unit of grid `grid` (µs). */
 double ir_grid_unit(int grid);
 
+/* The longest space of grid `grid`'s frames (µs): darkness past it (and
+ * the grid's tolerance) is a gap, not a space of the frame. */
+double ir_grid_longest_space(int grid);
+
 /* Times g's edges together on grid `grid` (from ir_grid_pick): out[k] is
  * edge k's sample, and *stretch_us the receiver's stretch (µs: how much
  * longer its marks are, and its spaces shorter, than the grid's) that the
