@@ -93,13 +93,13 @@ static const double edge_nats[] = { EDGE_NATS, RCMM_EDGE_NATS };
  * (GRID_UNIT_FULL_SAMPLES), but only within the frame: darkness past the
  * grid's longest space and a unit is the gap after it, where the detector
  * runs on until WEAK_GIVE_BACK_US, and a rise there would start another
- * frame, which START_NATS holds to that much evidence.  At the cheaper edges a lone
- * 6-9 sample run of noise 10-17 ms after a frame was decided lit, and
- * iMON's decoder took it, with the darkness after it, for a frame of all
- * ones (bench_audio limit --rates 16000, 0/2/4 dB, six protocols with
- * IRJACK_TRIAL_DEBUG: 20 iMON frames at main, 68 with the cheaper edges,
- * 34 with a rise in the gap at EDGE_NATS, 6 at 3 × EDGE_NATS, 5 at
- * START_NATS; accuracy the same within 0.3 point). */
+ * frame, which START_NATS holds to that much evidence.  At the cheaper
+ * edges alone a lone 6-9 sample run of noise 10-17 ms after a frame was
+ * decided lit, and iMON's decoder took it, with the darkness after it,
+ * for a frame of all ones (bench_audio limit --rates 16000, 0/2/4 dB,
+ * six protocols, IRJACK_TRIAL_DEBUG: 20 iMON frames at main, 68 with the
+ * cheaper edges, 34 with a rise in the gap at EDGE_NATS, 6 at
+ * 3 × EDGE_NATS, 5 at START_NATS; accuracy the same within 0.3 point). */
 #ifndef GRID_GAP_NATS
 #define GRID_GAP_NATS START_NATS
 #endif
@@ -267,8 +267,7 @@ struct trellis {
 	int run[2];                 /* blocks into the run of the saturated states' survivors */
 	double edge_cost;           /* the family's EDGE_NATS as a squared error */
 	int gap_run;                /* blocks of darkness after which a rise costs
-				     * the whole EDGE_NATS (0: none; see
-				     * GRID_UNIT_FULL_SAMPLES) */
+				     * GRID_GAP_NATS (0: none) */
 	int long_run[2];            /* blocks of the family's longest space, pulse (0: none) */
 	int first_allow;            /* blocks more the first pulse may last before long_run[1] */
 	uint8_t bits[RING];         /* per block: bit s set when level s's
@@ -1311,12 +1310,15 @@ static void rcmm_tell_inserted(struct ir_seqdet *sd, uint64_t j, uint64_t upto)
  * per sample of a unit where EDGE_NATS was tuned keeps the ratio of
  * missed pulses to false ones (a 300 µs false run's evidence scales with
  * its samples the same way).  bench_audio limit --rates 16000, 0/2/4 dB
- * (six protocols × τ 1/5 ms/DC): 12.2/48.9/85.6 -> 18.4/57.1/88.2 %;
- * from 12 samples 15.4/54.9/88.0, from 20 20.4/58.2/87.7 (RC-5 DC 2 dB
- * 94 -> 92, Sony τ 1 ms 4 dB 63 -> 58); EDGE_NATS 2 at 16 kHz for every
- * trellis from the start 21.6/57.9/87.4, but RC-5 τ 1 ms/DC 2 dB 31/94 ->
- * 27/89 (its 14-sample units lose more to false runs than to missed
- * ones) and RC-MM's family choice (rcmm32 DC 4 dB 26 -> 19). */
+ * (six protocols × τ 1/5 ms/DC), with GRID_GAP_NATS: 12.3/48.7/85.6 ->
+ * 18.6/57.0/88.3 % (up to +21 points a cell, nec 5 ms 2 dB 66 -> 87,
+ * rc6_0 DC 2 dB 41 -> 62; none down by more than one frame).  Without
+ * the gap rule, full at 16 samples 18.4/57.1/88.2, at 12 15.4/54.9/88.0,
+ * at 20 20.4/58.2/87.7 (RC-5 DC 2 dB 94 -> 92, Sony τ 1 ms 4 dB
+ * 63 -> 58); EDGE_NATS 2 at 16 kHz for every trellis from the start
+ * 21.6/57.9/87.4, but RC-5 τ 1 ms/DC 2 dB 31/94 -> 27/89 (its 14-sample
+ * units lose more to false runs than to missed ones) and RC-MM's family
+ * choice (rcmm32 DC 4 dB 26 -> 19). */
 #ifndef GRID_UNIT_FULL_SAMPLES
 #define GRID_UNIT_FULL_SAMPLES 16.0
 #endif

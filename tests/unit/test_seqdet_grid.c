@@ -69,6 +69,19 @@ static void rc6_window(struct ir_grid *g, double off_us, double per_sample)
 	}
 }
 
+/* A frame's longest space (ir_seqdet.c's gap after it, GRID_GAP_NATS):
+ * NEC's leader space 4.5 ms, JVC's 4.2 ms, RC-6's 3 units, RC-5's 2,
+ * Sony's one. */
+static void test_longest_spaces(void **state)
+{
+	(void)state;
+	assert_true(fabs(ir_grid_longest_space(ir_grid_pick(9000, 4500)) - 4500) < 1);
+	assert_true(fabs(ir_grid_longest_space(ir_grid_pick(8440, 4220)) - 4216) < 1);
+	assert_true(fabs(ir_grid_longest_space(ir_grid_pick(2666, 889)) - 1333.2) < 1);
+	assert_true(fabs(ir_grid_longest_space(ir_grid_pick(889, 889)) - 1777.8) < 1);
+	assert_true(fabs(ir_grid_longest_space(ir_grid_pick(2400, 600)) - 600) < 1);
+}
+
 static void test_an_edge_off_the_grid_is_retimed(void **state)
 {
 	struct ir_grid g;
@@ -244,6 +257,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_leaders_pick_their_grids),
+		cmocka_unit_test(test_longest_spaces),
 		cmocka_unit_test(test_an_edge_off_the_grid_is_retimed),
 		cmocka_unit_test(test_clear_samples_overrule_the_grid),
 		cmocka_unit_test(test_a_path_off_every_grid_is_left_alone),
