@@ -260,14 +260,32 @@ DEMOD_STEP void filter_sample(struct ir_demod *d, struct full_sample *s)
  * state began, and the candidate moved further.  (Young alone, 6 dB τ 1 ms
  * frames at 44.1/48 kHz lost up to 6 points to pulses' droop taken for
  * edges: traced, those had moved 0.53 of the step 520-730 µs into the
- * state; the RC-MM ends 0.56-0.60 in 220-250 µs.) */
+ * state; the RC-MM ends 0.56-0.60 in 220-250 µs.)
+ * The droop decays towards the baseline (the idle level), never past it:
+ * it moves the level by at most that fraction of the reference's distance
+ * to the baseline in the candidate's direction (none where the candidate
+ * moves away from it), give or take 3 σ of the band (half the threshold,
+ * the glitch rule's own margin), where that is less than the step's.  A
+ * receiver's 200 µs stretch leaves RC-6 244 µs spaces, which the 100 µs
+ * band (6 dB at 44.1/48 kHz) shows at 70 % of the step: the fall out of
+ * one had moved 0.55 of the step when judged, under the step's bound
+ * (0.58), read too slow against `recent`, was followed as droop, and the
+ * line stayed dark for ms (`limit --stretch 200` 6 dB rc6_0 τ DC
+ * 44.1/48 kHz 22/17 -> 94/96 %, τ 5 ms 35/24 -> 96/95; NEC, JVC, Sanyo
+ * τ 5 ms 84-94 -> 99-100).  Not while the stream's first edges are held:
+ * the baseline is then the stream's first level, which may be lit. */
 static inline bool demod_cand_young(const struct ir_demod *d, double y)
 {
 	double band_us = d->use_slow ? d->slow_us : BAND_FAST_US;
 	double young_n = d->settle_n + RECENT_BANDS * band_us / d->us_per_sample;
 	double age_us = (double)(d->n - d->state_start_n) * d->us_per_sample;
-	double droop = d->step * (1 - exp(-age_us / YOUNG_TAU_MIN_US));
+	double f = 1 - exp(-age_us / YOUNG_TAU_MIN_US);
+	double droop = d->step * f;
+	double toward = (d->baseline - d->cand_ref) * d->cand_dir;
+	double room = (toward > 0 ? toward : 0) * f + 0.5 * d->cand_thr;
 
+	if (!d->start_open && room < droop)
+		droop = room;
 	return d->have_edge && (double)(d->n - d->cand_quiet - d->state_start_n) < young_n &&
 	       (y - d->cand_ref) * d->cand_dir > droop;
 }
