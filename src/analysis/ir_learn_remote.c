@@ -56,7 +56,48 @@ static void keep_frame(void *userdata, const struct ir_frame *frame)
 		in->frames[in->frame_count++] = *frame;
 }
 
-/* Demodulates every channel; keeps the one with the most edges. */
+/* How one channel of a multi-channel recording fared. */
+struct channel_score {
+	uint64_t frames; /* frames decoded on it */
+	double snr_db;   /* its last edges' height over its noise */
+	size_t edges;
+};
+
+/* Whether channel a carries the remote better than b: more frames
+ * decoded, then the higher SNR.  The edge count comes last because noise
+ * adds edges: a stereo recording's weaker channel told a burst of noise
+ * before the first press as 3 more pulses, which won it the choice when
+ * edges came first and gave the learnt file a key of noise. */
+static bool channel_better(const struct channel_score *a, const struct channel_score *b)
+{
+	if (a->frames != b->frames)
+		return a->frames > b->frames;
+	if (a->snr_db != b->snr_db)
+		return a->snr_db > b->snr_db;
+	return a->edges > b->edges;
+}
+
+/* Picks the channel that carries the remote best (channel_better). */
+static unsigned best_channel(struct ir_receiver *rx, const struct capture *cap, unsigned channels)
+{
+	struct channel_score score[IR_RECEIVER_MAX_CHANNELS] = { { 0 } };
+	unsigned best = 0;
+
+	for (unsigned c = 0; c < channels; c++) {
+		struct ir_signal_report r = { 0 };
+
+		if (ir_receiver_report(rx, c, &r) < 0)
+			continue;
+		score[c] = (struct channel_score){ .frames = ir_receiver_channel_frames(rx, c),
+						   .snr_db = r.snr_db,
+						   .edges = cap->edges[c].len };
+		if (channel_better(&score[c], &score[best]))
+			best = c;
+	}
+	return best;
+}
+
+/* Demodulates every channel; keeps the one that carries the remote best. */
 static int demodulate(const char *path, struct ir_audio_file *f, struct ir_learn_input *in,
 		      char *err, size_t err_size)
 {
@@ -87,11 +128,9 @@ static int demodulate(const char *path, struct ir_audio_file *f, struct ir_learn
 	while ((got = ir_audio_file_read(f, buf, READ_FRAMES)) > 0)
 		ir_receiver_process(rx, buf, (size_t)got);
 	ir_receiver_flush(rx);
+	best = best_channel(rx, &cap, info.channels);
 	ir_receiver_free(rx);
 	free(buf);
-	for (unsigned c = 1; c < info.channels; c++)
-		if (cap.edges[c].len > cap.edges[best].len)
-			best = c;
 	in->edges = cap.edges[best];
 	for (unsigned c = 0; c < IR_RECEIVER_MAX_CHANNELS; c++)
 		if (c != best)
