@@ -130,6 +130,8 @@ static void set_rates(struct ir_demod *d)
 	d->droop_g = (float)demod_alpha_for(DROOP_BAND_US, d->us_per_sample);
 	d->droop_gain = band_noise_gain(d->droop_g);
 	d->droop_thr = INFINITY;
+	d->weak_base_thr = INFINITY;
+	d->weak_base_floor = INFINITY;
 	d->droop_on = d->weak_fast_rates && d->cfg.sample_rate < DROOP_MAX_RATE;
 	d->weak_white = weak_white_for(demod_alpha_for(NOISE_US, d->us_per_sample) * IDLE_NOISE_EVERY);
 	d->weak_acq_len = (unsigned)ceil(WEAK_ACQUIRE_US / d->us_per_sample);

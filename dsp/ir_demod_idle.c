@@ -49,6 +49,13 @@ static inline void weak_set_noise(struct ir_demod *d, double noise2)
 				      noise2 >= d->weak_white * d->raw_noise2 * d->weak_gain
 			      ? (float)thr
 			      : INFINITY;
+	/* the same band from the slow baseline (see WEAK_BASE_TRIGGER; its
+	 * floor set where the idle path begins) */
+	{
+		float bthr = (float)WEAK_BASE_TRIGGER * d->weak_thr;
+
+		d->weak_base_thr = bthr > d->weak_base_floor ? bthr : d->weak_base_floor;
+	}
 	/* the drooped-step band (see DROOP_BAND_US): with the fast rules only */
 	d->droop_thr = INFINITY;
 	if (d->droop_on && d->have_edge && isfinite(d->weak_thr)) {
@@ -106,10 +113,24 @@ static void idle_housekeeping(struct ir_demod *d, float x)
 	d->idle_rlim2 = 16 * d->raw_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
 }
 
+/* The weak band's departure `dev` from the baseline, in the line's
+ * polarity `dir` (±1; the trigger is off where it is not known). */
+static inline float idle_from_base(float dev, float dir)
+{
+	return dev * dir;
+}
+
 void demod_idle_enter(struct ir_demod *d)
 {
 	d->idle_fast = true;
 	d->idle_level = (float)d->level;
+	/* (the polarity and the step change on the full path only) the
+	 * trigger from the baseline in the line's polarity once it is known,
+	 * and no nearer than the full path takes it (STEP_FRACTION of the
+	 * step: a departure it does not take would leave the idle path for
+	 * nothing) */
+	d->weak_base_dir = (float)d->pol;
+	d->weak_base_floor = d->pol != 0 ? (float)(STEP_FRACTION * d->step) : INFINITY;
 	idle_housekeeping(d, 0);
 }
 
@@ -133,7 +154,8 @@ bool demod_idle_step(struct ir_demod *d, float x)
 	float r = f2 - d->idle_level;
 
 	if (fabsf(r) >= d->idle_thr || fabsf(w2 - d->idle_level) >= d->weak_thr ||
-	    fabsf(d2 - d->idle_level) >= d->droop_thr)
+	    fabsf(d2 - d->idle_level) >= d->droop_thr ||
+	    idle_from_base(w2 - (float)d->baseline, d->weak_base_dir) >= d->weak_base_thr)
 		return false;
 	d->f1 = f1;
 	d->f2 = f2;
@@ -157,6 +179,7 @@ bool demod_idle_step(struct ir_demod *d, float x)
 struct idle_regs {
 	float f1, f2, w1, w2, d1, d2, level, r;
 	float g, wg, dg, a, thr, wthr, dthr;
+	float base, bthr, bdir; /* the baseline, and the weak band's trigger from it */
 };
 
 /* After a whole stretch: its noise sample, and every IDLE_HOUSEKEEPING
@@ -204,10 +227,11 @@ static __attribute__((noinline)) size_t idle_stretches(struct ir_demod *d, const
 						       ptrdiff_t stride, size_t count,
 						       struct idle_regs *s)
 {
-	const __m128 gv = _mm_setr_ps(s->g, s->wg, s->dg, s->wg), av = _mm_set1_ps(s->a);
+	const __m128 gv = _mm_setr_ps(s->g, s->wg, s->dg, s->wg), av = _mm_setr_ps(s->a, s->a, s->a, 0);
 	const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
 	__m128 b1 = _mm_setr_ps(s->f1, s->w1, s->d1, s->w1), b2 = _mm_setr_ps(s->f2, s->w2, s->d2, s->w2);
-	__m128 lv = _mm_set1_ps(s->level), tv = _mm_setr_ps(s->thr, s->wthr, s->dthr, INFINITY);
+	__m128 lv = _mm_setr_ps(s->level, s->level, s->level, s->base);
+	__m128 tv = _mm_setr_ps(s->thr, s->wthr, s->dthr, s->bthr);
 	size_t k;
 
 	for (k = 0; k < count; k++, p += IDLE_NOISE_EVERY * stride) {
@@ -245,7 +269,7 @@ static __attribute__((noinline)) size_t idle_stretches(struct ir_demod *d, const
 		 * forget the largest before it: a NaN (or an infinity, which
 		 * makes one) stays in the filters to the last sample, and such
 		 * a stretch is left to the scalar steps. */
-		if (_mm_movemask_ps(_mm_or_ps(_mm_cmpge_ps(m, tv), _mm_cmpunord_ps(dv, dv))) & 7)
+		if (_mm_movemask_ps(_mm_or_ps(_mm_cmpge_ps(m, tv), _mm_cmpunord_ps(dv, dv))))
 			break;
 		b1 = n1;
 		b2 = n2;
@@ -258,9 +282,16 @@ static __attribute__((noinline)) size_t idle_stretches(struct ir_demod *d, const
 			s->thr = d->idle_thr;
 			s->wthr = d->weak_thr;
 			s->dthr = d->droop_thr;
-			tv = _mm_setr_ps(s->thr, s->wthr, s->dthr, INFINITY);
+			tv = _mm_setr_ps(s->thr, s->wthr, s->dthr, d->weak_base_thr);
+			/* [level, level, level, baseline] */
+			lv = _mm_shuffle_ps(lv, _mm_set_ss((float)d->baseline), _MM_SHUFFLE(0, 0, 0, 0));
+			lv = _mm_shuffle_ps(lv, lv, _MM_SHUFFLE(2, 0, 0, 0));
 		}
 	}
+	/* (the baseline's lane as the housekeeping left it) */
+	s->base = (float)d->baseline;
+	s->bthr = d->weak_base_thr;
+	s->bdir = d->weak_base_dir;
 	s->f1 = _mm_cvtss_f32(b1);
 	s->w1 = _mm_cvtss_f32(_mm_shuffle_ps(b1, b1, _MM_SHUFFLE(1, 1, 1, 1)));
 	s->f2 = _mm_cvtss_f32(b2);
@@ -290,7 +321,8 @@ static inline bool idle_stretch(const float *p, ptrdiff_t stride, struct idle_re
 		float e2 = d2 + s->dg * (e1 - d2);
 
 		r = n2 - level;
-		if (fabsf(r) >= s->thr || fabsf(m2 - level) >= s->wthr || fabsf(e2 - level) >= s->dthr)
+		if (fabsf(r) >= s->thr || fabsf(m2 - level) >= s->wthr || fabsf(e2 - level) >= s->dthr ||
+		    idle_from_base(m2 - s->base, s->bdir) >= s->bthr)
 			return false;
 		f1 = n1;
 		f2 = n2;
@@ -326,6 +358,9 @@ static size_t idle_stretches(struct ir_demod *d, const float *p, ptrdiff_t strid
 			s->thr = d->idle_thr;
 			s->wthr = d->weak_thr;
 			s->dthr = d->droop_thr;
+			s->base = (float)d->baseline;
+			s->bthr = d->weak_base_thr;
+			s->bdir = d->weak_base_dir;
 		}
 	}
 	return k;
@@ -342,8 +377,10 @@ size_t demod_idle_run(struct ir_demod *d, const float *samples, size_t n, size_t
 {
 	float f1 = d->f1, f2 = d->f2, level = d->idle_level;
 	float w1 = d->w1, w2 = d->w2, d1 = d->d1, d2 = d->d2;
-	const float g = d->fast_g, a = d->idle_a, wg = d->weak_g, dg = d->droop_g;
+	const float g = d->fast_g, wg = d->weak_g, dg = d->droop_g;
 	float thr = d->idle_thr, wthr = d->weak_thr, dthr = d->droop_thr;
+	float base = (float)d->baseline, bthr = d->weak_base_thr, bdir = d->weak_base_dir;
+	const float a = d->idle_a;
 	const float *p = samples;
 	size_t done = 0;
 	bool departs = false; /* the stretch at p, as idle_stretches found */
@@ -356,7 +393,7 @@ size_t demod_idle_run(struct ir_demod *d, const float *samples, size_t n, size_t
 
 		i = 0;
 		if (run == IDLE_NOISE_EVERY && !departs) {
-			struct idle_regs s = { f1, f2, w1, w2, d1, d2, level, 0, g, wg, dg, a, thr, wthr, dthr };
+			struct idle_regs s = { f1, f2, w1, w2, d1, d2, level, 0, g, wg, dg, a, thr, wthr, dthr, base, bthr, bdir };
 			size_t count = (n - done) / IDLE_NOISE_EVERY;
 			size_t k = idle_stretches(d, p, (ptrdiff_t)stride, count, &s);
 
@@ -370,6 +407,9 @@ size_t demod_idle_run(struct ir_demod *d, const float *samples, size_t n, size_t
 			thr = s.thr;
 			wthr = s.wthr;
 			dthr = s.dthr;
+			base = s.base;
+			bthr = s.bthr;
+			bdir = s.bdir;
 			done += k * IDLE_NOISE_EVERY;
 			p += (ptrdiff_t)(k * IDLE_NOISE_EVERY) * (ptrdiff_t)stride;
 			departs = k < count;
@@ -386,7 +426,8 @@ size_t demod_idle_run(struct ir_demod *d, const float *samples, size_t n, size_t
 			float e2 = d2 + dg * (e1 - d2);
 
 			r = n2 - level;
-			if (fabsf(r) >= thr || fabsf(m2 - level) >= wthr || fabsf(e2 - level) >= dthr)
+			if (fabsf(r) >= thr || fabsf(m2 - level) >= wthr || fabsf(e2 - level) >= dthr ||
+			    idle_from_base(m2 - base, bdir) >= bthr)
 				break;
 			f1 = n1;
 			f2 = n2;
@@ -415,6 +456,9 @@ size_t demod_idle_run(struct ir_demod *d, const float *samples, size_t n, size_t
 				thr = d->idle_thr;
 				wthr = d->weak_thr;
 				dthr = d->droop_thr;
+				base = (float)d->baseline;
+				bthr = d->weak_base_thr;
+				bdir = d->weak_base_dir;
 			}
 		}
 	}

@@ -594,6 +594,45 @@ struct ir_seqdet;
 #define WEAK_FALL_DISP 0.1
 #define WEAK_FALL_PAIR_US 12000.0
 #define WEAK_FALL_HOLD_US 3000.0
+/* The rise of a leader under a 1 ms coupling: the idle level's tracker
+ * (IDLE_TRACK_US) follows the lit, drooping pulse from its first sample,
+ * at about A / 2 ms, while the weak band (WEAK_BAND_US) needs 0.2-0.3 ms
+ * to rise, to ~0.74 A under the droop: by then the level has come
+ * 0.1-0.15 A after it, and a rise that stood over the trigger from the
+ * dark level stayed under it from the level (traced at main 2b74333,
+ * 44.1 kHz 0 dB τ 1 ms: 7 of rc6_0's 22 lost frames; over the leader the
+ * band reached 0.85-0.96 of the trigger from the level, 1.14-1.30 from the
+ * slow baseline; the other 15 were started at the rise and lost later).
+ * So the weak band also triggers from the slow baseline (BASELINE_US,
+ * which a 2.7 ms pulse barely moves), at WEAK_BASE_TRIGGER times its
+ * trigger (the baseline's own wander against the level: hum, the line's
+ * recovery), in the line's polarity (d->pol) once it is known, and the
+ * weak start is then made from the baseline.  (Either way before the
+ * polarity was known, it gained 2.9 points at 44.1 kHz -2 dB, but a
+ * stream's start at 16 kHz 10 dB lost its first 5 sanyo frames: DC
+ * 100 -> 95 %; the strong line is byte-identical without it.)  On the idle
+ * path the test rides in the band lanes' spare fourth lane (nothing more
+ * per sample); that lane takes its absolute value, and a stretch that
+ * departs the other way is left to the scalar steps, which test the
+ * polarity and stay on the idle path.  (Taken either way, a noise start
+ * against the known polarity kept the wrong one for 11 s: sanyo DC 48 kHz
+ * 0 dB 99 -> 58 %.  Refused only on the full path, each such departure
+ * took the line off the idle path, whose return sets its level to the
+ * full path's, which follows a pulse within 150 µs: 44.1/48 kHz 0 dB
+ * 87.6/86.3 %, with no start from the baseline before the polarity was
+ * known.)  A start from the baseline that the
+ * acquisition refuses also arms the refused-start rule (WEAK_FALL_PAIR_US)
+ * below WEAK_TRIGGER_FAST_RATE: at 16 kHz its fall otherwise started a
+ * frame the wrong way (sanyo DC 2 dB 82 -> 62 %, rc5 DC 4 dB 100 -> 84).
+ * `limit --rates 44100,48000 --taus 1,5,0 --snr -2,0,2` (main 2b74333 ->
+ * this), 44.1/48 kHz: -2 dB 53.4/61.1 -> 58.0/66.4 %, 0 dB 89.3/92.6 ->
+ * 90.2/92.7, 2 dB 98.2/98.7 -> 98.3/98.6; `--rates 16000 --snr 2,4`:
+ * 48.7 -> 55.6, 85.6 -> 89.7.  (Measured with the start before the
+ * polarity is known: at 1.0 -2 dB 62.0/68.6, 0 dB 91.1/92.9, but 2 dB
+ * 98.0/98.4; at 1.25 56.0/62.9, 89.7/92.6, 98.1/98.7.)  Idle cost
+ * (bench/callgrind.sh) 24.4 -> 24.5 instructions a sample: the
+ * housekeeping's. */
+#define WEAK_BASE_TRIGGER 1.1f
 
 enum line_state {
 	LINE_SPACE = 0,
@@ -617,6 +656,8 @@ struct ir_demod {
 	double carrier_hz, carrier_duty; /* last estimate, for the report */
 	bool idle_fast;   /* on the idle fast path (see process_sample) */
 	float idle_level, idle_thr, idle_a;
+	/* the idle path's weak trigger from the baseline, its floor and polarity (see WEAK_BASE_TRIGGER) */
+	float weak_base_thr, weak_base_floor, weak_base_dir;
 	double idle_lim2, idle_rlim2;
 	double fast_gain, slow_gain, mid_gain, low_gain; /* noise variance gains of the bands */
 	float x_prev;
@@ -759,6 +800,7 @@ struct ir_demod {
 	uint64_t weak_fall_n;
 	/* the last start the acquisition refused: its direction, sample */
 	int weak_refused_dir;
+	bool weak_from_base, weak_refused_base; /* the weak start, the refused one, came from the baseline */
 	uint64_t weak_refused_n;
 	bool droop_on;   /* the band runs at this rate (see DROOP_MAX_RATE) */
 

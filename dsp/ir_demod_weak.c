@@ -243,6 +243,7 @@ static void weak_acquired(struct ir_demod *d)
 		/* (a pulse's fall may follow: see WEAK_FALL_PAIR_US) */
 		d->weak_refused_dir = (int)d->weak_dir;
 		d->weak_refused_n = d->n;
+		d->weak_refused_base = d->weak_from_base;
 		weak_reject(d); /* noise, or a wander: nothing was told */
 		return;
 	}
@@ -301,6 +302,7 @@ static void weak_wait_sample(struct ir_demod *d, float w_before, bool *timers)
 	if (armed && (droop || fabs(dev) >= d->weak_thr) && (d->pol == 0 || dev * d->pol > 0)) {
 		d->weak_wait = false;
 		d->level = d->weak_b;
+		d->weak_from_base = false;
 		weak_start(d, dev, droop ? dev : w_before - d->weak_b, droop);
 		d->weak_wait = !d->weak; /* (a direction the line cannot take) */
 		return;
@@ -404,6 +406,7 @@ void demod_weak_idle_sample(struct ir_demod *d)
 static bool weak_missed_fall(struct ir_demod *d, int dir, double ref, double thr)
 {
 	double since_us;
+	bool refused;
 
 	if (d->weak_fall_dir != 0) {
 		since_us = (double)(d->n - d->weak_fall_n) * d->us_per_sample;
@@ -412,15 +415,30 @@ static bool weak_missed_fall(struct ir_demod *d, int dir, double ref, double thr
 		else if (dir == d->weak_fall_dir)
 			return true;
 	}
-	if (d->cfg.polarity != IR_POLARITY_AUTO || d->pol != -dir || d->cfg.sample_rate < WEAK_TRIGGER_FAST_RATE)
+	if (d->cfg.polarity != IR_POLARITY_AUTO || d->pol != -dir)
 		return false;
 	since_us = (double)(d->n - d->weak_refused_n) * d->us_per_sample;
-	if (!(d->weak_refused_dir == -dir && since_us < WEAK_FALL_PAIR_US) &&
-	    dir * (ref - d->baseline) >= -WEAK_FALL_DISP * thr)
+	refused = d->weak_refused_dir == -dir && since_us < WEAK_FALL_PAIR_US;
+	/* (below WEAK_TRIGGER_FAST_RATE only after a refused start from the
+	 * baseline: see WEAK_BASE_TRIGGER) */
+	if (d->cfg.sample_rate < WEAK_TRIGGER_FAST_RATE && !(refused && d->weak_refused_base))
+		return false;
+	if (!refused && dir * (ref - d->baseline) >= -WEAK_FALL_DISP * thr)
 		return false;
 	d->weak_fall_dir = dir;
 	d->weak_fall_n = d->n;
 	return true;
+}
+
+/* True where the weak band stands its trigger from the slow baseline
+ * (WEAK_BASE_TRIGGER) in the line's polarity, as the idle path tests it,
+ * and STEP_FRACTION of a step learnt earlier; never where the polarity is
+ * not known. */
+static bool weak_from_base(const struct ir_demod *d)
+{
+	float dev = (d->w2 - (float)d->baseline) * (float)d->pol;
+
+	return d->pol != 0 && dev >= (float)WEAK_BASE_TRIGGER * d->weak_thr && dev >= STEP_FRACTION * d->step;
 }
 
 /* The weak trigger on the full path, the line idle: the weak band (or,
@@ -436,6 +454,12 @@ bool demod_weak_idle_trigger(struct ir_demod *d, float w_before)
 	bool weak = fabsf(d->w2 - (float)ref) >= d->weak_thr && fabs(d->w2 - ref) >= STEP_FRACTION * d->step;
 	bool droop = !weak && fabsf(d->d2 - (float)ref) >= d->droop_thr &&
 		     fabs(d->d2 - ref) >= DROOP_STEP_FRACTION * d->step;
+	bool from_base = !weak && !droop && weak_from_base(d);
+
+	if (from_base) {
+		ref = d->baseline;
+		weak = true;
+	}
 
 	if (!weak && !droop)
 		return false;
@@ -443,6 +467,7 @@ bool demod_weak_idle_trigger(struct ir_demod *d, float w_before)
 			     droop ? d->droop_thr : d->weak_thr))
 		return false; /* the line stays idle */
 	d->level = ref;
+	d->weak_from_base = from_base;
 	if (droop)
 		weak_start(d, d->d2 - ref, d->d2 - ref, true);
 	else
