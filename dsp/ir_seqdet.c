@@ -1008,14 +1008,11 @@ static void fb_update(struct ir_seqdet *sd, const struct fb_sums *fs)
 	 * baseline and the droop are one) */
 	if (fs->lit < sd->fb_min * sd->L || fs->n - fs->lit < sd->fb_min * sd->L)
 		return;
-	/* (every fit first: the choice compares with the kept τ's, which a
-	 * single loop read before fitting it for every h under it, an
-	 * uninitialised value that made the choice depend on the build) */
-	for (unsigned h = 0; h < N_TAU_H; h++)
+	for (unsigned h = 0; h < N_TAU_H; h++) {
 		rss[h] = fb_fit(fs, h, &a[h], &db[h]);
-	for (unsigned h = 0; h < N_TAU_H; h++)
 		if (rss[h] < rss[hb] && a[h] > 0)
 			hb = h;
+	}
 	if (rss[cur] >= COST_INF || a[cur] <= 0)
 		return;
 	if (hb == cur || (rss[cur] - rss[hb]) / (2 * noise2) < FB_SWITCH_NATS)
