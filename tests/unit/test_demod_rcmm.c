@@ -236,9 +236,14 @@ static void test_rcmm32_runaway_runs_stop(void **state)
 	 * without the stop (main 2b74333) 54.5 %, 34: 357 frames against
 	 * 349, the bar between.  (The other trials of this file: 2 dB
 	 * 90.0 -> 92.5 %, on the grid 70.3 -> 70.6, 0 dB τ 1 ms
-	 * 49.6 -> 50.0.) */
+	 * 49.6 -> 50.0.)  With the weak trigger from the baseline as well
+	 * (stop 40's merge) 59.2 %, 39: more frames told, wrong codes in
+	 * the same share of them (RC-MM has no check bits: at 0 dB a frame
+	 * told is wrong 8-10 % of the time; main 8.9 %, now 9.3 %). */
+	double told = mean * 640 / 100 + false_frames;
+
 	assert_true(mean >= 55.2);
-	assert_true(false_frames <= 36);
+	assert_true(false_frames <= 0.10 * told);
 }
 
 /* A uniform in (0, 1) and a unit normal from a 64-bit LCG. */
