@@ -96,7 +96,7 @@ static const double edge_nats[] = { EDGE_NATS, RCMM_EDGE_NATS };
  * WEAK_SEQ_MAX_US, deaf to the frames that follow), and stops.  A space
  * of RUNAWAY_GAP_US ends a frame (no space inside one is over Dish's
  * 6.1 ms; GICable's shortest gap before a ditto is 20.6 ms).  Traced
- * at 0 dB under a 1 ms coupling, rcmm32 44.1/48 kHz (seeds 70-85): such
+ * at 0 dB under a 1 ms coupling, rcmm32 44.1/48 kHz (seeds 70-85):
  * 22 and 21 such runs in 16 trials each, 100-450 ms long. */
 #ifndef RUNAWAY_PULSE_US
 #define RUNAWAY_PULSE_US 7000.0
