@@ -189,14 +189,21 @@ static void test_16_khz_1_ms_coupling(void **state)
  * acquisition held to a 1 ms droop at 16 kHz too, WEAK_MIN_STEP_TAU_US,
  * which gave a false frame an hour on bench false's music.)  65.6 % ->
  * 73.3 % with the unit grid's edge cost (GRID_UNIT_FULL_SAMPLES), the
- * same three frames as other codes. */
+ * same three frames as other codes.  The other codes are a share of
+ * the frames told, not a count: Sony 12 has no check bits and other
+ * protocols' decoders accept a frame decided wrong, so more frames told
+ * at 4 dB bring some more of them.  Three of 239 told when the bar was
+ * set (1.3 %); main eecf364 86.1 % and two of 312 (0.6 %), the same with
+ * the runaway stop at 16 kHz (RUNAWAY_PULSE_US): at most 1 % of them. */
 static void test_16_khz_4_db_1_ms_coupling(void **state)
 {
 	unsigned false_frames = 0;
+	double mean = mean_16_khz_1_ms(4, 60, &false_frames);
+	double told = mean * 360 / 100 + false_frames;
 
 	(void)state;
-	assert_true(mean_16_khz_1_ms(4, 60, &false_frames) >= 63);
-	assert_true(false_frames <= 3);
+	assert_true(mean >= 63);
+	assert_true(false_frames <= 0.01 * told);
 }
 
 /* 16 kHz, 2 dB (issue #18): a unit pulse there is 7-10 samples (RC-6's
@@ -237,13 +244,17 @@ static double mean_16_khz_2_db_units(unsigned *false_frames)
 /* See mean_16_khz_2_db_units: 53.7 % before, 67.7 % now; the bar sits
  * between.  Two frames came out as other codes before (a Sony 12 and an
  * NEC32 frame: decided wrong, other decoders took them), two now (Sony
- * 12, RC-5): at most the two of before. */
+ * 12, RC-5): at most the two of before.  Then (main eecf364) 73.7 %
+ * and one other code; 78.3 % and one with the runaway stop at 16 kHz
+ * too (dsp/ir_seqdet.c, RUNAWAY_PULSE_US: a run that tells a frame's
+ * second leader-length pulse has lost the line and stops, at every
+ * rate now): the bar sits between. */
 static void test_16_khz_2_db_unit_pulses(void **state)
 {
 	unsigned false_frames = 0;
 
 	(void)state;
-	assert_true(mean_16_khz_2_db_units(&false_frames) >= 61);
+	assert_true(mean_16_khz_2_db_units(&false_frames) >= 76);
 	assert_true(false_frames <= 2);
 }
 
