@@ -1379,7 +1379,7 @@ static void rcmm_tell_inserted(struct ir_seqdet *sd, uint64_t j, uint64_t upto)
 /* Once the frame's grid is known, its edges cost EDGE_NATS scaled by the
  * grid's unit in samples over GRID_UNIT_FULL_SAMPLES (the whole of it at
  * 16 samples a unit and more: every grid from 36 kHz up, RC-6's 444 µs
- * included, so there nothing changes).  A pulse of one unit is evidence
+ * included: GRID_RUN_UNITS prices those).  A pulse of one unit is evidence
  * in proportion to its samples (a²/2σ² nats each), its two edges cost
  * 2·EDGE_NATS whatever the rate: at 16 kHz a 563 µs NEC bit pulse is
  * 9 samples, ~28 ± 7.5 nats at 2 dB, and its 8 nats of edges decided it
@@ -1403,16 +1403,46 @@ static void rcmm_tell_inserted(struct ir_seqdet *sd, uint64_t j, uint64_t upto)
 #define GRID_UNIT_FULL_SAMPLES 16.0
 #endif
 
+/* Where a grid's unit has its full samples, its edges cost what they
+ * tell of where the edges fall: on the frame's grid an edge comes every
+ * GRID_RUN_UNITS units or so (a pulse-distance code's bit is a unit's
+ * pulse and a space of one unit or three, 1.5 units a run; Manchester's
+ * runs of one unit or two, 1.33; Sony's 1.25), so an edge at a given
+ * block has prior odds of about one in GRID_RUN_UNITS × unit / block,
+ * its cost the log of that (EDGE_NATS at most): at 44.1 kHz (45 µs
+ * blocks) RC-6 2.7, NEC 2.9, RC-5 3.4 nats; at 48 kHz (62.5 µs) RC-6 2.4,
+ * NEC 2.6.  EDGE_NATS was set for a lone false pulse in the dark, before
+ * a frame is known; within one, at 0 dB under a 1 ms coupling (a 444 µs
+ * unit pulse ~32 ± 8 nats, its edges 8 of them) a unit pulse or space
+ * was decided away in ~1.5 % of them: traced at 44.1 kHz, τ 1 ms, of
+ * 79 frames lost (nec, rc6_0, sony12, sanyo at 44.1/48 kHz) 50 started
+ * right and then had one or two pulses wrong (rc6_0 44.1 kHz: 15 of 15,
+ * 11 a pulse or space missed, 9 of them one unit, 4 an edge a unit off);
+ * forcing the true τ (1 ms) at the commit did not help (88.0/92.5 ->
+ * 87.5/91.5 %).
+ * bench_audio limit --rates 44100,48000 --taus 1 --snr 0 --protocols
+ * nec,rc6_0,sony12,sanyo: 88.0/92.5 -> 91.2/95.2 %; with GRID_RUN_UNITS
+ * 1: 91.5/95.2, 2: 90.5/94.8; a flat 3 nats 90.5/94.8, 2.5 91.5/95.0,
+ * 2 91.2/95.2.  All protocols × τ 1/5 ms/DC, --snr 0,2: 0 dB
+ * 90.6/93.0 -> 91.5/93.7 %, 2 dB 98.5/98.7 -> 98.6/98.7, no point down;
+ * bench_audio false 0 at 44.1/48 kHz.  The rise in the gap past the
+ * frame's grid costs GRID_GAP_NATS, as at 16 kHz. */
+#ifndef GRID_RUN_UNITS
+#define GRID_RUN_UNITS 1.5
+#endif
+
 /* The general family's trellises' edge cost on the frame's grid (see
- * GRID_UNIT_FULL_SAMPLES), up to the grid's longest space and a unit. */
+ * GRID_UNIT_FULL_SAMPLES and GRID_RUN_UNITS), up to the grid's longest
+ * space and a unit. */
 static void grid_edge_cost(struct ir_seqdet *sd, int grid)
 {
-	double part = fmin(1, ir_grid_unit(grid) / sd->us / GRID_UNIT_FULL_SAMPLES);
-	int gap = (int)ceil((ir_grid_longest_space(grid) + ir_grid_unit(grid)) / sd->block_us);
+	double unit = ir_grid_unit(grid), part = fmin(1, unit / sd->us / GRID_UNIT_FULL_SAMPLES);
+	double nats = part < 1 ? EDGE_NATS * part : fmin(EDGE_NATS, log(GRID_RUN_UNITS * unit / sd->block_us));
+	int gap = (int)ceil((ir_grid_longest_space(grid) + unit) / sd->block_us);
 
 	for (unsigned i = 0; i < N_TAU_H * N_SCALE; i++) {
-		sd->tr[i].edge_cost = sd->penalty * part;
-		sd->tr[i].gap_run = part < 1 ? gap : 0;
+		sd->tr[i].edge_cost = sd->penalty / EDGE_NATS * nats;
+		sd->tr[i].gap_run = nats < EDGE_NATS ? gap : 0;
 	}
 }
 
