@@ -53,4 +53,30 @@ void ir_lookback_forget(struct ir_lookback *lb, uint64_t end);
 uint64_t ir_lookback_rise(const struct ir_lookback *lb, uint64_t end, unsigned back, double b,
 			  int dir, double a);
 
+/* The most samples ir_lookback_pulse_fit() looks at (from the earliest
+ * rise it tries to `stop`). */
+#define IR_LOOKBACK_PULSE_MAX 256
+
+/* What ir_lookback_pulse_fit() found. */
+struct ir_lookback_pulse {
+	uint64_t rise, fall; /* the first lit and the first dark sample */
+	double gain;         /* the squared error it saves over darkness */
+	double gain_lit;     /* the same for the best pulse lit up to `stop` */
+};
+
+/*
+ * A short pulse through an AC coupling: it rose among the `back` samples
+ * before `end` (lit at `end`) and fell before `stop`, leaving two samples
+ * or more after its fall.  Under a coupling of rate w per sample the lit
+ * samples droop from the step A as A·w^(j - rise) and the ones after the
+ * fall undershoot the idle level `b` by A·(1 - w^(fall - rise))·w^(j - fall);
+ * the step is fitted (least squares) for each rise, fall and rate among
+ * the n_w of w[] (1: no coupling).  `out` gets the best fit (rise = fall =
+ * end, gains 0, when the ring or IR_LOOKBACK_PULSE_MAX cannot hold the
+ * samples), and gain_lit, the best fit of a pulse still lit at `stop`,
+ * to weigh the fall against.
+ */
+void ir_lookback_pulse_fit(const struct ir_lookback *lb, uint64_t end, unsigned back, uint64_t stop,
+			  double b, int dir, const double *w, unsigned n_w, struct ir_lookback_pulse *out);
+
 #endif
