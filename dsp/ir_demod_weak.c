@@ -235,12 +235,13 @@ static double weak_droop_z(const struct ir_demod *d, double a)
 
 /* True where the acquisition's pulse is not one: noise, or a wander.  `a` is
  * its mean, `a_fast` brought back (see WEAK_MIN_STEP_TAU_US), `a_short` RC-MM's
- * short first pulse's level (0: none), `sd` the weak band's σ. */
+ * short first pulse's level (0: none), `sd` the weak band's σ.  (WEAK_DROOP_Z
+ * only in the line's polarity, or where it is not known.) */
 static bool weak_refused(const struct ir_demod *d, double a, double a_fast, double a_short, double sd)
 {
 	if (!weak_fast(d))
 		return a < WEAK_MIN_STEP * sd;
-	if (d->cfg.sample_rate < WEAK_TRIGGER_FAST_RATE && a_short <= 0)
+	if (d->cfg.sample_rate < WEAK_TRIGGER_FAST_RATE && a_short <= 0 && d->pol != -(int)d->weak_dir)
 		return weak_droop_z(d, a) < WEAK_DROOP_Z;
 	return a_fast < WEAK_MIN_STEP_FAST * sd;
 }

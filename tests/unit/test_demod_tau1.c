@@ -219,7 +219,7 @@ static void test_leader_rise_from_the_baseline(void **state)
  * start taken back no longer sets the line's polarity (weak_take_back).
  * Six protocols, bench_audio limit's channel, τ 1 ms, 2 dB, seed 90, 40
  * frames each: the mean % of frames, and the frames decoded as other
- * codes: 36.7 % and 2 at main eecf364, 40.8 % and 2 with both (Release;
+ * codes: 36.7 % and 2 at main eecf364, 40.4 % and 2 with both (Release;
  * Debug the same).  The marks lie between; other codes no more than
  * before.
  */
