@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "audio_harness.h"
+#include "ir_protocol.h"
 
 /* Pass marks (mean %): these trials gave 19.0 / 18.3 / 79.0 before the
  * first fix (f5d0497) and 57.0 / 51.0 / 94.7 with it; 62.0 / 58.3 / 95.7
@@ -249,6 +250,55 @@ static void test_unit_pulses_on_the_grid(void **state)
 	assert_true(false_frames <= MARK_GRID_FALSE);
 }
 
+/*
+ * 16 kHz under a 1 ms coupling (issue #18): the 2.8-sample weak band
+ * peaks at 5-6 σ of its noise on a 2 dB leader, the 5 σ trigger crosses
+ * 0.35-0.9 ms into it, and the acquisition's 400 µs mean, drooped to a
+ * half or less, was refused under WEAK_MIN_STEP_FAST σ (traced: 54 of the
+ * 397 frames lost in 600 at 2 dB).  WEAK_DROOP_Z: refused only where the
+ * samples from the rise on stand under 3.5 σ as a drooping pulse; and a
+ * start taken back no longer sets the line's polarity (weak_take_back).
+ * Six protocols, bench_audio limit's channel, τ 1 ms, 2 dB, seed 90, 40
+ * frames each: the mean % of frames, and the frames decoded as other
+ * codes: 36.7 % and 2 at main eecf364, 40.4 % and 2 with both (Release;
+ * Debug the same).  The marks lie between; other codes no more than
+ * before.
+ */
+#define MARK_DROOP_16 38.5
+#define MARK_DROOP_FALSE 2
+
+static double mean_16_khz_drooped_rise(unsigned *false_frames)
+{
+	static const enum ir_protocol protocols[] = { IR_PROTO_NEC, IR_PROTO_RC5, IR_PROTO_RC6_0,
+						      IR_PROTO_SONY12, IR_PROTO_JVC, IR_PROTO_SANYO };
+	const size_t n = sizeof(protocols) / sizeof(protocols[0]);
+	double sum = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct audio_result r;
+		double p;
+
+		assert_int_equal(audio_trial_limit_point(protocols[i], 16000, 1, 2, 0, 40, 90, &r), 0);
+		assert_true(r.sent > 0);
+		*false_frames += r.false_frames;
+		p = 100.0 * r.matched / r.sent;
+		printf("  16 kHz 2 dB tau 1 ms protocol %d: %.1f %% (%u false)\n", (int)protocols[i], p,
+		       r.false_frames);
+		sum += p;
+	}
+	printf("16 kHz 2 dB tau 1 ms mean %.1f %%, false frames %u\n", sum / (double)n, *false_frames);
+	return sum / (double)n;
+}
+
+static void test_16_khz_drooped_rise_is_taken(void **state)
+{
+	unsigned false_frames = 0;
+
+	(void)state;
+	assert_true(mean_16_khz_drooped_rise(&false_frames) >= MARK_DROOP_16);
+	assert_true(false_frames <= MARK_DROOP_FALSE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_no_start_at_a_leaders_fall),
 		cmocka_unit_test(test_leader_rise_from_the_baseline),
 		cmocka_unit_test(test_unit_pulses_on_the_grid),
+		cmocka_unit_test(test_16_khz_drooped_rise_is_taken),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
