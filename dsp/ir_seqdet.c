@@ -1,19 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include "ir_seqdet.h"
+#include "ir_seqdet_fb.h"
 #include "ir_seqdet_grid.h"
 #include "ir_seqdet_rcmm.h"
+#include "ir_seqdet_state.h"
+#include "ir_seqdet_trellis.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Decisions are made on blocks of about an eighth of RC-6's 444 µs unit
- * (the shortest unit of the families this detector serves, RC-MM's 167 µs
- * aside): an edge lands within half a block of where the blocks put it,
- * well inside the decoders' tolerances (a quarter of a unit and more). */
-#define BLOCK_US 55.0
-#define MAX_BLOCK 64
 /* The shortest run of each unit family (space, pulse): no pulse of RC-6,
  * JVC, NEC, Sanyo, Sony or RC-5 is shorter than RC-6's 444 µs unit, less a
  * few % of a remote's clock drift, nor a space, less what a receiver
@@ -26,50 +23,16 @@ static const double min_run_us[][2] = {
 	{ 300, 400 }, /* RC-6, JVC, NEC, Sanyo, Sony, RC-5 */
 	{ 170, 120 }, /* RC-MM */
 };
-#define N_FAMILY (sizeof(min_run_us) / sizeof(min_run_us[0]))
+_Static_assert(sizeof(min_run_us) / sizeof(min_run_us[0]) == N_FAMILY,
+	       "N_FAMILY (ir_seqdet_state.h) counts min_run_us's families");
 /* How much of the first pulse each family may fit its step on (µs after
  * its start): RC-MM's 417 µs header ends inside the caller's acquisition. */
 #ifndef RCMM_FIT_US
 #define RCMM_FIT_US 360.0
 #endif
 static const double first_pulse_us[] = { 1e9, RCMM_FIT_US };
-/* No space inside an RC-MM frame is longer than 778 µs (symbol 11), no
- * pulse than its 417 µs header (plus a receiver's lengthening).  A decided
- * space over RCMM_MAX_SPACE_US is a bit pulse missed (at 2 dB and 48 kHz a
- * 167 µs pulse is 8 samples, and one in ~50 fell under its two edges'
- * EDGE_NATS: a third of the frames lost) or the frame's end; a pulse over
- * RCMM_MAX_PULSE_US is not RC-MM's.  The family pays RCMM_LONG_NATS once
- * per such run: a frame pays it once at its end, a missed pulse is decided
- * where its samples say, and a leader of the other families (NEC's 9 ms,
- * RC-6's 2.7 ms) costs the RC-MM family its choice (with the space's cost
- * alone, NEC frames at 0 dB DC that it won, harmlessly before, were cut
- * into false pulses: 83/96 -> 76/91 % at 44.1/48 kHz).  After the first
- * pulse no RC-MM pulse is longer than a bit's 167 µs (and a receiver's
- * lengthening): a later pulse over RCMM_BIT_PULSE_US pays as a long one
- * does (traced at 2 dB 48 kHz, a bit pulse stretched 100 µs into the
- * next space put that symbol out of tolerance). */
-#ifndef RCMM_MAX_SPACE_US
-#define RCMM_MAX_SPACE_US 900.0
-#endif
-#ifndef RCMM_MAX_PULSE_US
-#define RCMM_MAX_PULSE_US 700.0
-#endif
-#ifndef RCMM_BIT_PULSE_US
-#define RCMM_BIT_PULSE_US 330.0
-#endif
-#ifndef RCMM_LONG_NATS
-#define RCMM_LONG_NATS 10.0
-#endif
+/* (RC-MM's long runs: see RCMM_MAX_SPACE_US in ir_seqdet_state.h) */
 static const double long_run_us[][2] = { { 0, 0 }, { RCMM_MAX_SPACE_US, RCMM_BIT_PULSE_US } };
-#ifndef RCMM_LONG_PULSE_NATS
-#define RCMM_LONG_PULSE_NATS 30.0
-#endif
-static const double long_run_nats[2] = { RCMM_LONG_NATS, RCMM_LONG_PULSE_NATS };
-/* Every edge costs this much log-likelihood (nats): a lone false pulse in
- * the dark must beat the noise by twice that (at 0 dB and 48 kHz a 400 µs
- * pulse of noise gets there with probability ~1e-7), a real 444 µs unit
- * pays it out of ~40 nats. */
-#define EDGE_NATS 4.0
 #ifndef RCMM_EDGE_NATS
 #define RCMM_EDGE_NATS 3.0
 #endif
@@ -110,23 +73,7 @@ static const double edge_nats[] = { EDGE_NATS, RCMM_EDGE_NATS };
 #ifndef RUNAWAY_GAP_US
 #define RUNAWAY_GAP_US 10000.0
 #endif
-/* What a frame's first COMMIT_US must gain over darkness all along (nats). */
-#define START_NATS 20.0
 #define FAMILY_NATS 10.0
-/* The general family's edges cost less on a grid of few samples a unit
- * (GRID_UNIT_FULL_SAMPLES), but only within the frame: darkness past the
- * grid's longest space and a unit is the gap after it, where the detector
- * runs on until WEAK_GIVE_BACK_US, and a rise there would start another
- * frame, which START_NATS holds to that much evidence.  At the cheaper
- * edges alone a lone 6-9 sample run of noise 10-17 ms after a frame was
- * decided lit, and iMON's decoder took it, with the darkness after it,
- * for a frame of all ones (bench_audio limit --rates 16000, 0/2/4 dB,
- * six protocols, IRJACK_TRIAL_DEBUG: 20 iMON frames at main, 68 with the
- * cheaper edges, 34 with a rise in the gap at EDGE_NATS, 6 at
- * 3 × EDGE_NATS, 5 at START_NATS; accuracy the same within 0.3 point). */
-#ifndef GRID_GAP_NATS
-#define GRID_GAP_NATS START_NATS
-#endif
 /* A first pulse that ended inside the caller's acquisition (RC-MM's 417 µs
  * header) must explain its samples better than one lit all through by
  * this much (nats). */
@@ -159,20 +106,6 @@ static const double edge_nats[] = { EDGE_NATS, RCMM_EDGE_NATS };
 #ifndef SHORT_FIRST_UNDERSHOOT
 #define SHORT_FIRST_UNDERSHOOT 0.5
 #endif
-
-#define MAX_RUN_BLOCKS 16
-/* The τ hypotheses of the AC coupling (0: DC), and how long they run side
- * by side before the best is kept: long enough to see a 9 ms leader droop
- * (or not) and an RC-5 frame's first pulses. */
-static const double tau_us[] = { 0, 30000, 10000, 5000, 3000, 2000, 1400, 1000, 700 };
-#define N_TAU_H (sizeof(tau_us) / sizeof(tau_us[0]))
-/* The first pulse's step is known only as well as its start is: the level
- * it has drooped to is what its samples show, the step (and with it how
- * far the coupling's low-pass has come) one of these multiples of what the
- * caller's start time makes of it. */
-static const double step_scale[] = { 0.8, 1.0, 1.25 };
-#define N_SCALE (sizeof(step_scale) / sizeof(step_scale[0]))
-#define N_TAU (N_FAMILY * N_TAU_H * N_SCALE) /* trellises */
 #define COMMIT_US 6000.0
 /* ...but where that holds fewer than COMMIT_MIN_SAMPLES samples (under
  * 33.3 kHz), COMMIT_LOW_US: a start's evidence grows with its samples,
@@ -201,29 +134,6 @@ static const double step_scale[] = { 0.8, 1.0, 1.25 };
  * units (RC-5's 889 µs is the longest). */
 #define LAG_US 4000.0
 #define EMIT_EVERY_US 1000.0
-/* The step and baseline follow the decided blocks with this time constant. */
-#define TRACK_US 3000.0
-/* Decision feedback: once blocks are decided, the coupling's τ, the step
- * and the baseline are fitted to them by least squares (one fit per τ
- * hypothesis, on the decided levels and the raw samples), with a memory
- * of FB_MEMORY_US.  The τ chosen at COMMIT_US was picked out of 54
- * trellises on its first 6 ms (at 0 dB a 10 or 30 ms coupling and none
- * differ there by less than the noise: 41 of 99 rc6_0 DC frames at
- * 48 kHz kept a wrong one, and every one of the 13 lost was such a
- * frame), and the step on a grid of ±20-25 % (step_scale).  Where
- * another τ explains the decided samples better by FB_SWITCH_NATS, the
- * detector switches to it: its trellis is started again from the last
- * decided block and the undecided blocks are decided anew (their raw
- * samples are kept).  (0 dB 44.1/48 kHz, six protocols × τ 5 ms/DC:
- * 92.1 -> 93.5 %; rc6_0 DC 83/91 -> 90/97, nec 5 ms 91/88 -> 94/94.
- * Memory 20-150 ms, a switch at 2-8 nats, the fit from 1-4 ms of each
- * level: all within 0.5 point.) */
-#ifndef FB_MEMORY_US
-#define FB_MEMORY_US 50000.0
-#endif
-#ifndef FB_SWITCH_NATS
-#define FB_SWITCH_NATS 4.0
-#endif
 /* The τ hypotheses one step either side of the kept one run on beside
  * it once the decision feedback has taken over: at each of its fits they
  * start again with the kept trellis from the last decided block, each on
@@ -245,181 +155,6 @@ static const double step_scale[] = { 0.8, 1.0, 1.25 };
 #ifndef NEIGHBOUR_SWITCH_NATS
 #define NEIGHBOUR_SWITCH_NATS 2.0
 #endif
-/* A neighbour runs only where its fit explains the decided blocks no
- * worse than the kept τ's and leaves at most NEIGHBOUR_FIT_NOISE times
- * the noise's variance per decided sample unexplained: the neighbours'
- * path costs are evidence about τ only where the model (two levels
- * through the coupling, white noise) holds.  Traced at 44.1 kHz: on IR
- * at 0 dB the switches' fits left 0.5-1.9 times the noise; on
- * bench_audio false's music (the detector running on a bass note)
- * 68-1950 times, the hypotheses' path costs there differed by hundreds
- * to thousands of nats from one emit to the next, the detector walked
- * from τ 1 ms to DC in half a second, and an hour gave a false Roomba
- * frame (with a guard on the fits' order alone).  A bar of 2 or 4: limit
- * the same.  So at most one side runs, and none once the feedback sits
- * on the best-fitting τ: on weak streams (irjack decode, 48 kHz τ 1 ms
- * 0 dB, nec/sanyo) +0.3/+1.3 % instructions against +34/+39 % with both
- * sides at every fit. */
-#ifndef NEIGHBOUR_FIT_NOISE
-#define NEIGHBOUR_FIT_NOISE 4.0
-#endif
-/* ...and a step or baseline from the fit once this much of each level is
- * decided. */
-#ifndef FB_MIN_US
-#define FB_MIN_US 2000.0
-#endif
-
-/* Every cost is in nats of the noise the caller measured before the
- * start (sd->penalty, its idle estimate): at 16 kHz that estimate
- * scatters (Sony 12 at 4 dB, 200 starts: 0.72-1.36 times the frame's
- * own residual, 10th-90th percentile; the residuals' median within 3 %
- * of the channel's σ²).  A start that overrates it makes its edges dear
- * in true nats: a 600 µs space (10 samples, ~50 nats at 4 dB) with a few
- * samples high went lit, two pulses merged into one of 1800 µs (traced,
- * 16 kHz 4 dB τ 5 ms/DC; in the first COMMIT_LOW_US too, which this
- * does not reach).  Once the decision feedback's fit holds
- * NOISE_FIT_SAMPLES samples (its residual's relative spread then
- * √(2/n), 12 %), the costs follow that residual, within
- * NOISE_FIT_LOW..NOISE_FIT_HIGH times the caller's figure (the start's
- * scatter lies well inside; a fit on music leaves far more than the
- * noise, see NEIGHBOUR_FIT_NOISE).  bench_audio limit --rates 16000,
- * six protocols: 0/2/4 dB 27.0/67.1/93.4 -> 28.7/67.8/93.7 %; τ 5 ms/DC
- * at 0/1/2/3 dB 38.9/65.3/85.4/92.8 -> 40.8/66.5/85.2/92.9; 64 samples
- * the same, 256 27.7/67.7/93.4.  Below NOISE_FIT_MAX_RATE only: measured
- * at 16 kHz; 44.1/48 kHz stay as they were. */
-#ifndef NOISE_FIT_SAMPLES
-#define NOISE_FIT_SAMPLES 128.0
-#endif
-#define NOISE_FIT_LOW 0.5
-#define NOISE_FIT_HIGH 2.0
-#ifndef NOISE_FIT_MAX_RATE
-#define NOISE_FIT_MAX_RATE 32000u
-#endif
-
-/* The first pulse's samples kept to fit its step under each hypothesis. */
-#define ACQ_MAX 4096
-/* (a ring of per-block decisions, longer than LAG_US + EMIT_EVERY_US at
- * the shortest block, one sample at 1 MHz... 55 samples) */
-#define RING 512
-
-#define COST_INF 1e300
-
-struct trellis {
-	bool alive;
-	unsigned D[2];              /* blocks of the family's shortest space, pulse */
-	double a;                   /* step under this hypothesis */
-	double a0;                  /* ...at the start */
-	double acq_gain;            /* the first pulse's samples' cost under darkness less under this */
-	double c_start;             /* the low-pass at the start */
-	double wl, q, sw;           /* w^L, Σ w^(2(i+1)), Σ w^(i+1) over a block */
-	double wp[MAX_BLOCK];       /* w^(i+1) */
-	double cost[2][MAX_RUN_BLOCKS + 1]; /* [level][blocks into the run, 1..D] */
-	double c[2][MAX_RUN_BLOCKS + 1];    /* the survivor's coupling low-pass */
-	int run[2];                 /* blocks into the run of the saturated states' survivors */
-	double edge_cost;           /* the family's EDGE_NATS as a squared error */
-	int gap_run;                /* blocks of darkness after which a rise costs
-				     * GRID_GAP_NATS (0: none) */
-	int long_run[2];            /* blocks of the family's longest space, pulse (0: none) */
-	int first_allow;            /* blocks more the first pulse may last before long_run[1] */
-	uint8_t bits[RING];         /* per block: bit s set when level s's
-				     * saturated state came from itself */
-};
-
-/* Decision feedback's least-squares sums (see FB_MEMORY_US): per τ
- * hypothesis h, the low-pass l of the levels (unit step), and the sums of
- * u = pol·(x - fb_b) against r = level - l and 1. */
-struct fb_sums {
-	double l[N_TAU_H];
-	double rr[N_TAU_H], r[N_TAU_H], ur[N_TAU_H];
-	double u, uu, n;
-	double lit;             /* samples of n lit */
-};
-
-struct ir_seqdet {
-	ir_seqdet_edge_fn edge_fn;
-	ir_seqdet_horizon_fn horizon_fn;
-	void *userdata;
-	double us;              /* per sample */
-	unsigned L;             /* samples per block */
-	double block_us;
-	unsigned max_pulse;     /* blocks of MAX_PULSE_US */
-	double penalty;         /* EDGE_NATS as a squared error */
-	double offset;          /* what renormalise() took off the costs */
-	double t0_us;
-	double step0;           /* the caller's step at the start */
-	double noise0;          /* ...and its noise (see NOISE_FIT_SAMPLES) */
-	bool noise_fit;         /* the costs follow the fit's noise */
-	unsigned lag, every, commit, commit_max; /* in blocks */
-	unsigned commit_now;    /* this start's window (ir_seqdet_start.commit_us) */
-	double mu;              /* tracking gain per block */
-
-	bool running;
-	int best;               /* the trellis kept, -1 before COMMIT_US */
-	struct trellis tr[N_TAU];
-	uint64_t n0;            /* sample of block 0's start */
-	uint64_t nb;            /* blocks done */
-	unsigned fill;          /* samples in the block being filled */
-	float ub[MAX_BLOCK];    /* its restored-baseline samples u */
-	double b;               /* baseline */
-	int pol;
-
-	float acq[ACQ_MAX];
-	unsigned acq_n;
-	uint64_t acq_n0;
-
-	/* the decided path: blocks decided, last decided level, its c */
-	uint64_t dec;
-	int dec_level;
-	double dec_c;
-	double sx[RING];        /* Σx per block (raw samples) */
-	float *xr;              /* the raw samples of the last RING blocks
-				 * (RING × L), to place edges to the sample */
-	double xsum;            /* of the block being filled */
-	int lev[RING];          /* traceback scratch */
-
-	/* decision feedback (see FB_MEMORY_US): the sums over the decided
-	 * blocks, and per τ hypothesis w^(i+1) over a block and its sums */
-	struct fb_sums fb;
-	double fb_w[N_TAU_H][MAX_BLOCK];
-	double fb_q[N_TAU_H], fb_sw[N_TAU_H], fb_wl[N_TAU_H];
-	double fb_forget;
-	double fb_b;            /* the baseline u is taken against */
-	unsigned dec_run;       /* blocks of the decided path's last run */
-	unsigned fb_min;        /* blocks: see FB_MIN_US */
-
-	/* RC-MM's grid (see ir_seqdet_rcmm.h): the first lit sample of the
-	 * last rise told (-1: none yet), and a bit pulse to insert (its
-	 * first lit and first dark sample; ins_rise -1: none) */
-	double g_rise;
-	double ins_rise, ins_fall;
-	/* the rises planned over the traced path (rcmm_plan): block and
-	 * first lit sample, g_n of them */
-	uint64_t g_blk[IR_RCMM_PLAN_MAX];
-	double g_at[IR_RCMM_PLAN_MAX];
-	unsigned g_n;
-	struct ir_rcmm rcmm;    /* rcmm_plan's scratch */
-	double *g_x;            /* ...and its restored samples (RING × L) */
-	struct ir_rcmm_scratch g_sc; /* ir_rcmm_symbols' (RING × L + 1 each) */
-	unsigned g_told;        /* RC-MM rises told (the header's counted) */
-	bool g_sym;             /* RC-MM: edges told from ir_rcmm_symbols */
-	double last_edge;       /* first sample of the last level told */
-	unsigned long_pulses;   /* this frame's pulses of RUNAWAY_PULSE_US and more */
-	double g_c[RING];       /* the traced path's low-pass per block */
-	/* The general family's unit grid (grid_plan): the grid (-1: not
-	 * yet known, -2: none), the frame's first rise, the leader's fall
-	 * and the rise after it as told (-1: not yet), edges told, and the
-	 * edges planned over the traced path (block, sample) */
-	int gr_grid;
-	double gr_t0, gr_fall, gr_rise;
-	unsigned gr_told, gr_n;
-	uint64_t gr_blk[IR_GRID_EDGES_MAX];
-	double gr_at[IR_GRID_EDGES_MAX];
-	/* the receiver's stretch the frame's last plan showed (samples; NAN:
-	 * none yet), and its leader (µs) */
-	double gr_stretch, gr_lead_stretch;
-	struct ir_grid grid;    /* grid_plan's scratch */
-};
-
 /* The commit window at `us` per sample (see COMMIT_MIN_SAMPLES), µs. */
 static double commit_us_for(double us)
 {
@@ -441,7 +176,6 @@ int ir_seqdet_new(unsigned sample_rate, ir_seqdet_edge_fn edge_fn,
 	sd->horizon_fn = horizon_fn;
 	sd->userdata = userdata;
 	sd->us = 1e6 / sample_rate;
-	sd->noise_fit = sample_rate < NOISE_FIT_MAX_RATE;
 	sd->L = (unsigned)lround(BLOCK_US / sd->us);
 	if (sd->L < 1)
 		sd->L = 1;
@@ -457,20 +191,7 @@ int ir_seqdet_new(unsigned sample_rate, ir_seqdet_edge_fn edge_fn,
 	sd->commit_max = (unsigned)ceil(COMMIT_MAX_US / block_us);
 	if (sd->commit_max < sd->commit)
 		sd->commit_max = sd->commit;
-	sd->mu = 1 - exp(-block_us / TRACK_US);
-	sd->fb_forget = exp(-block_us / FB_MEMORY_US);
-	sd->fb_min = (unsigned)ceil(FB_MIN_US / block_us);
-	for (unsigned h = 0; h < N_TAU_H; h++) {
-		double w = tau_us[h] > 0 ? exp(-sd->us / tau_us[h]) : 1;
-
-		sd->fb_q[h] = sd->fb_sw[h] = 0;
-		for (unsigned j = 0; j < sd->L; j++) {
-			sd->fb_w[h][j] = pow(w, j + 1);
-			sd->fb_q[h] += sd->fb_w[h][j] * sd->fb_w[h][j];
-			sd->fb_sw[h] += sd->fb_w[h][j];
-		}
-		sd->fb_wl[h] = pow(w, sd->L);
-	}
+	seqdet_fb_init(sd, sample_rate);
 	if (sd->lag + sd->every + 2 > RING) {
 		free(sd);
 		return -EINVAL;
@@ -606,19 +327,6 @@ static double acq_gain(const struct ir_seqdet *sd, double w, double g, uint64_t 
 	return sum;
 }
 
-/* Trellis t set to the coupling rate w (per sample). */
-static void trellis_set_w(const struct ir_seqdet *sd, struct trellis *t, double w)
-{
-	t->q = 0;
-	t->sw = 0;
-	for (unsigned j = 0; j < sd->L; j++) {
-		t->wp[j] = pow(w, j + 1);
-		t->q += t->wp[j] * t->wp[j];
-		t->sw += t->wp[j];
-	}
-	t->wl = pow(w, sd->L);
-}
-
 /* Trellis i: its family, τ and step scale follow from i. */
 static void trellis_init(struct ir_seqdet *sd, struct trellis *t, unsigned i, double t0n,
 			 double step, uint64_t n, bool replay)
@@ -639,7 +347,7 @@ static void trellis_init(struct ir_seqdet *sd, struct trellis *t, unsigned i, do
 	t->gap_run = 0;
 
 	t->alive = true;
-	trellis_set_w(sd, t, w);
+	seqdet_trellis_set_w(sd, t, w);
 	if (m < 0)
 		m = 0;
 	g = fit_level(sd, w, n, t0n + first_pulse_us[fam] / sd->us);
@@ -660,25 +368,6 @@ static void trellis_init(struct ir_seqdet *sd, struct trellis *t, unsigned i, do
 	t->run[1] = (int)(m / sd->L) - t->first_allow;
 	t->c_start = g > 0 ? t->a - g : t->a * (1 - pow(w, m));
 	t->c[1][age] = t->c_start;
-}
-
-/* Decision feedback's sums emptied at a frame's start: the line lit
- * since sample t0n, block 0 starting at sample n. */
-static void fb_start(struct ir_seqdet *sd, uint64_t n, double t0n)
-{
-	double m = (double)n - t0n;
-
-	if (m < 0)
-		m = 0;
-	for (unsigned h = 0; h < N_TAU_H; h++) {
-		double w = tau_us[h] > 0 ? exp(-sd->us / tau_us[h]) : 1;
-
-		sd->fb.l[h] = 1 - pow(w, m);
-		sd->fb.rr[h] = sd->fb.r[h] = sd->fb.ur[h] = 0;
-	}
-	sd->fb.u = sd->fb.uu = sd->fb.n = sd->fb.lit = 0;
-	sd->fb_b = sd->b;
-	sd->dec_run = (unsigned)(m / sd->L);
 }
 
 void ir_seqdet_start(struct ir_seqdet *sd, const struct ir_seqdet_start *st)
@@ -723,7 +412,7 @@ void ir_seqdet_start(struct ir_seqdet *sd, const struct ir_seqdet_start *st)
 	sd->gr_n = 0;
 	sd->gr_stretch = NAN;
 	sd->gr_lead_stretch = 0;
-	fb_start(sd, n, t0n);
+	seqdet_fb_start(sd, n, t0n);
 	sd->running = true;
 	if (replay)
 		for (unsigned j = 0; j < sd->acq_n && sd->running; j++)
@@ -733,62 +422,6 @@ void ir_seqdet_start(struct ir_seqdet *sd, const struct ir_seqdet_start *st)
 void ir_seqdet_stop(struct ir_seqdet *sd)
 {
 	sd->running = false;
-}
-
-/* What a run of level s that starts now costs trellis t: a rise after
- * t->gap_run blocks of darkness (past the frame's grid: see
- * GRID_GAP_NATS) GRID_GAP_NATS. */
-static double edge_cost(const struct ir_seqdet *sd, const struct trellis *t, unsigned s)
-{
-	return s && t->gap_run > 0 && t->run[0] >= t->gap_run ? sd->penalty / EDGE_NATS * GRID_GAP_NATS
-								: t->edge_cost;
-}
-
-/* One block through one trellis: S1 = Σ u_i w^(i+1). */
-static void trellis_block(const struct ir_seqdet *sd, struct trellis *t, double s1, unsigned slot)
-{
-	double nc[2][MAX_RUN_BLOCKS + 1], ncost[2][MAX_RUN_BLOCKS + 1];
-	int run[2];
-	uint8_t bits = 0;
-
-	for (unsigned s = 0; s < 2; s++) {
-		double T = s ? t->a : 0;
-		unsigned o = 1 - s, D = t->D[s];
-
-		/* a new run: the other level's run lasted long enough */
-		for (unsigned k = 1; k <= D; k++) {
-			unsigned from_s = k == 1 ? o : s;
-			unsigned from_k = k == 1 ? t->D[o] : k - 1;
-			double c = t->c[from_s][from_k], dd = c - T;
-			double cost = t->cost[from_s][from_k];
-
-			if (cost < COST_INF)
-				cost += 2 * dd * s1 + dd * dd * t->q + (k == 1 ? edge_cost(sd, t, s) : 0);
-			ncost[s][k] = cost;
-			nc[s][k] = T + dd * t->wl;
-			/* (a pulse run that began at the start is the first pulse) */
-			if (k == D)
-				run[s] = (int)D - (s && sd->nb + 1 <= D ? t->first_allow : 0);
-			if (k == D && t->cost[s][D] < COST_INF && (!s || t->run[s] < (int)sd->max_pulse)) {
-				double c2 = t->c[s][D], d2 = c2 - T;
-				double cost2 = t->cost[s][D] + 2 * d2 * s1 + d2 * d2 * t->q;
-
-				if (t->run[s] + 1 == t->long_run[s])
-					cost2 += sd->penalty / EDGE_NATS * long_run_nats[s];
-
-				if (cost2 <= cost) {
-					ncost[s][k] = cost2;
-					nc[s][k] = T + d2 * t->wl;
-					bits |= (uint8_t)(1u << s);
-					run[s] = t->run[s] + 1;
-				}
-			}
-		}
-	}
-	memcpy(t->cost, ncost, sizeof(ncost));
-	memcpy(t->c, nc, sizeof(nc));
-	memcpy(t->run, run, sizeof(run));
-	t->bits[slot] = bits;
 }
 
 static double trellis_min(const struct trellis *t, unsigned *s_out, unsigned *k_out)
@@ -896,14 +529,6 @@ static void neighbour_switch(struct ir_seqdet *sd)
 	sd->dec_c = sd->tr[to].a * sd->fb.l[(to / N_SCALE) % N_TAU_H];
 }
 
-/* Only the kept trellis runs on (the decision feedback has taken over). */
-static void neighbours_end(struct ir_seqdet *sd)
-{
-	for (unsigned i = 0; i < N_TAU; i++)
-		if ((int)i != sd->best)
-			sd->tr[i].alive = false;
-}
-
 /* The hypothesis with the smallest cost so far is kept. */
 static void commit(struct ir_seqdet *sd)
 {
@@ -912,208 +537,6 @@ static void commit(struct ir_seqdet *sd)
 		sd->tr[i].alive = (int)i == sd->best;
 	/* the decided path starts lit, its c as the survivor's start */
 	sd->dec_c = sd->tr[sd->best].c_start;
-}
-
-/* The decided block j (level s) into the decision feedback's sums: per
- * τ hypothesis h, within the block r_i = (s - l)·w^(i+1), so Σu·r needs
- * only Σu·w^(i+1) (as the trellises' blocks do). */
-static void fb_block(const struct ir_seqdet *sd, struct fb_sums *fs, uint64_t j, int s)
-{
-	const float *x = &sd->xr[(j % RING) * sd->L];
-	double u[MAX_BLOCK], su = 0, suu = 0, f = sd->fb_forget;
-
-	for (unsigned i = 0; i < sd->L; i++) {
-		u[i] = sd->pol * ((double)x[i] - sd->fb_b);
-		su += u[i];
-		suu += u[i] * u[i];
-	}
-	fs->u = f * fs->u + su;
-	fs->uu = f * fs->uu + suu;
-	fs->n = f * fs->n + sd->L;
-	fs->lit = f * fs->lit + s * sd->L;
-	for (unsigned h = 0; h < N_TAU_H; h++) {
-		double d = s - fs->l[h], s1 = 0;
-
-		for (unsigned i = 0; i < sd->L; i++)
-			s1 += u[i] * sd->fb_w[h][i];
-		fs->rr[h] = f * fs->rr[h] + d * d * sd->fb_q[h];
-		fs->r[h] = f * fs->r[h] + d * sd->fb_sw[h];
-		fs->ur[h] = f * fs->ur[h] + d * s1;
-		fs->l[h] = s + (fs->l[h] - s) * sd->fb_wl[h];
-	}
-}
-
-/* The least-squares fit under hypothesis h: step *a and the baseline's
- * offset *db (in u); returns the residual sum of squares (COST_INF when
- * the decided levels cannot tell the step from the baseline). */
-static double fb_fit(const struct fb_sums *fs, unsigned h, double *a, double *db)
-{
-	double rr = fs->rr[h], r = fs->r[h], n = fs->n;
-	double det = rr * n - r * r;
-
-	*a = *db = 0;
-	if (!(det > 1e-9 * rr * n) || n <= 0)
-		return COST_INF;
-	*a = (fs->ur[h] * n - r * fs->u) / det;
-	*db = (rr * fs->u - r * fs->ur[h]) / det;
-	return fs->uu - *a * fs->ur[h] - *db * fs->u;
-}
-
-/* Trellis t starts again from the last decided block (its level, its
- * run so far, the decided path's low-pass c) and runs over the undecided
- * blocks' kept samples. */
-static void trellis_restart(struct ir_seqdet *sd, struct trellis *t, double c)
-{
-	uint64_t end = sd->nb;
-	int s = sd->dec_level;
-	unsigned k;
-
-	for (unsigned l = 0; l < 2; l++)
-		for (unsigned m = 0; m <= MAX_RUN_BLOCKS; m++) {
-			t->cost[l][m] = COST_INF;
-			t->c[l][m] = 0;
-		}
-	k = sd->dec_run < 1 ? 1 : sd->dec_run > t->D[s] ? t->D[s] : sd->dec_run;
-	t->cost[s][k] = 0;
-	t->c[s][k] = c;
-	t->run[s] = (int)sd->dec_run;
-	t->run[1 - s] = (int)t->D[1 - s];
-	for (uint64_t j = sd->dec; j < end; j++) {
-		const float *x = &sd->xr[(j % RING) * sd->L];
-		double s1 = 0;
-
-		for (unsigned m = 0; m < sd->L; m++)
-			s1 += sd->pol * ((double)x[m] - sd->b) * t->wp[m];
-		trellis_block(sd, t, s1, (unsigned)(j % RING));
-	}
-}
-
-/* The detector goes on under hypothesis h (same family and scale slot as
- * the kept one), with step a and baseline b: its trellis starts from the
- * last decided block (its level, its run so far, the decided path's
- * low-pass under h) and decides the undecided blocks again. */
-static void fb_switch(struct ir_seqdet *sd, unsigned h, double a, double b)
-{
-	unsigned per_fam = N_TAU_H * N_SCALE, old = (unsigned)sd->best;
-	unsigned i = old / per_fam * per_fam + h * N_SCALE + old % N_SCALE;
-	struct trellis *t = &sd->tr[i];
-
-	neighbours_end(sd);
-	if (i != old) {
-		*t = sd->tr[old];
-		trellis_set_w(sd, t, tau_us[h] > 0 ? exp(-sd->us / tau_us[h]) : 1);
-		sd->tr[old].alive = false;
-		sd->best = (int)i;
-	}
-	t->a = a;
-	sd->b = b;
-	sd->dec_c = a * sd->fb.l[h];
-	trellis_restart(sd, t, sd->dec_c);
-}
-
-/* See NEIGHBOUR_SWITCH_NATS and NEIGHBOUR_FIT_NOISE: after the kept
- * trellis's switch to τ hypothesis h, each hypothesis one step either
- * side of h whose fit (step a[·], residual rss[·] over the fb.n decided
- * samples) explains the decided blocks no worse than h's, and within what
- * the noise explains, starts again beside it the same way, on its own
- * fit's step (and the baseline of h's fit), from the same scale slot. */
-static void fb_neighbours(struct ir_seqdet *sd, const double *a, const double *rss)
-{
-	unsigned per_fam = N_TAU_H * N_SCALE, kept = (unsigned)sd->best;
-	unsigned h = (kept / N_SCALE) % N_TAU_H;
-	double noise_rss = NEIGHBOUR_FIT_NOISE * sd->fb.n * sd->penalty / (2 * EDGE_NATS);
-
-	if (kept >= per_fam)
-		return;
-	for (int d = -1; d <= 1; d += 2) {
-		int hn = (int)h + d;
-		struct trellis *t;
-		double an;
-
-		if (hn < 0 || hn >= (int)N_TAU_H || !(a[hn] > 0) || rss[hn] > rss[h] ||
-		    rss[hn] > noise_rss)
-			continue;
-		t = &sd->tr[kept - h * N_SCALE + (unsigned)hn * N_SCALE];
-		*t = sd->tr[kept];
-		trellis_set_w(sd, t, tau_us[hn] > 0 ? exp(-sd->us / tau_us[hn]) : 1);
-		an = fmin(fmax(a[hn], 0.5 * t->a0), 2 * t->a0);
-		t->a = an;
-		trellis_restart(sd, t, an * sd->fb.l[hn]);
-	}
-}
-
-/* See NOISE_FIT_SAMPLES: the costs rescaled to the noise the fit left,
- * rss over n samples. */
-static void noise_refit(struct ir_seqdet *sd, double rss, double n)
-{
-	double noise2, ratio;
-
-	if (!sd->noise_fit || !(n >= NOISE_FIT_SAMPLES) || !(rss < COST_INF) || !(sd->noise0 > 0))
-		return;
-	noise2 = fmin(fmax(rss / n, NOISE_FIT_LOW * sd->noise0), NOISE_FIT_HIGH * sd->noise0);
-	ratio = noise2 / (sd->penalty / (2 * EDGE_NATS));
-	sd->penalty *= ratio;
-	for (unsigned i = 0; i < N_TAU; i++)
-		sd->tr[i].edge_cost *= ratio;
-}
-
-/* Once the sums fs hold FB_MIN_US of each level: the fits of every τ
- * hypothesis to them; the kept trellis takes the best fit's τ where it
- * is better than its own by FB_SWITCH_NATS, and the fit's step and
- * baseline, and decides again from the last decided block.  (Setting the
- * step and baseline alone, on the survivors' low-pass c of the old ones,
- * lost frames: a DC trellis with a step scaled by 1.25 holds c at a
- * quarter of its step for good, an offset that the fit's baseline then
- * counted twice; nec DC 0 dB 48 kHz 98 -> 58 %.) */
-static void fb_update(struct ir_seqdet *sd, const struct fb_sums *fs)
-{
-	unsigned cur = (unsigned)(sd->best / (int)N_SCALE) % N_TAU_H, hb = cur;
-	double a[N_TAU_H], db[N_TAU_H], rss[N_TAU_H], noise2 = sd->penalty / (2 * EDGE_NATS);
-	const struct trellis *t = &sd->tr[sd->best];
-
-	/* (both levels seen: on the first pulse alone the step, the
-	 * baseline and the droop are one) */
-	if (fs->lit < sd->fb_min * sd->L || fs->n - fs->lit < sd->fb_min * sd->L)
-		return;
-	for (unsigned h = 0; h < N_TAU_H; h++)
-		rss[h] = fb_fit(fs, h, &a[h], &db[h]);
-	/* (only towards a shorter τ, tau_us[] descending: a longer one, up
-	 * to DC, takes a slow wander for the level, and music's bass walked
-	 * a false start's τ 1 ms up to DC, where its pulses decoded; the
-	 * neighbours take a longer τ where its fit leaves little unexplained.
-	 * This loop once compared with rss[cur] before fitting it, a read of
-	 * the stack that chose so in the Release build by chance: fitting
-	 * every τ first made 3-5 false frames an hour on music.) */
-	for (unsigned h = cur + 1; h < N_TAU_H; h++)
-		if (rss[h] < rss[hb] && a[h] > 0)
-			hb = h;
-	if (rss[cur] >= COST_INF || a[cur] <= 0)
-		return;
-	if (hb == cur || (rss[cur] - rss[hb]) / (2 * noise2) < FB_SWITCH_NATS)
-		hb = cur;
-	fb_switch(sd, hb, fmin(fmax(a[hb], 0.5 * t->a0), 2 * t->a0), sd->fb_b + sd->pol * db[hb]);
-	fb_neighbours(sd, a, rss);
-	noise_refit(sd, rss[hb], fs->n);
-}
-
-/* The decided block j (level s): the step or baseline follows it. */
-static void track(struct ir_seqdet *sd, struct trellis *t, uint64_t j, int s)
-{
-	unsigned slot = (unsigned)(j % RING);
-	double T = s ? t->a : 0, dd = sd->dec_c - T;
-	/* (u with today's b: a residual taken with the b of LAG_US ago would
-	 * close the loop through that delay, and it oscillated) */
-	double s0 = sd->pol * (sd->sx[slot] - sd->L * sd->b);
-	double e = (s0 + dd * t->sw) / sd->L;
-
-	/* (within a factor of 2 of the start's: on noise after a false
-	 * start the "lit" blocks' mean is 0, and a step tracked down there
-	 * made lit and dark alike and runs cheap) */
-	if (s)
-		t->a = fmin(fmax(t->a + sd->mu * e, 0.5 * t->a0), 2 * t->a0);
-	else
-		sd->b += sd->mu * sd->pol * e;
-	sd->dec_c = T + dd * t->wl;
 }
 
 /* The sample where the decided change from level `from` to `to` at block
@@ -1687,11 +1110,11 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 		}
 		sd->dec_run = l != prev ? 1 : sd->dec_run + 1;
 		prev = l;
-		track(sd, t, j, l);
-		fb_block(sd, &sd->fb, j, l);
+		seqdet_track(sd, t, j, l);
+		seqdet_fb_block(sd, &sd->fb, j, l);
 	}
 	sd->dec = upto;
-	fb_update(sd, &sd->fb);
+	seqdet_fb_update(sd, &sd->fb);
 	if (sd->horizon_fn)
 		sd->horizon_fn(sd->userdata, ((double)(sd->n0 + upto * sd->L) - 0.5) * sd->us);
 }
@@ -1708,7 +1131,7 @@ static void block_done(struct ir_seqdet *sd)
 			continue;
 		for (unsigned m = 0; m < sd->L; m++)
 			s1 += sd->ub[m] * t->wp[m];
-		trellis_block(sd, t, s1, slot);
+		seqdet_trellis_block(sd, t, s1, slot);
 	}
 	sd->sx[slot] = sd->xsum;
 	sd->xsum = 0;

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* One block through one run-length trellis (ir_seqdet_trellis.h). */
+#include "ir_seqdet_trellis.h"
+
+#include <math.h>
+#include <string.h>
+
+/* (RC-MM's long runs: see RCMM_MAX_SPACE_US in ir_seqdet_state.h) */
+#ifndef RCMM_LONG_PULSE_NATS
+#define RCMM_LONG_PULSE_NATS 30.0
+#endif
+static const double long_run_nats[2] = { RCMM_LONG_NATS, RCMM_LONG_PULSE_NATS };
+
+/* Trellis t set to the coupling rate w (per sample). */
+void seqdet_trellis_set_w(const struct ir_seqdet *sd, struct trellis *t, double w)
+{
+	t->q = 0;
+	t->sw = 0;
+	for (unsigned j = 0; j < sd->L; j++) {
+		t->wp[j] = pow(w, j + 1);
+		t->q += t->wp[j] * t->wp[j];
+		t->sw += t->wp[j];
+	}
+	t->wl = pow(w, sd->L);
+}
+
+/* What a run of level s that starts now costs trellis t: a rise after
+ * t->gap_run blocks of darkness (past the frame's grid: see
+ * GRID_GAP_NATS) GRID_GAP_NATS. */
+static double edge_cost(const struct ir_seqdet *sd, const struct trellis *t, unsigned s)
+{
+	return s && t->gap_run > 0 && t->run[0] >= t->gap_run ? sd->penalty / EDGE_NATS * GRID_GAP_NATS
+								: t->edge_cost;
+}
+
+/* One block through one trellis: S1 = Σ u_i w^(i+1). */
+void seqdet_trellis_block(const struct ir_seqdet *sd, struct trellis *t, double s1, unsigned slot)
+{
+	double nc[2][MAX_RUN_BLOCKS + 1], ncost[2][MAX_RUN_BLOCKS + 1];
+	int run[2];
+	uint8_t bits = 0;
+
+	for (unsigned s = 0; s < 2; s++) {
+		double T = s ? t->a : 0;
+		unsigned o = 1 - s, D = t->D[s];
+
+		/* a new run: the other level's run lasted long enough */
+		for (unsigned k = 1; k <= D; k++) {
+			unsigned from_s = k == 1 ? o : s;
+			unsigned from_k = k == 1 ? t->D[o] : k - 1;
+			double c = t->c[from_s][from_k], dd = c - T;
+			double cost = t->cost[from_s][from_k];
+
+			if (cost < COST_INF)
+				cost += 2 * dd * s1 + dd * dd * t->q + (k == 1 ? edge_cost(sd, t, s) : 0);
+			ncost[s][k] = cost;
+			nc[s][k] = T + dd * t->wl;
+			/* (a pulse run that began at the start is the first pulse) */
+			if (k == D)
+				run[s] = (int)D - (s && sd->nb + 1 <= D ? t->first_allow : 0);
+			if (k == D && t->cost[s][D] < COST_INF && (!s || t->run[s] < (int)sd->max_pulse)) {
+				double c2 = t->c[s][D], d2 = c2 - T;
+				double cost2 = t->cost[s][D] + 2 * d2 * s1 + d2 * d2 * t->q;
+
+				if (t->run[s] + 1 == t->long_run[s])
+					cost2 += sd->penalty / EDGE_NATS * long_run_nats[s];
+
+				if (cost2 <= cost) {
+					ncost[s][k] = cost2;
+					nc[s][k] = T + d2 * t->wl;
+					bits |= (uint8_t)(1u << s);
+					run[s] = t->run[s] + 1;
+				}
+			}
+		}
+	}
+	memcpy(t->cost, ncost, sizeof(ncost));
+	memcpy(t->c, nc, sizeof(nc));
+	memcpy(t->run, run, sizeof(run));
+	t->bits[slot] = bits;
+}
