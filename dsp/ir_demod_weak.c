@@ -184,9 +184,9 @@ static double weak_lookback_t0(const struct ir_demod *d, double a, double back_u
 /* A first pulse that fell inside its acquisition (RC-MM's 417 µs header:
  * the trigger fires 80-340 µs into it at 0 dB) is placed by a fit of the
  * pulse as the coupling left it (ir_lookback_pulse_fit: its rise, its
- * droop, its fall and the undershoot after it, under each τ of
- * pulse_fit_tau_us), wherever the fall explains the samples better than
- * a pulse still lit by PULSE_FALL_NATS.  Placed from the weak band's rise
+ * droop, its fall and the undershoot after it, under each of the
+ * sequence detector's τ, ir_seqdet_tau_us), wherever the fall explains
+ * the samples better than a pulse still lit by PULSE_FALL_NATS.  Placed from the weak band's rise
  * (weak_t0) with the acquisition's mean, dark samples and all, for a
  * step, or by ir_lookback_rise's constant level, such starts came out
  * 100-230 µs early under a 1 ms coupling: the header's period off
@@ -205,8 +205,6 @@ static double weak_lookback_t0(const struct ir_demod *d, double a, double back_u
 #ifndef PULSE_FIT_MIN_RATE
 #define PULSE_FIT_MIN_RATE WEAK_TRIGGER_FAST_RATE
 #endif
-static const double pulse_fit_tau_us[] = { 0, 30000, 10000, 5000, 3000, 2000, 1400, 1000, 700 };
-#define N_PULSE_FIT_TAU (sizeof(pulse_fit_tau_us) / sizeof(pulse_fit_tau_us[0]))
 
 /* True, with the rise's time *t0 (µs), where the first pulse fell inside
  * the acquisition (see PULSE_FALL_NATS); its rise sought `back_us` before
@@ -215,16 +213,16 @@ static bool weak_pulse_fell(const struct ir_demod *d, double back_us, double *t0
 {
 	uint64_t end = d->n - d->weak_acq_n;
 	unsigned back = (unsigned)ceil(back_us / d->us_per_sample);
-	double w[N_PULSE_FIT_TAU];
+	double w[IR_SEQDET_N_TAU];
 	struct ir_lookback_pulse p;
 
 	if (d->cfg.sample_rate < PULSE_FIT_MIN_RATE)
 		return false;
 	if (back + d->weak_acq_n > d->lb.mask)
 		back = d->weak_acq_n < d->lb.mask ? (unsigned)(d->lb.mask - d->weak_acq_n) : 0;
-	for (unsigned h = 0; h < N_PULSE_FIT_TAU; h++)
-		w[h] = pulse_fit_tau_us[h] > 0 ? exp(-d->us_per_sample / pulse_fit_tau_us[h]) : 1;
-	ir_lookback_pulse_fit(&d->lb, end, back, d->n, d->weak_b, (int)d->weak_dir, w, N_PULSE_FIT_TAU, &p);
+	for (unsigned h = 0; h < IR_SEQDET_N_TAU; h++)
+		w[h] = ir_seqdet_tau_decay(h, d->us_per_sample);
+	ir_lookback_pulse_fit(&d->lb, end, back, d->n, d->weak_b, (int)d->weak_dir, w, IR_SEQDET_N_TAU, &p);
 	*t0 = ((double)p.rise - 0.5) * d->us_per_sample;
 	return p.gain - p.gain_lit >= PULSE_FALL_NATS * 2 * d->raw_noise2;
 }

@@ -332,8 +332,8 @@ static void trellis_init(struct ir_seqdet *sd, struct trellis *t, unsigned i, do
 			 double step, uint64_t n, bool replay)
 {
 	unsigned fam = i / (N_TAU_H * N_SCALE), h = (i / N_SCALE) % N_TAU_H;
-	double tau = tau_us[h], scale = step_scale[i % N_SCALE];
-	double w = tau > 0 ? exp(-sd->us / tau) : 1, m = (double)n - t0n, g;
+	double scale = step_scale[i % N_SCALE];
+	double w = ir_seqdet_tau_decay(h, sd->us), m = (double)n - t0n, g;
 	unsigned age;
 
 	for (unsigned s = 0; s < 2; s++) {

@@ -90,7 +90,7 @@ void seqdet_fb_init(struct ir_seqdet *sd, unsigned sample_rate)
 	sd->fb_forget = exp(-block_us / FB_MEMORY_US);
 	sd->fb_min = (unsigned)ceil(FB_MIN_US / block_us);
 	for (unsigned h = 0; h < N_TAU_H; h++) {
-		double w = tau_us[h] > 0 ? exp(-sd->us / tau_us[h]) : 1;
+		double w = ir_seqdet_tau_decay(h, sd->us);
 
 		sd->fb_q[h] = sd->fb_sw[h] = 0;
 		for (unsigned j = 0; j < sd->L; j++) {
@@ -111,7 +111,7 @@ void seqdet_fb_start(struct ir_seqdet *sd, uint64_t n, double t0n)
 	if (m < 0)
 		m = 0;
 	for (unsigned h = 0; h < N_TAU_H; h++) {
-		double w = tau_us[h] > 0 ? exp(-sd->us / tau_us[h]) : 1;
+		double w = ir_seqdet_tau_decay(h, sd->us);
 
 		sd->fb.l[h] = 1 - pow(w, m);
 		sd->fb.rr[h] = sd->fb.r[h] = sd->fb.ur[h] = 0;
@@ -216,7 +216,7 @@ static void fb_switch(struct ir_seqdet *sd, unsigned h, double a, double b)
 	neighbours_end(sd);
 	if (i != old) {
 		*t = sd->tr[old];
-		seqdet_trellis_set_w(sd, t, tau_us[h] > 0 ? exp(-sd->us / tau_us[h]) : 1);
+		seqdet_trellis_set_w(sd, t, ir_seqdet_tau_decay(h, sd->us));
 		sd->tr[old].alive = false;
 		sd->best = (int)i;
 	}
@@ -250,7 +250,7 @@ static void fb_neighbours(struct ir_seqdet *sd, const double *a, const double *r
 			continue;
 		t = &sd->tr[kept - h * N_SCALE + (unsigned)hn * N_SCALE];
 		*t = sd->tr[kept];
-		seqdet_trellis_set_w(sd, t, tau_us[hn] > 0 ? exp(-sd->us / tau_us[hn]) : 1);
+		seqdet_trellis_set_w(sd, t, ir_seqdet_tau_decay(hn, sd->us));
 		an = fmin(fmax(a[hn], 0.5 * t->a0), 2 * t->a0);
 		t->a = an;
 		trellis_restart(sd, t, an * sd->fb.l[hn]);
@@ -292,7 +292,7 @@ void seqdet_fb_update(struct ir_seqdet *sd, const struct fb_sums *fs)
 		return;
 	for (unsigned h = 0; h < N_TAU_H; h++)
 		rss[h] = fb_fit(fs, h, &a[h], &db[h]);
-	/* (only towards a shorter τ, tau_us[] descending: a longer one, up
+	/* (only towards a shorter τ, the τ list descending: a longer one, up
 	 * to DC, takes a slow wander for the level, and music's bass walked
 	 * a false start's τ 1 ms up to DC, where its pulses decoded; the
 	 * neighbours take a longer τ where its fit leaves little unexplained.

@@ -94,11 +94,8 @@
 #endif
 
 #define MAX_RUN_BLOCKS 16
-/* The τ hypotheses of the AC coupling (0: DC), and how long they run side
- * by side before the best is kept: long enough to see a 9 ms leader droop
- * (or not) and an RC-5 frame's first pulses. */
-static const double tau_us[] = { 0, 30000, 10000, 5000, 3000, 2000, 1400, 1000, 700 };
-#define N_TAU_H (sizeof(tau_us) / sizeof(tau_us[0]))
+/* The τ hypotheses of the AC coupling (ir_seqdet_tau_us, ir_seqdet_trellis.c). */
+#define N_TAU_H ((unsigned)IR_SEQDET_N_TAU)
 /* The first pulse's step is known only as well as its start is: the level
  * it has drooped to is what its samples show, the step (and with it how
  * far the coupling's low-pass has come) one of these multiples of what the

@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* One block through one run-length trellis (ir_seqdet_trellis.h). */
+/* One block through one run-length trellis (ir_seqdet_trellis.h), and
+ * the τ hypotheses every trellis is one of (ir_seqdet.h). */
 #include "ir_seqdet_trellis.h"
 
 #include <math.h>
 #include <string.h>
+
+/* The τ hypotheses of the AC coupling (0: DC), and how long they run side
+ * by side before the best is kept: long enough to see a 9 ms leader droop
+ * (or not) and an RC-5 frame's first pulses. */
+const double ir_seqdet_tau_us[IR_SEQDET_N_TAU] = { 0, 30000, 10000, 5000, 3000, 2000, 1400, 1000, 700 };
 
 /* (RC-MM's long runs: see RCMM_MAX_SPACE_US in ir_seqdet_state.h) */
 #ifndef RCMM_LONG_PULSE_NATS
