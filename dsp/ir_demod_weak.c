@@ -7,6 +7,7 @@
 #include "ir_demod_edges.h"
 #include "ir_demod_idle.h"
 #include "ir_seqdet.h"
+#include "ir_seqdet_tau.h"
 
 #include <math.h>
 

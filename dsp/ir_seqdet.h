@@ -44,25 +44,11 @@
 #ifndef IRJACK_IR_SEQDET_H
 #define IRJACK_IR_SEQDET_H
 
-#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct ir_seqdet;
-
-/* The AC coupling's τ hypotheses the detector runs side by side, in µs
- * (0: DC coupled), longest first.  A caller that fits the same
- * couplings (the weak start's first-pulse fit) takes them from here. */
-#define IR_SEQDET_N_TAU 9
-extern const double ir_seqdet_tau_us[IR_SEQDET_N_TAU];
-
-/* What hypothesis h's coupling leaves of a level after one sample of
- * us µs: e^(-us/τ) (1 for DC). */
-static inline double ir_seqdet_tau_decay(unsigned h, double us)
-{
-	return ir_seqdet_tau_us[h] > 0 ? exp(-us / ir_seqdet_tau_us[h]) : 1;
-}
 
 /* A decided change of level at `t_us` (µs since the stream's start, the
  * same clock as the caller's sample count): `lit` is the new level. */

@@ -31,6 +31,7 @@
 #include "ir_seqdet.h"
 #include "ir_seqdet_grid.h"
 #include "ir_seqdet_rcmm.h"
+#include "ir_seqdet_tau.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One block through one run-length trellis (ir_seqdet_trellis.h), and
- * the τ hypotheses every trellis is one of (ir_seqdet.h). */
+ * the τ hypotheses every trellis is one of (ir_seqdet_tau.h). */
 #include "ir_seqdet_trellis.h"
 
 #include <math.h>
