@@ -17,7 +17,8 @@
  *               protocol (decoders that report at the last pulse, and those
  *               that must see a little silence first)
  *   silence N   process N seconds of quiet noise (for callgrind: see
- *   dense N     callgrind.sh), or N seconds of back-to-back NEC frames
+ *   dense N     callgrind.sh), or N seconds of back-to-back NEC frames,
+ *               at 48 kHz, or at R Hz where a third argument R is given
  *
  * Usage: bench_audio [snr|false|throughput|latency|all] [--frames N] [--seconds N]
  *                    [--rate R]
@@ -309,11 +310,11 @@ static void bench_latency(void)
 }
 
 /* For callgrind: process N seconds, nothing else worth counting. */
-static void run_only(int dense, double seconds)
+static void run_only(int dense, double seconds, unsigned rate)
 {
 	size_t n;
-	float *s = render(48000, dense, seconds, &n);
-	struct ir_receiver_config cfg = { .sample_rate = 48000, .channels = 1 };
+	float *s = render(rate, dense, seconds, &n);
+	struct ir_receiver_config cfg = { .sample_rate = rate, .channels = 1 };
 	struct ir_receiver *rx;
 
 	ir_receiver_new(&cfg, count_frame, NULL, &rx);
@@ -339,7 +340,8 @@ int main(int argc, char **argv)
 		else if (strcmp(argv[i], "--rate") == 0)
 			false_rate = (unsigned)atoi(argv[i + 1]);
 	if (strcmp(what, "silence") == 0 || strcmp(what, "dense") == 0) {
-		run_only(what[0] == 'd', argc > 2 ? atof(argv[2]) : 10);
+		run_only(what[0] == 'd', argc > 2 ? atof(argv[2]) : 10,
+			 argc > 3 ? (unsigned)atoi(argv[3]) : 48000);
 		return 0;
 	}
 	if (!strcmp(what, "snr") || !strcmp(what, "all"))

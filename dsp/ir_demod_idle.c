@@ -235,17 +235,17 @@ static __attribute__((noinline)) size_t idle_stretches(struct ir_demod *d, const
 	size_t k;
 
 	for (k = 0; k < count; k++, p += IDLE_NOISE_EVERY * stride) {
-		__m128 n1 = b1, n2 = b2, nl = lv, m = _mm_setzero_ps(), dv = m, f2;
+		__m128 n1 = b1, n2 = b2, nl = lv, m = _mm_setzero_ps(), rv = m, dv;
 
 #define IDLE_SIMD_STEP(x)                                                                        \
 	do {                                                                                      \
 		n1 = _mm_add_ps(_mm_mul_ps(_mm_sub_ps((x), n1), gv), n1);                         \
 		n2 = _mm_add_ps(_mm_mul_ps(_mm_sub_ps(n1, n2), gv), n2);                          \
 		dv = _mm_sub_ps(n2, nl); /* [r, w2 - level, ...] */                               \
+		/* the level's update: r = f2 - level, dv's first lane, in every lane */        \
+		rv = _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(dv), 0));                \
+		nl = _mm_add_ps(_mm_mul_ps(rv, av), nl);                                          \
 		m = _mm_max_ps(m, _mm_and_ps(dv, absmask));                                       \
-		/* the level's update, r = f2 - level in every lane */                            \
-		f2 = _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(n2), 0));                \
-		nl = _mm_add_ps(_mm_mul_ps(_mm_sub_ps(f2, nl), av), nl);                          \
 	} while (0)
 #define IDLE_LANE(v, k) _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(v), (k) * 0x55))
 		if (stride == 1) { /* mono: four samples a load */
@@ -267,9 +267,11 @@ static __attribute__((noinline)) size_t idle_stretches(struct ir_demod *d, const
 #undef IDLE_SIMD_STEP
 		/* A NaN is no departure for the scalar steps, but maxps would
 		 * forget the largest before it: a NaN (or an infinity, which
-		 * makes one) stays in the filters to the last sample, and such
-		 * a stretch is left to the scalar steps. */
-		if (_mm_movemask_ps(_mm_or_ps(_mm_cmpge_ps(m, tv), _mm_cmpunord_ps(dv, dv))))
+		 * makes one) stays in the filters to the last sample, where
+		 * maxps(m, |dv|) takes its second operand, the NaN, and such a
+		 * stretch (m not under the threshold) is left to the scalar
+		 * steps. */
+		if (_mm_movemask_ps(_mm_cmpnlt_ps(m, tv)))
 			break;
 		b1 = n1;
 		b2 = n2;
@@ -277,7 +279,7 @@ static __attribute__((noinline)) size_t idle_stretches(struct ir_demod *d, const
 		idle_stretch_done(d, _mm_cvtss_f32(_mm_shuffle_ps(b2, b2, _MM_SHUFFLE(1, 1, 1, 1))),
 				  _mm_cvtss_f32(_mm_shuffle_ps(b2, b2, _MM_SHUFFLE(2, 2, 2, 2))),
 				  _mm_cvtss_f32(lv), p[(IDLE_NOISE_EVERY - 1) * stride],
-				  p[(IDLE_NOISE_EVERY - 2) * stride], _mm_cvtss_f32(dv));
+				  p[(IDLE_NOISE_EVERY - 2) * stride], _mm_cvtss_f32(rv));
 		if (d->n % IDLE_HOUSEKEEPING == 0) {
 			s->thr = d->idle_thr;
 			s->wthr = d->weak_thr;
