@@ -120,6 +120,21 @@ static inline float idle_from_base(float dev, float dir)
 	return dev * dir;
 }
 
+/* The drooped-step band's departure: from the baseline in the polarity
+ * `dir` where it is tested so (see DROOP_FROM_BASE), else from the level
+ * either way. */
+static inline float idle_droop_dev(float d2, float level, float base, float dir)
+{
+	return dir != 0 ? (d2 - base) * dir : fabsf(d2 - level);
+}
+
+/* The drooped-step band's trigger as the idle path tests it: from the
+ * baseline DROOP_BASE_TRIGGER times its own (see DROOP_FROM_BASE). */
+static inline float idle_droop_thr(const struct ir_demod *d)
+{
+	return d->droop_base_dir != 0 ? DROOP_BASE_TRIGGER * d->droop_thr : d->droop_thr;
+}
+
 void demod_idle_enter(struct ir_demod *d)
 {
 	d->idle_fast = true;
@@ -131,6 +146,7 @@ void demod_idle_enter(struct ir_demod *d)
 	 * nothing) */
 	d->weak_base_dir = (float)d->pol;
 	d->weak_base_floor = d->pol != 0 ? (float)(STEP_FRACTION * d->step) : INFINITY;
+	d->droop_base_dir = DROOP_FROM_BASE && d->droop_on ? (float)d->pol : 0;
 	idle_housekeeping(d, 0);
 }
 
@@ -154,7 +170,7 @@ bool demod_idle_step(struct ir_demod *d, float x)
 	float r = f2 - d->idle_level;
 
 	if (fabsf(r) >= d->idle_thr || fabsf(w2 - d->idle_level) >= d->weak_thr ||
-	    fabsf(d2 - d->idle_level) >= d->droop_thr ||
+	    idle_droop_dev(d2, d->idle_level, (float)d->baseline, d->droop_base_dir) >= idle_droop_thr(d) ||
 	    idle_from_base(w2 - (float)d->baseline, d->weak_base_dir) >= d->weak_base_thr)
 		return false;
 	d->f1 = f1;
@@ -180,6 +196,7 @@ struct idle_regs {
 	float f1, f2, w1, w2, d1, d2, level, r;
 	float g, wg, dg, a, thr, wthr, dthr;
 	float base, bthr, bdir; /* the baseline, and the weak band's trigger from it */
+	float ddir;             /* the drooped-step band's polarity from it (see DROOP_FROM_BASE) */
 };
 
 /* After a whole stretch: its noise sample, and every IDLE_HOUSEKEEPING
@@ -227,10 +244,14 @@ static __attribute__((noinline)) size_t idle_stretches(struct ir_demod *d, const
 						       ptrdiff_t stride, size_t count,
 						       struct idle_regs *s)
 {
-	const __m128 gv = _mm_setr_ps(s->g, s->wg, s->dg, s->wg), av = _mm_setr_ps(s->a, s->a, s->a, 0);
+	/* (the drooped-step band's lane from the baseline where DROOP_FROM_BASE
+	 * holds: that lane's level does not move, and its test takes the
+	 * absolute value, as the fourth lane's) */
+	const __m128 gv = _mm_setr_ps(s->g, s->wg, s->dg, s->wg),
+		     av = _mm_setr_ps(s->a, s->a, s->ddir != 0 ? 0 : s->a, 0);
 	const __m128 absmask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
 	__m128 b1 = _mm_setr_ps(s->f1, s->w1, s->d1, s->w1), b2 = _mm_setr_ps(s->f2, s->w2, s->d2, s->w2);
-	__m128 lv = _mm_setr_ps(s->level, s->level, s->level, s->base);
+	__m128 lv = _mm_setr_ps(s->level, s->level, s->ddir != 0 ? s->base : s->level, s->base);
 	__m128 tv = _mm_setr_ps(s->thr, s->wthr, s->dthr, s->bthr);
 	size_t k;
 
@@ -283,11 +304,13 @@ static __attribute__((noinline)) size_t idle_stretches(struct ir_demod *d, const
 		if (d->n % IDLE_HOUSEKEEPING == 0) {
 			s->thr = d->idle_thr;
 			s->wthr = d->weak_thr;
-			s->dthr = d->droop_thr;
+			s->dthr = idle_droop_thr(d);
 			tv = _mm_setr_ps(s->thr, s->wthr, s->dthr, d->weak_base_thr);
-			/* [level, level, level, baseline] */
+			/* [level, level, level, baseline], or [level, level,
+			 * baseline, baseline] (see DROOP_FROM_BASE) */
 			lv = _mm_shuffle_ps(lv, _mm_set_ss((float)d->baseline), _MM_SHUFFLE(0, 0, 0, 0));
-			lv = _mm_shuffle_ps(lv, lv, _MM_SHUFFLE(2, 0, 0, 0));
+			if (s->ddir == 0)
+				lv = _mm_shuffle_ps(lv, lv, _MM_SHUFFLE(2, 0, 0, 0));
 		}
 	}
 	/* (the baseline's lane as the housekeeping left it) */
@@ -323,7 +346,8 @@ static inline bool idle_stretch(const float *p, ptrdiff_t stride, struct idle_re
 		float e2 = d2 + s->dg * (e1 - d2);
 
 		r = n2 - level;
-		if (fabsf(r) >= s->thr || fabsf(m2 - level) >= s->wthr || fabsf(e2 - level) >= s->dthr ||
+		if (fabsf(r) >= s->thr || fabsf(m2 - level) >= s->wthr ||
+		    idle_droop_dev(e2, level, s->base, s->ddir) >= s->dthr ||
 		    idle_from_base(m2 - s->base, s->bdir) >= s->bthr)
 			return false;
 		f1 = n1;
@@ -359,7 +383,7 @@ static size_t idle_stretches(struct ir_demod *d, const float *p, ptrdiff_t strid
 		if (d->n % IDLE_HOUSEKEEPING == 0) {
 			s->thr = d->idle_thr;
 			s->wthr = d->weak_thr;
-			s->dthr = d->droop_thr;
+			s->dthr = idle_droop_thr(d);
 			s->base = (float)d->baseline;
 			s->bthr = d->weak_base_thr;
 			s->bdir = d->weak_base_dir;
@@ -380,9 +404,9 @@ size_t demod_idle_run(struct ir_demod *d, const float *samples, size_t n, size_t
 	float f1 = d->f1, f2 = d->f2, level = d->idle_level;
 	float w1 = d->w1, w2 = d->w2, d1 = d->d1, d2 = d->d2;
 	const float g = d->fast_g, wg = d->weak_g, dg = d->droop_g;
-	float thr = d->idle_thr, wthr = d->weak_thr, dthr = d->droop_thr;
+	float thr = d->idle_thr, wthr = d->weak_thr, dthr = idle_droop_thr(d);
 	float base = (float)d->baseline, bthr = d->weak_base_thr, bdir = d->weak_base_dir;
-	const float a = d->idle_a;
+	const float a = d->idle_a, ddir = d->droop_base_dir;
 	const float *p = samples;
 	size_t done = 0;
 	bool departs = false; /* the stretch at p, as idle_stretches found */
@@ -395,7 +419,7 @@ size_t demod_idle_run(struct ir_demod *d, const float *samples, size_t n, size_t
 
 		i = 0;
 		if (run == IDLE_NOISE_EVERY && !departs) {
-			struct idle_regs s = { f1, f2, w1, w2, d1, d2, level, 0, g, wg, dg, a, thr, wthr, dthr, base, bthr, bdir };
+			struct idle_regs s = { f1, f2, w1, w2, d1, d2, level, 0, g, wg, dg, a, thr, wthr, dthr, base, bthr, bdir, ddir };
 			size_t count = (n - done) / IDLE_NOISE_EVERY;
 			size_t k = idle_stretches(d, p, (ptrdiff_t)stride, count, &s);
 
@@ -428,7 +452,8 @@ size_t demod_idle_run(struct ir_demod *d, const float *samples, size_t n, size_t
 			float e2 = d2 + dg * (e1 - d2);
 
 			r = n2 - level;
-			if (fabsf(r) >= thr || fabsf(m2 - level) >= wthr || fabsf(e2 - level) >= dthr ||
+			if (fabsf(r) >= thr || fabsf(m2 - level) >= wthr ||
+			    idle_droop_dev(e2, level, base, ddir) >= dthr ||
 			    idle_from_base(m2 - base, bdir) >= bthr)
 				break;
 			f1 = n1;
@@ -457,7 +482,7 @@ size_t demod_idle_run(struct ir_demod *d, const float *samples, size_t n, size_t
 				idle_housekeeping(d, x);
 				thr = d->idle_thr;
 				wthr = d->weak_thr;
-				dthr = d->droop_thr;
+				dthr = idle_droop_thr(d);
 				base = (float)d->baseline;
 				bthr = d->weak_base_thr;
 				bdir = d->weak_base_dir;

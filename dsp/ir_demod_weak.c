@@ -455,6 +455,13 @@ static void strong_preempts_weak(struct ir_demod *d, float ref)
 	d->slope = 0;
 }
 
+/* Whether the drooped-step band is tested from the baseline in the line's
+ * polarity (see DROOP_FROM_BASE), as the idle path does. */
+static bool droop_from_base(const struct ir_demod *d)
+{
+	return DROOP_FROM_BASE && d->droop_on && d->pol != 0;
+}
+
 /* The line is idle on the full path: where a narrow band was chosen for
  * the last frame's step, the idle path never runs again, and with it went
  * the only measurement of the weak band's noise and the only update of its
@@ -540,8 +547,18 @@ static bool weak_from_base(const struct ir_demod *d)
 	return d->pol != 0 && dev >= (float)WEAK_BASE_TRIGGER * d->weak_thr && dev >= STEP_FRACTION * d->step;
 }
 
+/* ...and whether it departs so, by its trigger and DROOP_STEP_FRACTION of
+ * a step learnt earlier. */
+static bool droop_base_departs(const struct ir_demod *d)
+{
+	float dev = (d->d2 - (float)d->baseline) * (float)d->pol;
+
+	return dev >= DROOP_BASE_TRIGGER * d->droop_thr && dev >= DROOP_STEP_FRACTION * d->step;
+}
+
 /* The weak trigger on the full path, the line idle: the weak band (or,
- * where it stayed under its trigger, the drooped-step band) departed
+ * where it stayed under its trigger, the drooped-step band; from the
+ * baseline in the line's polarity where DROOP_FROM_BASE holds) departed
  * by the trigger from its idle level (demod_weak_idle_sample's, once it follows
  * the line; before that the line's level, which follows the signal within
  * TRACK_US and would take in a weak pulse's slow rise).  Starts a weak
@@ -551,13 +568,17 @@ bool demod_weak_idle_trigger(struct ir_demod *d, float w_before)
 	bool followed = d->weak_idle_at == d->n && d->weak_idle_n >= d->quiet_n;
 	double ref = followed ? d->weak_idle : d->level, level = d->level;
 	bool weak = fabsf(d->w2 - (float)ref) >= d->weak_thr && fabs(d->w2 - ref) >= STEP_FRACTION * d->step;
-	bool droop = !weak && fabsf(d->d2 - (float)ref) >= d->droop_thr &&
+	bool droop_base = droop_from_base(d);
+	bool droop = !weak && !droop_base && fabsf(d->d2 - (float)ref) >= d->droop_thr &&
 		     fabs(d->d2 - ref) >= DROOP_STEP_FRACTION * d->step;
 	bool from_base = !weak && !droop && weak_from_base(d);
 
 	if (from_base) {
 		ref = d->baseline;
 		weak = true;
+	} else if (!weak && droop_base && droop_base_departs(d)) {
+		ref = d->baseline;
+		droop = from_base = true;
 	}
 
 	if (!weak && !droop)

@@ -267,7 +267,7 @@ static void test_unit_pulses_on_the_grid(void **state)
 #define MARK_DROOP_16 38.5
 #define MARK_DROOP_FALSE 2
 
-static double mean_16_khz_drooped_rise(unsigned *false_frames)
+static double mean_16_khz_drooped_rise(uint64_t seed, unsigned *false_frames)
 {
 	static const enum ir_protocol protocols[] = { IR_PROTO_NEC, IR_PROTO_RC5, IR_PROTO_RC6_0,
 						      IR_PROTO_SONY12, IR_PROTO_JVC, IR_PROTO_SANYO };
@@ -278,7 +278,7 @@ static double mean_16_khz_drooped_rise(unsigned *false_frames)
 		struct audio_result r;
 		double p;
 
-		assert_int_equal(audio_trial_limit_point(protocols[i], 16000, 1, 2, 0, 40, 90, &r), 0);
+		assert_int_equal(audio_trial_limit_point(protocols[i], 16000, 1, 2, 0, 40, seed, &r), 0);
 		assert_true(r.sent > 0);
 		*false_frames += r.false_frames;
 		p = 100.0 * r.matched / r.sent;
@@ -295,8 +295,32 @@ static void test_16_khz_drooped_rise_is_taken(void **state)
 	unsigned false_frames = 0;
 
 	(void)state;
-	assert_true(mean_16_khz_drooped_rise(&false_frames) >= MARK_DROOP_16);
+	assert_true(mean_16_khz_drooped_rise(90, &false_frames) >= MARK_DROOP_16);
 	assert_true(false_frames <= MARK_DROOP_FALSE);
+}
+
+/*
+ * 16 kHz under a 1 ms coupling (issue #18): where the line's polarity is
+ * known, the drooped-step band is tested from the slow baseline in it, not
+ * from the 2 ms idle level either way (DROOP_FROM_BASE): a 2 dB leader's
+ * rise that the weak band's 5 σ trigger missed (start16's trace: 113 of 371
+ * frames lost at 2 dB never triggered) now starts the frame.  The same
+ * trials as above with seed 93: the mean % of frames and the frames
+ * decoded as other codes, 43.3 % and 0 without it (DROOP_FROM_BASE 0, =
+ * main 55e6e65), 47.5 % and 3 with it (Release).  The mean's mark lies
+ * between; the other codes' is this seed's (over the whole `limit --rates
+ * 16000 --snr 2,4,6` grid, IRJACK_TRIAL_DEBUG's wrong codes 52 -> 55).
+ */
+#define MARK_DROOP_BASE_16 45.5
+#define MARK_DROOP_BASE_FALSE 3
+
+static void test_16_khz_drooped_leader_from_the_baseline(void **state)
+{
+	unsigned false_frames = 0;
+
+	(void)state;
+	assert_true(mean_16_khz_drooped_rise(93, &false_frames) >= MARK_DROOP_BASE_16);
+	assert_true(false_frames <= MARK_DROOP_BASE_FALSE);
 }
 
 int main(void)
@@ -309,6 +333,7 @@ int main(void)
 		cmocka_unit_test(test_leader_rise_from_the_baseline),
 		cmocka_unit_test(test_unit_pulses_on_the_grid),
 		cmocka_unit_test(test_16_khz_drooped_rise_is_taken),
+		cmocka_unit_test(test_16_khz_drooped_leader_from_the_baseline),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
