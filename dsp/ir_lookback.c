@@ -70,7 +70,7 @@ void ir_lookback_pulse_fit(const struct ir_lookback *lb, uint64_t end, unsigned 
 	uint64_t lo = end > back ? end - back : 0;
 	double S[IR_LOOKBACK_PULSE_MAX + 1], P[IR_LOOKBACK_PULSE_MAX + 1], Q[IR_LOOKBACK_PULSE_MAX + 1];
 
-	out->rise = out->fall = end;
+	out->rise = out->fall = out->rise_lit = end;
 	out->gain = out->gain_lit = 0;
 	if (lo < lb->from)
 		lo = lb->from;
@@ -95,8 +95,10 @@ void ir_lookback_pulse_fit(const struct ir_lookback *lb, uint64_t end, unsigned 
 		for (uint64_t m = lo; m <= end; m++) {
 			double sm = S[m - lo], qm = Q[stop - m];
 
-			if (sm > 0 && sm * sm / qm > out->gain_lit)
+			if (sm > 0 && sm * sm / qm > out->gain_lit) {
 				out->gain_lit = sm * sm / qm;
+				out->rise_lit = m;
+			}
 			for (uint64_t f = end + 1; f + 2 <= stop; f++) {
 				double ug = sm - S[f - lo], qf = Q[stop - f];
 				double gg = qm - 2 * P[f - m] * qf + qf;

@@ -62,6 +62,7 @@ struct ir_lookback_pulse {
 	uint64_t rise, fall; /* the first lit and the first dark sample */
 	double gain;         /* the squared error it saves over darkness */
 	double gain_lit;     /* the same for the best pulse lit up to `stop` */
+	uint64_t rise_lit;   /* ...and that pulse's first lit sample */
 };
 
 /*

@@ -323,6 +323,54 @@ static void test_16_khz_drooped_leader_from_the_baseline(void **state)
 	assert_true(false_frames <= MARK_DROOP_BASE_FALSE);
 }
 
+/*
+ * 16 kHz under a 1 ms coupling (issue #18): a weak start's first pulse is
+ * placed by the drooping pulse that fits the ring and the acquisition
+ * (weak_lit_t0), not by the 2.8-sample weak band's rise to its trigger,
+ * which put JVC's 8.4 ms leader 230-280 µs early in the frames it lost
+ * (over JVC's half-unit tolerance).  JVC and Sony 12 at 4 and 6 dB, τ 1 ms,
+ * bench limit's channel, seed 93, 50 frames each: the mean % of frames,
+ * and the frames decoded as other codes: 85.5 % and 1 at main 55e6e65
+ * (JVC 4/6 dB 76/98, Sony 12 76/92), 90.5 % and 0 with the fit (82/98,
+ * 84/98; Release).  The marks lie between; other codes no more than before.
+ */
+#define MARK_LIT_16 88.0
+#define MARK_LIT_16_FALSE 1
+
+static double mean_16_khz_lit_rise(unsigned *false_frames)
+{
+	static const enum ir_protocol protocols[] = { IR_PROTO_JVC, IR_PROTO_SONY12 };
+	static const double snr[] = { 4, 6 };
+	double sum = 0;
+	unsigned n = 0;
+
+	for (size_t i = 0; i < 2; i++)
+		for (size_t j = 0; j < 2; j++) {
+			struct audio_result r;
+			double p;
+
+			assert_int_equal(audio_trial_limit_point(protocols[i], 16000, 1, snr[j], 0, 50, 93, &r), 0);
+			assert_true(r.sent > 0);
+			*false_frames += r.false_frames;
+			p = 100.0 * r.matched / r.sent;
+			printf("  16 kHz %.0f dB tau 1 ms protocol %d: %.1f %% (%u false)\n", snr[j], (int)protocols[i], p,
+			       r.false_frames);
+			sum += p;
+			n++;
+		}
+	printf("16 kHz tau 1 ms lit rise: mean %.1f %%, false frames %u\n", sum / n, *false_frames);
+	return sum / n;
+}
+
+static void test_16_khz_leader_rise_fits_the_droop(void **state)
+{
+	unsigned false_frames = 0;
+
+	(void)state;
+	assert_true(mean_16_khz_lit_rise(&false_frames) >= MARK_LIT_16);
+	assert_true(false_frames <= MARK_LIT_16_FALSE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -334,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_unit_pulses_on_the_grid),
 		cmocka_unit_test(test_16_khz_drooped_rise_is_taken),
 		cmocka_unit_test(test_16_khz_drooped_leader_from_the_baseline),
+		cmocka_unit_test(test_16_khz_leader_rise_fits_the_droop),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
