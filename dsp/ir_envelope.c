@@ -123,7 +123,8 @@ struct ir_envelope {
 	double m_smooth, a_smooth;        /* its magnitude smoothed, and the coefficient */
 	double m_ref;                     /* the used magnitude's dark level */
 	float hf; /* the input's fast part's gain (see ENV_WEIGHT) */
-	/* the input's last `delay` samples, oldest at `at` (ENV_ALIGN_BANDS) */
+	/* the input's last `delay` samples once a mixer is in use, oldest at
+	 * `at` (ENV_ALIGN_BANDS) */
 	float past[ENV_ALIGN_MAX];
 	unsigned delay, at;
 };
@@ -181,9 +182,6 @@ void ir_envelope_reset(struct ir_envelope *e)
 		e->m_mean[k] = e->m_var[k] = e->cov[k] = 0;
 	}
 	e->l1 = e->l2 = 0;
-	for (unsigned k = 0; k < ENV_ALIGN_MAX; k++)
-		e->past[k] = 0;
-	e->at = 0;
 	e->l_mean = e->l_var = 0;
 	e->n = e->stats = 0;
 	e->chan = e->pending = -1;
@@ -285,6 +283,11 @@ static void switch_when_quiet(struct ir_envelope *e, double m)
 	e->sign = e->pending_sign;
 	e->m_ref = m;
 	e->s1 = e->l2; /* the split's low-pass runs only from here on */
+	/* the delay line too (nothing to keep on a receiver module's line): it
+	 * starts at the level of a quiet moment */
+	for (unsigned i = 0; i < e->delay; i++)
+		e->past[i] = e->l2;
+	e->at = 0;
 	e->pending = -1;
 }
 
@@ -321,11 +324,11 @@ float ir_envelope_sample(struct ir_envelope *e, float x)
 	 * decay together at the same rate: a correlation of ±1). */
 	if (e->n % e->stat_every == 0 && e->n >= e->settle)
 		update_stats(e);
+	if (e->chan < 0)
+		return x;
 	late = e->past[e->at];
 	e->past[e->at] = x;
 	e->at = e->at + 1 == e->delay ? 0 : e->at + 1;
-	if (e->chan < 0)
-		return x;
 	m = sqrt((double)e->i2[e->chan] * e->i2[e->chan] + (double)e->q2[e->chan] * e->q2[e->chan]);
 	/* the dark level follows slowly, from dark samples only */
 	if (m < e->m_mean[e->chan])
