@@ -14,9 +14,11 @@
  * its magnitude M is a receiver-like envelope of the carrier.  The sample
  * the demodulator sees is then
  *
- *     x + s · W · (M - mean M)
+ *     x' + s · W · (M - mean M)
  *
- * with W (ENV_WEIGHT, 2.2) near the weight that maximal-ratio combining
+ * where x' is the input delayed by the magnitude's half-rise (84 µs: both
+ * halves of an edge at the same time; edges come out that much later)
+ * and W (ENV_WEIGHT, 2.2) near the weight that maximal-ratio combining
  * gives the fundamental beside the mean (2 sin(πD) / (πD) = 1.65 at
  * D = 1/3; more for a magnitude, see ir_envelope.c) and s the light's sign
  * on the input (a photodiode may be wired either way); the input's part
@@ -47,7 +49,8 @@ int ir_envelope_new(unsigned sample_rate, struct ir_envelope **out);
 void ir_envelope_free(struct ir_envelope *e);
 
 /* Takes one input sample; returns the sample to demodulate (the input
- * itself until a carrier has been found). */
+ * itself until a carrier has been found; from then on the input 84 µs
+ * late plus the envelope, see above). */
 float ir_envelope_sample(struct ir_envelope *e, float x);
 
 /* ir_envelope_sample() over n samples `stride` apart (0 = 1) into out[0..n)

@@ -276,10 +276,14 @@ static double front_end_gain_db(unsigned rate, double snr, unsigned carrier, uns
 }
 
 /* The front-end's output against the light's mean alone: the mean and the
- * fundamental combined with the phase known would gain about 4.2 dB at a
- * 33 % duty cycle (0.263 A² per sample against 0.111 A²).  Measured
- * before the input's noise inside the units' band was left unscaled
- * (ENV_SPLIT_US): 2.88, 2.88 and 2.65 dB; after: 3.38, 3.49 and 3.22 dB. */
+ * fundamental combined with the phase known would gain about 3.7 dB at a
+ * 33 % duty cycle (0.263 A² per sample against 0.111 A²; at 192 kHz the
+ * second harmonic adds 0.6 dB more).  Measured before the input's noise
+ * inside the units' band was left unscaled (ENV_SPLIT_US): 2.88, 2.88 and
+ * 2.65 dB; after: 3.38, 3.49 and 3.22 dB; with the input delayed to the
+ * magnitude's half-rise (ENV_ALIGN_BANDS), the two halves of a step in
+ * the same unit: 3.57, 3.74 and 3.38 dB (unit d' 4.74 / 4.81 / 3.53 ->
+ * 4.84 / 4.95 / 3.60). */
 static void test_envelope_gains_over_the_mean(void **state)
 {
 	double at96 = front_end_gain_db(96000, 0, 38000, 33);
@@ -287,9 +291,9 @@ static void test_envelope_gains_over_the_mean(void **state)
 	double rc5 = front_end_gain_db(96000, 0, 36000, 25);
 
 	(void)state;
-	assert_true(at96 >= 3.1);
-	assert_true(at192 >= 3.1);
-	assert_true(rc5 >= 3.0);
+	assert_true(at96 >= 3.48);
+	assert_true(at192 >= 3.62);
+	assert_true(rc5 >= 3.30);
 }
 
 /* Frame success through the whole receiver, %, the bench's way (hum 2 %,
