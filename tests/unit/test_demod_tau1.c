@@ -307,9 +307,11 @@ static void test_16_khz_drooped_rise_is_taken(void **state)
  * frames lost at 2 dB never triggered) now starts the frame.  The same
  * trials as above with seed 93: the mean % of frames and the frames
  * decoded as other codes, 43.3 % and 0 without it (DROOP_FROM_BASE 0, =
- * main 55e6e65), 47.5 % and 3 with it (Release).  The mean's mark lies
- * between; the other codes' is this seed's (over the whole `limit --rates
- * 16000 --snr 2,4,6` grid, IRJACK_TRIAL_DEBUG's wrong codes 52 -> 55).
+ * main 55e6e65), 47.5 % and 3 with it (Release), 45.8 % and 2 with the
+ * lit rise's fit below as well (merged; Debug and Release alike).  The
+ * mean's mark lies between; the other codes' is this seed's (over the
+ * whole `limit --rates 16000 --snr 2,4,6` grid, IRJACK_TRIAL_DEBUG's wrong
+ * codes 52 -> 55).
  */
 #define MARK_DROOP_BASE_16 45.5
 #define MARK_DROOP_BASE_FALSE 3
