@@ -309,8 +309,8 @@ static void test_16_khz_drooped_rise_is_taken(void **state)
  * 4 before.  RC-6 and Sony 12 at 16 kHz 2 dB τ 1 ms, bench_audio limit's
  * channel, 60 frames each (seeds 700, 701): the mean % of frames and the
  * frames decoded as other codes: 32.5 % and 1 with GRID_REPLAY 0 (main's
- * decisions, Debug), 41.7 % and 2 with it (rc6_0 21.7 -> 31.7, sony12
- * 43.3 -> 51.7; the second other code a Sony frame).  The marks lie
+ * decisions, Debug), 40.0 % and 2 with it (rc6_0 21.7 -> 30.0, sony12
+ * 43.3 -> 50.0; the second other code a Sony frame).  The marks lie
  * between; other codes at most the branch's.
  */
 #define MARK_REPLAY 37.0
