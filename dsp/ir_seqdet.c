@@ -898,9 +898,12 @@ static void rcmm_tell_inserted(struct ir_seqdet *sd, uint64_t j, uint64_t upto)
  * (the leader's own edges wrong: 4 -> 4 and 57 -> 55, no grid yet).
  * bench_audio limit --rates 44100,48000 --taus 1 --snr 0 --protocols
  * nec,rc6_0,sony12,sanyo 91.2/95.2 -> 92.2/95.2 %; --rates 16000 --taus 1
- * --snr 2 37.8 -> 41.0 (rc6_0 29 -> 37, sony12 44 -> 50); the replay at
- * the commit alone 92.0/95.2 and 40.5, the restart at the grid's fix
- * alone 91.5/95.0 and 38.8.  GRID_REPLAY 0: neither (main's decisions). */
+ * --snr 2 37.8 -> 40.7 (rc6_0 29 -> 36, sony12 44 -> 50); --rates
+ * 44100,48000 --snr 0,2 0 dB 92.8/94.6 -> 93.1/94.6 (2 dB the same);
+ * --rates 16000 --snr 2,4 69.4/93.8 -> 71.3/94.2.  (With the leader
+ * priced from the start: the replay at the commit alone
+ * 92.0/95.2 and 40.5, the restart at the grid's fix alone 91.5/95.0 and
+ * 38.8.)  GRID_REPLAY 0: neither (main's decisions). */
 #ifndef GRID_REPLAY
 #define GRID_REPLAY 1
 #endif
