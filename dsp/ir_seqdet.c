@@ -903,7 +903,13 @@ static void rcmm_tell_inserted(struct ir_seqdet *sd, uint64_t j, uint64_t upto)
  * --rates 16000 --snr 2,4 69.4/93.8 -> 71.3/94.2.  (With the leader
  * priced from the start: the replay at the commit alone
  * 92.0/95.2 and 40.5, the restart at the grid's fix alone 91.5/95.0 and
- * 38.8.)  GRID_REPLAY 0: neither (main's decisions). */
+ * 38.8.)  Both only where the decided (or, at the commit, traced) path
+ * fits the model (seqdet_fb_fits: at most NEIGHBOUR_FIT_NOISE times the
+ * noise unexplained, as the τ neighbours): ungated, bench_audio false
+ * --rate 48000 gave a false Roomba frame an hour on its music-like input
+ * (a start on music re-decided on the grid's cheaper edges; main 0);
+ * gated 0/h on every input at 48/44.1/16 kHz, and the figures above
+ * cell for cell the same.  GRID_REPLAY 0: neither (main's decisions). */
 #ifndef GRID_REPLAY
 #define GRID_REPLAY 1
 #endif
@@ -1046,6 +1052,18 @@ static void grid_plan(struct ir_seqdet *sd, const struct trellis *t)
 	sd->gr_stretch = stretch_us / sd->us;
 }
 
+/* See GRID_REPLAY: the path traced over blocks [0, nb) at the commit
+ * (sd->lev) fits the signal model, as the decision feedback's sums would
+ * hold it once those blocks were told. */
+static bool traced_path_fits(const struct ir_seqdet *sd, uint64_t nb)
+{
+	struct fb_sums fs = sd->fb;
+
+	for (uint64_t j = 0; j < nb; j++)
+		seqdet_fb_block(sd, &fs, j, sd->lev[j % RING]);
+	return seqdet_fb_fits(sd, &fs);
+}
+
 /* See GRID_REPLAY: at the commit, where the kept trellis's path so far
  * (the general family's) has a leader that picks a unit grid, that
  * trellis starts again from the frame's start on the grid's edge cost
@@ -1063,7 +1081,7 @@ static void commit_replay(struct ir_seqdet *sd)
 	trace_back(sd, t);
 	grid_path(sd, t);
 	grid = grid_leader(sd);
-	if (grid < 0)
+	if (grid < 0 || !traced_path_fits(sd, nb))
 		return;
 	trellis_init(sd, t, (unsigned)sd->best, sd->gr_t0, sd->step0, sd->n0, true);
 	t->acq_gain = gain;
@@ -1221,7 +1239,7 @@ static void emit_upto(struct ir_seqdet *sd, uint64_t upto)
 	sd->dec = upto;
 	/* (the grid fixed by the edges just told: see GRID_REPLAY) */
 	if (GRID_REPLAY && sd->gr_grid == -1 && sd->gr_rise >= 0 && !rcmm_family(sd) && !sd->g_sym &&
-	    grid_leader(sd) >= 0)
+	    seqdet_fb_fits(sd, &sd->fb) && grid_leader(sd) >= 0)
 		seqdet_fb_restart(sd, t, sd->dec_c);
 	seqdet_fb_update(sd, &sd->fb);
 	if (sd->horizon_fn)

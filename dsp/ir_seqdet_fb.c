@@ -254,6 +254,14 @@ static void fb_neighbours(struct ir_seqdet *sd, const double *a, const double *r
 	}
 }
 
+bool seqdet_fb_fits(const struct ir_seqdet *sd, const struct fb_sums *fs)
+{
+	unsigned h = (unsigned)(sd->best / (int)N_SCALE) % N_TAU_H;
+	double a, db, rss = fb_fit(fs, h, &a, &db);
+
+	return a > 0 && rss <= NEIGHBOUR_FIT_NOISE * fs->n * sd->penalty / (2 * EDGE_NATS);
+}
+
 /* See NOISE_FIT_SAMPLES: the costs rescaled to the noise the fit left,
  * rss over n samples. */
 static void noise_refit(struct ir_seqdet *sd, double rss, double n)
