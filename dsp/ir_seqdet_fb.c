@@ -174,10 +174,7 @@ static double fb_fit(const struct fb_sums *fs, unsigned h, double *a, double *db
 	return fs->uu - *a * fs->ur[h] - *db * fs->u;
 }
 
-/* Trellis t starts again from the last decided block (its level, its
- * run so far, the decided path's low-pass c) and runs over the undecided
- * blocks' kept samples. */
-static void trellis_restart(struct ir_seqdet *sd, struct trellis *t, double c)
+void seqdet_fb_restart(struct ir_seqdet *sd, struct trellis *t, double c)
 {
 	uint64_t end = sd->nb;
 	int s = sd->dec_level;
@@ -223,7 +220,7 @@ static void fb_switch(struct ir_seqdet *sd, unsigned h, double a, double b)
 	t->a = a;
 	sd->b = b;
 	sd->dec_c = a * sd->fb.l[h];
-	trellis_restart(sd, t, sd->dec_c);
+	seqdet_fb_restart(sd, t, sd->dec_c);
 }
 
 /* See NEIGHBOUR_SWITCH_NATS and NEIGHBOUR_FIT_NOISE: after the kept
@@ -253,8 +250,16 @@ static void fb_neighbours(struct ir_seqdet *sd, const double *a, const double *r
 		seqdet_trellis_set_w(sd, t, ir_seqdet_tau_decay(hn, sd->us));
 		an = fmin(fmax(a[hn], 0.5 * t->a0), 2 * t->a0);
 		t->a = an;
-		trellis_restart(sd, t, an * sd->fb.l[hn]);
+		seqdet_fb_restart(sd, t, an * sd->fb.l[hn]);
 	}
+}
+
+bool seqdet_fb_fits(const struct ir_seqdet *sd, const struct fb_sums *fs)
+{
+	unsigned h = (unsigned)(sd->best / (int)N_SCALE) % N_TAU_H;
+	double a, db, rss = fb_fit(fs, h, &a, &db);
+
+	return a > 0 && rss <= NEIGHBOUR_FIT_NOISE * fs->n * sd->penalty / (2 * EDGE_NATS);
 }
 
 /* See NOISE_FIT_SAMPLES: the costs rescaled to the noise the fit left,

@@ -24,6 +24,17 @@ void seqdet_fb_start(struct ir_seqdet *sd, uint64_t n, double t0n);
  * (the block's raw samples are read from sd's ring). */
 void seqdet_fb_block(const struct ir_seqdet *sd, struct fb_sums *fs, uint64_t j, int s);
 
+/* Trellis t starts again from the last decided block (its level, its
+ * run so far, the decided path's low-pass c) and decides the undecided
+ * blocks again from their kept samples, at its present edge costs. */
+void seqdet_fb_restart(struct ir_seqdet *sd, struct trellis *t, double c);
+
+/* Whether the decided levels in fs, under the kept trellis's τ and at
+ * their least-squares step and baseline, leave at most
+ * NEIGHBOUR_FIT_NOISE times the noise's variance per sample unexplained
+ * (the model holds: not music; see GRID_REPLAY in ir_seqdet.c). */
+bool seqdet_fb_fits(const struct ir_seqdet *sd, const struct fb_sums *fs);
+
 /* Once the sums fs hold FB_MIN_US of each level: the fits of every τ
  * hypothesis; the kept trellis may switch τ, takes the fit's step and
  * baseline, and decides again from the last decided block; its τ

@@ -226,6 +226,7 @@ struct ir_seqdet {
 	/* the receiver's stretch the frame's last plan showed (samples; NAN:
 	 * none yet), and its leader (µs) */
 	double gr_stretch, gr_lead_stretch;
+	bool gr_tent;           /* the edges cost a grid picked at the commit */
 	struct ir_grid grid;    /* grid_plan's scratch */
 };
 
