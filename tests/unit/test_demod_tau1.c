@@ -308,7 +308,8 @@ static void test_16_khz_drooped_rise_is_taken(void **state)
  * trials as above with seed 93: the mean % of frames and the frames
  * decoded as other codes, 43.3 % and 0 without it (DROOP_FROM_BASE 0, =
  * main 55e6e65), 47.5 % and 3 with it (Release), 45.8 % and 2 with the
- * lit rise's fit below as well (merged; Debug and Release alike).  The
+ * lit rise's fit below as well, 49.2 % and 2 with GRID_REPLAY too (the
+ * merge; Debug and Release alike).  The
  * mean's mark lies between; the other codes' is this seed's (over the
  * whole `limit --rates 16000 --snr 2,4,6` grid, IRJACK_TRIAL_DEBUG's wrong
  * codes 52 -> 55).
@@ -384,8 +385,10 @@ static void test_16_khz_leader_rise_fits_the_droop(void **state)
  * channel, 60 frames each (seeds 700, 701): the mean % of frames and the
  * frames decoded as other codes: 32.5 % and 1 with GRID_REPLAY 0 (main's
  * decisions, Debug), 40.0 % and 2 with it (rc6_0 21.7 -> 30.0, sony12
- * 43.3 -> 50.0; the second other code a Sony frame).  The marks lie
- * between; other codes at most the branch's.
+ * 43.3 -> 50.0; the second other code a Sony frame); merged with the
+ * drooped leader's trigger from the baseline and the lit rise's fit,
+ * 38.3 % and 2 (Debug and Release alike).  The marks lie between; other
+ * codes at most the branch's.
  */
 #define MARK_REPLAY 37.0
 #define MARK_REPLAY_FALSE 2u
