@@ -229,11 +229,19 @@ static void fb_switch(struct ir_seqdet *sd, unsigned h, double a, double b)
  * samples) explains the decided blocks no worse than h's, and within what
  * the noise explains, starts again beside it the same way, on its own
  * fit's step (and the baseline of h's fit), from the same scale slot. */
+/* The most a fit over n samples may leave unexplained and still be the
+ * signal's model (NEIGHBOUR_FIT_NOISE times the noise's variance a
+ * sample): the τ neighbours' bar, and GRID_REPLAY's (seqdet_fb_fits). */
+static double fit_noise_bar(const struct ir_seqdet *sd, double n)
+{
+	return NEIGHBOUR_FIT_NOISE * n * sd->penalty / (2 * EDGE_NATS);
+}
+
 static void fb_neighbours(struct ir_seqdet *sd, const double *a, const double *rss)
 {
 	unsigned per_fam = N_TAU_H * N_SCALE, kept = (unsigned)sd->best;
 	unsigned h = (kept / N_SCALE) % N_TAU_H;
-	double noise_rss = NEIGHBOUR_FIT_NOISE * sd->fb.n * sd->penalty / (2 * EDGE_NATS);
+	double noise_rss = fit_noise_bar(sd, sd->fb.n);
 
 	if (kept >= per_fam)
 		return;
@@ -259,7 +267,7 @@ bool seqdet_fb_fits(const struct ir_seqdet *sd, const struct fb_sums *fs)
 	unsigned h = (unsigned)(sd->best / (int)N_SCALE) % N_TAU_H;
 	double a, db, rss = fb_fit(fs, h, &a, &db);
 
-	return a > 0 && rss <= NEIGHBOUR_FIT_NOISE * fs->n * sd->penalty / (2 * EDGE_NATS);
+	return a > 0 && rss <= fit_noise_bar(sd, fs->n);
 }
 
 /* See NOISE_FIT_SAMPLES: the costs rescaled to the noise the fit left,
