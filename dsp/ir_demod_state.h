@@ -306,6 +306,25 @@ struct ir_seqdet;
  * the first data pulse 12 ms in made a false telefunken frame,
  * test_demod_plateau.) */
 #define WEAK_REARM_US 6000.0
+/* Below WEAK_TEACHES_STEP_MAX_RATE a frame the sequence detector decided
+ * teaches the line its step (weak_give_back; RC-MM's family excluded), as
+ * a frame the wide band decided does, and with it the band
+ * (demod_choose_band) and the weak triggers' step floors
+ * (WEAK_STEP_FRACTION, STEP_FRACTION).  Without it a 16 kHz stream learnt
+ * its step only from a frame the wide band took, and at 6 dB it took one
+ * by chance: one sample of a 4 σ step plus its noise over WEAK_MAX_STEP
+ * before the weak band rose to its trigger, about one frame a stream,
+ * decided badly (9 of 37 lost frames in `limit --rates 16000 --snr 6
+ * --frames 300`, six protocols, main 55e6e65).  The line's state, and with
+ * it which weak trigger ran (the idle path's, or the full path's,
+ * demod_weak_idle_sample), then changed by chance; taught so while the
+ * full path's trigger stood 1.18 times the idle path's, the τ 1 ms
+ * leaders at 4 dB went untriggered (4 dB 94.8 -> 94.1 %, worst cell 85 ->
+ * 80: `limit --rates 16000 --snr 4,6`).  With one statistic on both paths
+ * (see weak_ref_input), the same command: 4 dB 94.8 -> 95.6 % (worst 85 ->
+ * 84), 6 dB 99.1 -> 99.6 (98 -> 98); 0/2 dB 32.2/72.7 -> 33.7/73.4; six
+ * protocols, 300 frames a point at 6 dB 99.5 -> 99.6. */
+#define WEAK_TEACHES_STEP_MAX_RATE WEAK_TRIGGER_FAST_RATE
 /* A strong frame that comes while the weak detector owns the line (its
  * run, or its wait between frames) ends it: the weak band moves by
  * STRONG_RATIO times the detector's step, and by STRONG_NOISE σ of its

@@ -252,6 +252,11 @@ double ir_seqdet_step(const struct ir_seqdet *sd)
 	return sd->best >= 0 ? sd->tr[sd->best].a : sd->step0;
 }
 
+bool ir_seqdet_short_units(const struct ir_seqdet *sd)
+{
+	return sd->best >= (int)(N_TAU_H * N_SCALE);
+}
+
 double ir_seqdet_baseline(const struct ir_seqdet *sd)
 {
 	return sd->b;

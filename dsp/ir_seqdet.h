@@ -100,5 +100,7 @@ bool ir_seqdet_running(const struct ir_seqdet *sd);
 /* The step and baseline the detector follows now (for reports). */
 double ir_seqdet_step(const struct ir_seqdet *sd);
 double ir_seqdet_baseline(const struct ir_seqdet *sd);
+/* True where the hypotheses kept are RC-MM's family (its 167 µs units). */
+bool ir_seqdet_short_units(const struct ir_seqdet *sd);
 
 #endif
