@@ -47,15 +47,17 @@ struct grid_def {
 	double unit;
 	unsigned pulse, space;           /* runs of the frame */
 	unsigned lead_pulse, lead_space; /* the leader's */
+	unsigned bit_pulse, bit_space;   /* the data bits' (the rest come once a frame) */
 };
 
 #define B(m) (1u << (m))
 static const struct grid_def grids[] = {
-	{ 444.4, B(1) | B(2) | B(3) | B(6), B(1) | B(2) | B(3), B(6), B(2) }, /* RC-6 */
-	{ 888.9, B(1) | B(2), B(1) | B(2), B(1) | B(2), B(1) | B(2) },        /* RC-5 */
-	{ 562.5, B(1) | B(16), B(1) | B(3) | B(4) | B(8), B(16), B(4) | B(8) }, /* NEC, Sanyo */
-	{ 527.0, B(1) | B(16), B(1) | B(3) | B(8), B(16), B(8) },             /* JVC */
-	{ 600.0, B(1) | B(2) | B(4), B(1), B(4), B(1) },                      /* Sony */
+	/* RC-6 (its 3-unit runs: the trailer bit's double-width half next to a unit one) */
+	{ 444.4, B(1) | B(2) | B(3) | B(6), B(1) | B(2) | B(3), B(6), B(2), B(1) | B(2), B(1) | B(2) },
+	{ 888.9, B(1) | B(2), B(1) | B(2), B(1) | B(2), B(1) | B(2), B(1) | B(2), B(1) | B(2) }, /* RC-5 */
+	{ 562.5, B(1) | B(16), B(1) | B(3) | B(4) | B(8), B(16), B(4) | B(8), B(1), B(1) | B(3) }, /* NEC, Sanyo */
+	{ 527.0, B(1) | B(16), B(1) | B(3) | B(8), B(16), B(8), B(1), B(1) | B(3) },             /* JVC */
+	{ 600.0, B(1) | B(2) | B(4), B(1), B(4), B(1), B(1) | B(2), B(1) },                      /* Sony */
 };
 #define N_GRID ((int)(sizeof(grids) / sizeof(grids[0])))
 
@@ -134,6 +136,13 @@ double ir_grid_longest_space(int grid)
 	while (m > 0 && !(grids[grid].space & B(m)))
 		m--;
 	return m * grids[grid].unit;
+}
+
+unsigned ir_grid_runs(int grid, bool lit, bool bits)
+{
+	const struct grid_def *d = &grids[grid];
+
+	return bits ? (lit ? d->bit_pulse : d->bit_space) : (lit ? d->pulse : d->space);
 }
 
 /* A run of `samples` at level `lit` on grid d, under a stretch of

@@ -55,6 +55,11 @@ double ir_grid_unit(int grid);
  * the grid's tolerance) is a gap, not a space of the frame. */
 double ir_grid_longest_space(int grid);
 
+/* The runs grid `grid`'s frames have at level `lit` (a pulse's if true),
+ * or only its data bits' (`bits`; the others come once a frame: a
+ * leader's, a trailer's): bit m set where a run of m units is one. */
+unsigned ir_grid_runs(int grid, bool lit, bool bits);
+
 /* Times g's edges together on grid `grid` (from ir_grid_pick): out[k] is
  * edge k's sample, and *stretch_us the receiver's stretch (µs: how much
  * longer its marks are, and its spaces shorter, than the grid's) that the

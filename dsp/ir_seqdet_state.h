@@ -95,6 +95,10 @@
 #endif
 
 #define MAX_RUN_BLOCKS 16
+/* Runs (blocks) the grid's run prior prices (see GRID_RUN_PRIOR in
+ * ir_seqdet.c): NEC's 4.5 ms leader space and a unit at 44.1 kHz's
+ * 45 µs blocks are 112. */
+#define GRID_RUN_TABLE 160
 /* The τ hypotheses of the AC coupling (ir_seqdet_tau_us, ir_seqdet_trellis.c). */
 #define N_TAU_H ((unsigned)IR_SEQDET_N_TAU)
 /* The first pulse's step is known only as well as its start is: the level
@@ -227,6 +231,15 @@ struct ir_seqdet {
 	 * none yet), and its leader (µs) */
 	double gr_stretch, gr_lead_stretch;
 	bool gr_tent;           /* the edges cost a grid picked at the commit */
+	/* the run-length prior on the frame's grid (GRID_RUN_PRIOR in
+	 * ir_seqdet.c): per level, what the edge that ends a run of r
+	 * blocks costs, and going on past r blocks, as multiples of the
+	 * trellises' edge_cost (past the table: 1 and 0); the flat edge
+	 * cost (nats; 0: no prior), the grid and the stretch (µs) it is for */
+	float gr_run_cost[2][GRID_RUN_TABLE];
+	float gr_run_on[2][GRID_RUN_TABLE];
+	double gr_run_nats, gr_run_stretch;
+	int gr_run_grid;
 	struct ir_grid grid;    /* grid_plan's scratch */
 };
 

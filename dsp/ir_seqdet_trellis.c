@@ -32,11 +32,18 @@ void seqdet_trellis_set_w(const struct ir_seqdet *sd, struct trellis *t, double 
 
 /* What a run of level s that starts now costs trellis t: a rise after
  * t->gap_run blocks of darkness (past the frame's grid: see
- * GRID_GAP_NATS) GRID_GAP_NATS. */
+ * GRID_GAP_NATS) GRID_GAP_NATS; on the grid, as much as the run it ends
+ * tells (GRID_RUN_PRIOR in ir_seqdet.c). */
 static double edge_cost(const struct ir_seqdet *sd, const struct trellis *t, unsigned s)
 {
-	return s && t->gap_run > 0 && t->run[0] >= t->gap_run ? sd->penalty / EDGE_NATS * GRID_GAP_NATS
-								: t->edge_cost;
+	int r = t->run[1 - s];
+
+	if (t->gap_run <= 0)
+		return t->edge_cost;
+	if (s && t->run[0] >= t->gap_run)
+		return sd->penalty / EDGE_NATS * GRID_GAP_NATS;
+	return sd->gr_run_nats > 0 && r >= 0 && r < GRID_RUN_TABLE ? t->edge_cost * sd->gr_run_cost[1 - s][r]
+								   : t->edge_cost;
 }
 
 /* One block through one trellis: S1 = Σ u_i w^(i+1). */
@@ -70,6 +77,9 @@ void seqdet_trellis_block(const struct ir_seqdet *sd, struct trellis *t, double 
 
 				if (t->run[s] + 1 == t->long_run[s])
 					cost2 += sd->penalty / EDGE_NATS * long_run_nats[s];
+				if (t->gap_run > 0 && sd->gr_run_nats > 0 && t->run[s] >= 0 &&
+				    t->run[s] < GRID_RUN_TABLE)
+					cost2 += t->edge_cost * sd->gr_run_on[s][t->run[s]];
 
 				if (cost2 <= cost) {
 					ncost[s][k] = cost2;
