@@ -4,6 +4,7 @@
 #include "ir_seqdet_trellis.h"
 
 #include <math.h>
+#include <string.h>
 
 /* The step and baseline follow the decided blocks with this time constant. */
 #define TRACK_US 3000.0
@@ -190,6 +191,18 @@ void seqdet_fb_restart(struct ir_seqdet *sd, struct trellis *t, double c)
 	t->c[s][k] = c;
 	t->run[s] = (int)sd->dec_run;
 	t->run[1 - s] = (int)t->D[1 - s];
+	memset(t->lead_ring, 0, sizeof(t->lead_ring));
+	t->lead_sat = 0;
+	/* (in the leader's space as told: its limit, see LEAD_SPACE_NATS) */
+	if (!s && t->lead_on && sd->gr_fall >= 0 && sd->gr_rise < 0) {
+		double j = (sd->gr_fall - sd->gr_t0) / sd->L;
+		int lim = sd->lead_space[j < LEAD_TABLE - 1 ? (int)lround(j) : LEAD_TABLE - 1];
+
+		if (sd->dec_run >= t->D[0])
+			t->lead_sat = lim;
+		else
+			t->lead_ring[(sd->dec - k) % LEAD_RING] = lim;
+	}
 	for (uint64_t j = sd->dec; j < end; j++) {
 		const float *x = &sd->xr[(j % RING) * sd->L];
 		double s1 = 0;

@@ -124,6 +124,33 @@ double ir_grid_leader_stretch(int grid, double pulse_us, double space_us)
 	return est;
 }
 
+/* A leader is a first pulse of LEADER_MIN_UNITS units and more (RC-5's
+ * one- or two-unit "leader" is a bit's pulse like any other). */
+#define LEADER_MIN_UNITS 3
+
+double ir_grid_leader_space_max(double pulse_us)
+{
+	double longest = 0;
+
+	for (int i = 0; i < N_GRID; i++) {
+		const struct grid_def *d = &grids[i];
+		int m = 31;
+
+		if (d->lead_pulse < B(LEADER_MIN_UNITS))
+			continue;
+		for (int h = 0; h < N_STRETCH; h++) {
+			double st = stretch_units[h] * d->unit;
+
+			if (off_mask((pulse_us - st) / d->unit, d->lead_pulse) > LEADER_TOL)
+				continue;
+			while (m > 0 && !(d->lead_space & B(m)))
+				m--;
+			longest = fmax(longest, m * d->unit);
+		}
+	}
+	return longest;
+}
+
 double ir_grid_unit(int grid)
 {
 	return grids[grid].unit;

@@ -48,6 +48,12 @@ int ir_grid_pick(double pulse_us, double space_us);
  * `grid`: half its pulse's excess plus half its space's shortfall. */
 double ir_grid_leader_stretch(int grid, double pulse_us, double space_us);
 
+/* The longest leader space (µs) of the grids whose leader (a first pulse
+ * of three units and more: RC-6's, NEC's, JVC's, Sony's) a first pulse of
+ * pulse_us fits, under any of the receiver stretches the grids allow; 0
+ * when it fits none. */
+double ir_grid_leader_space_max(double pulse_us);
+
 /* The unit of grid `grid` (µs). */
 double ir_grid_unit(int grid);
 

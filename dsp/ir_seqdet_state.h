@@ -116,6 +116,15 @@ static const double step_scale[] = { 0.8, 1.0, 1.25 };
 #define RING 512
 
 #define COST_INF 1e300
+/* (first pulses up to MAX_PULSE_US at the shortest block, 55 µs) */
+#define LEAD_TABLE 256
+/* (more than MAX_RUN_BLOCKS; divides RING) */
+#define LEAD_RING 32
+/* What a leader's space past the protocol tables' longest costs, once
+ * (nats: one edge's worth; see lead_space_init in ir_seqdet.c). */
+#ifndef LEAD_SPACE_NATS
+#define LEAD_SPACE_NATS 4.0
+#endif
 
 struct trellis {
 	bool alive;
@@ -134,6 +143,15 @@ struct trellis {
 				     * GRID_GAP_NATS (0: none) */
 	int long_run[2];            /* blocks of the family's longest space, pulse (0: none) */
 	int first_allow;            /* blocks more the first pulse may last before long_run[1] */
+	/* (see LEAD_SPACE_NATS) the space states' limits: the blocks after
+	 * which a space is longer than the leader before it allows (0: no
+	 * such limit), for the space that began at block j in
+	 * lead_ring[j % LEAD_RING], the saturated state's survivor's in
+	 * lead_sat; only where lead_on */
+	bool lead_on;
+	int lead_run0;              /* run[1] at the start (block 0) */
+	int lead_ring[LEAD_RING];
+	int lead_sat;
 	uint8_t bits[RING];         /* per block: bit s set when level s's
 				     * saturated state came from itself */
 };
@@ -240,6 +258,11 @@ struct ir_seqdet {
 	float gr_run_on[2][GRID_RUN_TABLE];
 	double gr_run_nats, gr_run_stretch;
 	int gr_run_grid;
+	/* the leader's space limit (blocks, 0: none) after a first pulse of
+	 * j blocks, lead_space[j] (see LEAD_SPACE_NATS; only where
+	 * lead_prior) */
+	bool lead_prior;
+	int lead_space[LEAD_TABLE];
 	struct ir_grid grid;    /* grid_plan's scratch */
 };
 

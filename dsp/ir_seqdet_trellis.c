@@ -46,11 +46,24 @@ static double edge_cost(const struct ir_seqdet *sd, const struct trellis *t, uns
 								   : t->edge_cost;
 }
 
+/* The limit (blocks) of a space that starts now after the saturated
+ * pulse state's survivor of `run` blocks (see LEAD_SPACE_NATS): 0 unless
+ * that is the frame's first pulse (lit since the start: any later one
+ * began after D[0] blocks of darkness at least) of a leader's length.
+ * (Only the first: under the fast τ hypotheses a long drooped "pulse" is
+ * as dark as darkness, and mid-frame such a run is no leader.) */
+static int space_limit(const struct ir_seqdet *sd, const struct trellis *t, int run)
+{
+	if (run < 0 || run + (int)t->D[0] <= t->lead_run0 + (int)sd->nb)
+		return 0;
+	return sd->lead_space[run < LEAD_TABLE ? run : LEAD_TABLE - 1];
+}
+
 /* One block through one trellis: S1 = Σ u_i w^(i+1). */
 void seqdet_trellis_block(const struct ir_seqdet *sd, struct trellis *t, double s1, unsigned slot)
 {
 	double nc[2][MAX_RUN_BLOCKS + 1], ncost[2][MAX_RUN_BLOCKS + 1];
-	int run[2];
+	int run[2], sat = t->lead_sat, pulse_run = t->run[1];
 	uint8_t bits = 0;
 
 	for (unsigned s = 0; s < 2; s++) {
@@ -80,6 +93,8 @@ void seqdet_trellis_block(const struct ir_seqdet *sd, struct trellis *t, double 
 				if (t->gap_run > 0 && sd->gr_run_nats > 0 && t->run[s] >= 0 &&
 				    t->run[s] < GRID_RUN_TABLE)
 					cost2 += t->edge_cost * sd->gr_run_on[s][t->run[s]];
+				if (!s && t->run[0] + 1 == t->lead_sat)
+					cost2 += sd->penalty / EDGE_NATS * LEAD_SPACE_NATS;
 
 				if (cost2 <= cost) {
 					ncost[s][k] = cost2;
@@ -93,5 +108,13 @@ void seqdet_trellis_block(const struct ir_seqdet *sd, struct trellis *t, double 
 	memcpy(t->cost, ncost, sizeof(ncost));
 	memcpy(t->c, nc, sizeof(nc));
 	memcpy(t->run, run, sizeof(run));
+	if (t->lead_on) {
+		/* (the saturated space's survivor: its own, or the space's
+		 * that began D[0] - 1 blocks ago) */
+		if (!(bits & 1u))
+			sat = t->lead_ring[(slot + RING - (t->D[0] - 1)) % LEAD_RING];
+		t->lead_sat = sat;
+		t->lead_ring[slot % LEAD_RING] = space_limit(sd, t, pulse_run);
+	}
 	t->bits[slot] = bits;
 }
