@@ -118,9 +118,9 @@ _Static_assert(ENV_CHANNELS <= ENV_LANES, "a lane per mixer");
 
 /* Moving averages of the input's level, each mixer's magnitude, their
  * variances and covariances over one window (see update_stats()): the
- * long window's in double, the frame window's in float lanes (one vector
- * operation for the bank: on a receiver module's line, where it runs for
- * good, it adds 8 instructions a sample at 96 kHz where doubles added 27). */
+ * long window's in double, the frame window's in float lanes (vector
+ * operations over the bank: on a receiver module's line at 96 kHz, where
+ * it runs for good, it adds 5 instructions a sample; in doubles, 27). */
 struct env_window {
 	double a;                   /* the moving averages' coefficient */
 	unsigned long long warm;    /* updates before they move (plain averages until then) */
