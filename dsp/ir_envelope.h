@@ -26,8 +26,10 @@
  *
  * A receiver module's line carries no carrier, so nothing is added until a
  * carrier is seen: every few samples the correlation of each mixer's M with
- * the low-passed input is updated (over ~100 ms); when one mixer's
- * correlation magnitude passes ENV_RHO_ON the input is taken as a
+ * the low-passed input is updated (over ~100 ms, and over one frame's
+ * 25 ms for the first lock, which the idle time between presses would
+ * otherwise dilute); when one mixer's correlation magnitude passes
+ * ENV_RHO_ON (the frame's: ENV_RHO_FRAME_ON) the input is taken as a
  * photodiode's, that mixer and the correlation's sign are used (until a
  * reset, or until another mixer correlates clearly better).  Before that
  * the output is the input, bit for bit: receiver modules are untouched.
