@@ -1091,7 +1091,8 @@ static void grid_edge_cost_off(struct ir_seqdet *sd)
 	for (unsigned i = 0; i < N_TAU_H * N_SCALE; i++) {
 		sd->tr[i].edge_cost = sd->penalty / EDGE_NATS * EDGE_NATS;
 		sd->tr[i].gap_run = 0;
-	}	sd->gr_run_nats = 0;
+	}
+	sd->gr_run_nats = 0;
 }
 
 /* Edge k of sd->grid (from level `from`, at its traced sample): the fit
