@@ -300,6 +300,30 @@ static double mean_16_khz_tau_1_ms(const enum ir_protocol *protocols, size_t n_p
 	return sum / (double)(n_protocols * n_snr);
 }
 
+/* The mean % of frames over `protocols` at `rate`, τ 1 ms and `snr_db`,
+ * `frames` each, protocol i on seed first_seed + i; adds the frames
+ * decoded as other codes to *false_frames. */
+static double mean_seed_per_protocol(const enum ir_protocol *protocols, size_t n_protocols, unsigned rate,
+				     double snr_db, unsigned frames, uint64_t first_seed, unsigned *false_frames)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < n_protocols; i++) {
+		struct audio_result r;
+		double p;
+
+		assert_int_equal(audio_trial_limit_point(protocols[i], rate, 1, snr_db, 0, frames, first_seed + i, &r),
+				 0);
+		assert_true(r.sent > 0);
+		p = 100.0 * r.matched / r.sent;
+		printf("  protocol %d %u Hz tau 1 ms %.0f dB: %.1f %% (%u false)\n", (int)protocols[i], rate, snr_db, p,
+		       r.false_frames);
+		sum += p;
+		*false_frames += r.false_frames;
+	}
+	return sum / (double)n_protocols;
+}
+
 static double mean_16_khz_drooped_rise(uint64_t seed, unsigned *false_frames)
 {
 	static const enum ir_protocol protocols[] = { IR_PROTO_NEC, IR_PROTO_RC5, IR_PROTO_RC6_0,
@@ -328,7 +352,8 @@ static void test_16_khz_drooped_rise_is_taken(void **state)
  * decoded as other codes, 43.3 % and 0 without it (DROOP_FROM_BASE 0, =
  * main 55e6e65), 47.5 % and 3 with it (Release), 45.8 % and 2 with the
  * lit rise's fit below as well, 49.2 % and 2 with GRID_REPLAY too (the
- * merge; Debug and Release alike).  The
+ * merge; Debug and Release alike), 51.2 % and 1 at stop 43's merge (one
+ * weak statistic, the taught step, the leader's space prior).  The
  * mean's mark lies between; the other codes' is this seed's (over the
  * whole `limit --rates 16000 --snr 2,4,6` grid, IRJACK_TRIAL_DEBUG's wrong
  * codes 52 -> 55).
@@ -355,7 +380,7 @@ static void test_16_khz_drooped_leader_from_the_baseline(void **state)
  * and the frames decoded as other codes: 85.5 % and 1 at main 55e6e65
  * (JVC 4/6 dB 76/98, Sony 12 76/92), 90.5 % and 0 with the fit (82/98,
  * 84/98; Release); 92.0 % and 0 on the merge with GRID_REPLAY (Debug and
- * Release alike).  The marks lie between; other codes no more than before.
+ * Release alike), 94.0 % and 0 at stop 43's merge.  The marks lie between; other codes no more than before.
  */
 #define MARK_LIT_16 88.0
 #define MARK_LIT_16_FALSE 1
@@ -398,7 +423,7 @@ static void test_16_khz_leader_rise_fits_the_droop(void **state)
  * an RC-5 one: Sony 12 has no check, and more frames came out); over the
  * whole `limit --rates 16000 --snr 0,2,4,6` grid IRJACK_TRIAL_DEBUG's
  * wrong codes 53 -> 51 (sony12 5 -> 2), so the other codes' mark is this
- * seed's.
+ * seed's.  At stop 43's merge (with the leader's space prior) 52.5 % and 4.
  */
 #define MARK_REPLAY 37.0
 #define MARK_REPLAY_FALSE 4u
@@ -407,23 +432,12 @@ static void test_first_blocks_decided_on_the_grid(void **state)
 {
 	static const enum ir_protocol protocols[] = { IR_PROTO_RC6_0, IR_PROTO_SONY12 };
 	unsigned false_frames = 0;
-	double sum = 0;
+	double mean;
 
 	(void)state;
-	for (size_t i = 0; i < 2; i++) {
-		struct audio_result r;
-		double p;
-
-		assert_int_equal(audio_trial_limit_point(protocols[i], 16000, 1, 2, 0, 60, 700 + i, &r), 0);
-		assert_true(r.sent > 0);
-		p = 100.0 * r.matched / r.sent;
-		printf("  protocol %d 16 kHz tau 1 ms 2 dB: %.1f %% (%u false)\n", (int)protocols[i], p,
-		       r.false_frames);
-		sum += p;
-		false_frames += r.false_frames;
-	}
-	printf("first blocks on the grid: mean %.1f %%, %u false\n", sum / 2, false_frames);
-	assert_true(sum / 2 >= MARK_REPLAY);
+	mean = mean_seed_per_protocol(protocols, 2, 16000, 2, 60, 700, &false_frames);
+	printf("first blocks on the grid: mean %.1f %%, %u false\n", mean, false_frames);
+	assert_true(mean >= MARK_REPLAY);
 	assert_true(false_frames <= MARK_REPLAY_FALSE);
 }
 
@@ -447,23 +461,12 @@ static void test_runs_priced_on_the_grid(void **state)
 {
 	static const enum ir_protocol protocols[] = { IR_PROTO_RC6_0, IR_PROTO_NEC, IR_PROTO_SONY12 };
 	unsigned false_frames = 0;
-	double sum = 0;
+	double mean;
 
 	(void)state;
-	for (size_t i = 0; i < 3; i++) {
-		struct audio_result r;
-		double p;
-
-		assert_int_equal(audio_trial_limit_point(protocols[i], 44100, 1, -2, 0, 40, 720 + i, &r), 0);
-		assert_true(r.sent > 0);
-		p = 100.0 * r.matched / r.sent;
-		printf("  protocol %d 44.1 kHz tau 1 ms -2 dB: %.1f %% (%u false)\n", (int)protocols[i], p,
-		       r.false_frames);
-		sum += p;
-		false_frames += r.false_frames;
-	}
-	printf("runs priced on the grid: mean %.1f %%, %u false\n", sum / 3, false_frames);
-	assert_true(sum / 3 >= MARK_RUN_PRIOR);
+	mean = mean_seed_per_protocol(protocols, 3, 44100, -2, 40, 720, &false_frames);
+	printf("runs priced on the grid: mean %.1f %%, %u false\n", mean, false_frames);
+	assert_true(mean >= MARK_RUN_PRIOR);
 	assert_true(false_frames <= MARK_RUN_PRIOR_FALSE);
 }
 
