@@ -892,7 +892,8 @@ static void rcmm_tell_inserted(struct ir_seqdet *sd, uint64_t j, uint64_t upto)
  * 63 -> 58); EDGE_NATS 2 at 16 kHz for every trellis from the start
  * 21.6/57.9/87.4, but RC-5 τ 1 ms/DC 2 dB 31/94 -> 27/89 (its 14-sample
  * units lose more to false runs than to missed ones) and RC-MM's family
- * choice (rcmm32 DC 4 dB 26 -> 19). */
+ * choice (rcmm32 DC 4 dB 26 -> 19).  (With the run-length prior, its
+ * hazard is what an edge costs: GRID_RUN_PRIOR_SHORT_UNITS.) */
 #ifndef GRID_UNIT_FULL_SAMPLES
 #define GRID_UNIT_FULL_SAMPLES 16.0
 #endif
@@ -992,9 +993,9 @@ static void rcmm_tell_inserted(struct ir_seqdet *sd, uint64_t j, uint64_t upto)
  * grid length weighted alike 93.5/97.0 on the first command; the
  * leader's stretch only (not the plans'), --stretch 200 NEC, JVC and
  * Sanyo down 5-14 points (a 9 ms leader's fall under τ 1 ms tells its
- * stretch poorly); off-grid mass 0.01-0.2 the same to a frame.  Only
- * where the unit has its full samples (GRID_UNIT_FULL_SAMPLES: 16 kHz's
- * edges as before).  GRID_RUN_PRIOR 0: main's flat cost. */
+ * stretch poorly); off-grid mass 0.01-0.2 the same to a frame.  Below
+ * GRID_UNIT_FULL_SAMPLES a unit too: see GRID_RUN_PRIOR_SHORT_UNITS.
+ * GRID_RUN_PRIOR 0: main's flat cost. */
 #ifndef GRID_RUN_PRIOR
 #define GRID_RUN_PRIOR 1
 #endif
@@ -1009,6 +1010,31 @@ static void rcmm_tell_inserted(struct ir_seqdet *sd, uint64_t j, uint64_t upto)
 #endif
 #ifndef GRID_RUN_ONCE
 #define GRID_RUN_ONCE 0.05
+#endif
+
+/* The run-length prior where a grid's unit has fewer samples than
+ * GRID_UNIT_FULL_SAMPLES too (every grid at 16 kHz, all but RC-5's at
+ * 22.05 kHz).  The hazard is a prior's log-odds of where a run ends: it does not
+ * depend on how many samples tell the run, so it needs no scaling by the
+ * unit's samples as the flat cost did (that only held the ratio of missed
+ * to false pulses).  And there it is worth most: a 16 kHz unit pulse is
+ * 7-9 samples, its evidence at 0 dB about as much as the two edges' flat
+ * cost, so a unit pulse or space missed, or an edge half a unit to a unit
+ * off, was decided on the edges' price alone.  Traced (16 kHz 0 dB, six
+ * protocols × τ 1/5 ms/DC, 1164 of 1800 frames lost on main): no right
+ * start 482, after a right start the leader's edges 170, later edges 506
+ * (edge half a unit to a unit off or several runs merged 262, a unit
+ * pulse or space missed 243).  bench_audio limit --rates 16000
+ * --protocols nec,rc5,rc6_0,sony12,jvc,sanyo --snr 0,2: 35.3/74.7 ->
+ * 46.1/80.6 % (36 of 36 cells up), other codes 15 -> 8; --snr 4,6
+ * 95.9/99.6 -> 97.1/99.6 (9 up, none down); --rates 22050 --snr 0,2
+ * 63.6/92.8 -> 75.1/94.9 (26 up, 2 down: rc6_0 DC 2 dB 98 -> 97, sony12
+ * 5 ms 2 dB 97 -> 95).  Tried: the hazard scaled by the unit's part as
+ * the flat cost (45.9/80.7) or its square root (46.8/81.4): the same
+ * within the scatter.  ≥ 10 dB at 16 kHz and 44.1/48 kHz (every grid's
+ * unit full there) byte-identical.  0: main (none below full samples). */
+#ifndef GRID_RUN_PRIOR_SHORT_UNITS
+#define GRID_RUN_PRIOR_SHORT_UNITS 1
 #endif
 
 /* The run-length prior P[r] (see GRID_RUN_PRIOR) of level `lit` on grid
@@ -1070,7 +1096,8 @@ static void grid_run_prior(struct ir_seqdet *sd, int grid, double nats, double s
 
 /* The general family's trellises' edge cost on the frame's grid (see
  * GRID_UNIT_FULL_SAMPLES and GRID_RUN_UNITS), up to the grid's longest
- * space and a unit. */
+ * space and a unit, and its run-length prior (GRID_RUN_PRIOR,
+ * GRID_RUN_PRIOR_SHORT_UNITS). */
 static void grid_edge_cost(struct ir_seqdet *sd, int grid)
 {
 	double unit = ir_grid_unit(grid), part = fmin(1, unit / sd->us / GRID_UNIT_FULL_SAMPLES);
@@ -1081,7 +1108,7 @@ static void grid_edge_cost(struct ir_seqdet *sd, int grid)
 		sd->tr[i].edge_cost = sd->penalty / EDGE_NATS * nats;
 		sd->tr[i].gap_run = nats < EDGE_NATS ? gap : 0;
 	}
-	grid_run_prior(sd, grid, part < 1 ? 0 : nats,
+	grid_run_prior(sd, grid, part < 1 && !GRID_RUN_PRIOR_SHORT_UNITS ? 0 : nats,
 		       isnan(sd->gr_stretch) ? sd->gr_lead_stretch : sd->gr_stretch * sd->us);
 }
 
