@@ -180,10 +180,14 @@ static double commit_us_for(double us)
  * 74/80, jvc and sanyo 5 ms 0 dB 41/27 -> 49/33); frames decoded as
  * other codes 53 -> 52; at 8 nats 34.3/74.2/95.2/99.1 (scatter; a pulse
  * of noise after a false leader then needs no evidence at all); a weak
- * 16 kHz stream's decode +2.9 % instructions.  Below LEAD_PRIOR_MAX_RATE
- * only (44.1/48 kHz byte-identical). */
+ * 16 kHz stream's decode +2.9 % instructions.  The same at 44.1/48 kHz
+ * under a 1 ms coupling at -2 dB (nec, rc6_0, sony12, sanyo: 800 frames,
+ * 131 lost after a right start): 39 lost at the leader before any grid
+ * was fixed, rc6_0's start bit's unit pulse after the 2-unit space
+ * missed in 11 (the space told 5 units).  Below LEAD_PRIOR_MAX_RATE only
+ * (96 kHz and more byte-identical: untried there). */
 #ifndef LEAD_PRIOR_MAX_RATE
-#define LEAD_PRIOR_MAX_RATE 32000u
+#define LEAD_PRIOR_MAX_RATE 50000u
 #endif
 #define LEAD_SPACE_SLACK 1.1
 #define LEAD_SPACE_US 250.0
@@ -461,6 +465,8 @@ void ir_seqdet_start(struct ir_seqdet *sd, const struct ir_seqdet_start *st)
 	sd->gr_lead_stretch = 0;
 	sd->gr_tent = false;
 	sd->gr_run_nats = 0;
+	sd->gr_run_win[0] = 1;
+	sd->gr_run_win[1] = 0;
 	seqdet_fb_start(sd, n, t0n);
 	sd->running = true;
 	if (replay)
@@ -1037,22 +1043,61 @@ static void rcmm_tell_inserted(struct ir_seqdet *sd, uint64_t j, uint64_t upto)
 #define GRID_RUN_PRIOR_SHORT_UNITS 1
 #endif
 
-/* The run-length prior P[r] (see GRID_RUN_PRIOR) of level `lit` on grid
- * `grid` over the table's blocks; returns the mass past the table. */
-static double grid_run_mass(const struct ir_seqdet *sd, int grid, int lit, double *P)
+/* Where in the frame a run ends tells too: RC-6's 3-unit runs are its
+ * trailer bit's halves next to a unit half (ir_grid_trailer: ending 18 or
+ * 21 units after the frame's first rise), nowhere else.  With the rest
+ * of the grid's once-a-frame lengths (GRID_RUN_ONCE) everywhere, a unit
+ * pulse or space decided away between two unit runs made a legal 3-unit
+ * run anywhere in RC-6's data: traced at 44.1/48 kHz −2 dB τ 1 ms
+ * (nec, rc6_0, sony12, sanyo, 800 frames), 9 of rc6_0's 34 losses on the
+ * grid.  So a trailer's run weighs as a data bit's within its window
+ * (give or take GRID_RUN_TOL, a block and the frame's stretch) and
+ * nothing but the off-grid mass outside it.  With LEAD_PRIOR_MAX_RATE
+ * at 50 kHz, bench_audio limit --rates 44100,48000 --taus 1 --protocols
+ * rc6_0,sony12,nec,sanyo -2 dB: 52.2/72.0 -> 54.0/74.2 % (rc6_0 57/63
+ * -> 62/70; the trailer alone 52.5/72.5, rc6_0 58/65, 3 frames up and
+ * none down; the leader's space alone 53.8/73.8), 0 dB 94.8/97.8 ->
+ * 95.0/97.8; --snr -2,0,2 (all protocols × τ 1/5 ms/DC) -2 dB
+ * 69.1/78.3 -> 69.7/79.0, 0 and 2 dB the same (93.7/95.4, 99.0/99.0),
+ * 15 cells up, 1 down by a frame (rc6_0 5 ms 0 dB 44.1 kHz 99 -> 98),
+ * other codes the same 38.  GRID_RUN_TRAILER 0: the once-a-frame weight
+ * everywhere. */
+#ifndef GRID_RUN_TRAILER
+#define GRID_RUN_TRAILER 1
+#endif
+
+/* The weight of a run of m units in grid_run_mass: a data bit's 1, a
+ * once-a-frame run's GRID_RUN_ONCE, a trailer's (mask `trailer`) 1 within
+ * its window and 0 elsewhere (see GRID_RUN_TRAILER); 0: not the grid's. */
+static double grid_run_weight(unsigned runs, unsigned bits, unsigned trailer, int at_trailer, int m)
 {
-	double unit = ir_grid_unit(grid), tol_us = GRID_RUN_TOL * unit + sd->block_us;
+	if (!(runs & (1u << m)))
+		return 0;
+	if (bits & (1u << m))
+		return 1;
+	if (GRID_RUN_TRAILER && (trailer & (1u << m)))
+		return at_trailer;
+	return GRID_RUN_ONCE;
+}
+
+/* The run-length prior P[r] (see GRID_RUN_PRIOR) of level `lit` on grid
+ * `grid` over the table's blocks, within the trailer's window or not
+ * (`at_trailer`, see GRID_RUN_TRAILER); returns the mass past the table. */
+static double grid_run_mass(const struct ir_seqdet *sd, int grid, int lit, int at_trailer, double *P)
+{
+	double unit = ir_grid_unit(grid), tol_us = GRID_RUN_TOL * unit + sd->block_us, from, to;
 	double shift = (lit ? 1 : -1) * sd->gr_run_stretch, tail = lit ? 0 : GRID_RUN_END, tot = tail;
 	unsigned runs = ir_grid_runs(grid, lit, false), bits = ir_grid_runs(grid, lit, true);
+	unsigned trailer = ir_grid_trailer(grid, &from, &to);
 	int gap = (int)fmin(GRID_RUN_TABLE, ceil((ir_grid_longest_space(grid) + unit) / sd->block_us));
 
 	for (int r = 0; r < GRID_RUN_TABLE; r++)
 		P[r] = 0;
 	for (int m = 1; m < 32; m++) {
-		double c = m * unit + shift, w = bits & (1u << m) ? 1 : GRID_RUN_ONCE;
+		double c = m * unit + shift, w = grid_run_weight(runs, bits, trailer, at_trailer, m);
 		int lo = (int)fmax(1, ceil((c - tol_us) / sd->block_us)), hi = (int)floor((c + tol_us) / sd->block_us);
 
-		if (!(runs & (1u << m)) || hi < lo)
+		if (!(w > 0) || hi < lo)
 			continue;
 		for (int r = lo; r <= hi; r++)
 			if (r < GRID_RUN_TABLE)
@@ -1067,6 +1112,26 @@ static double grid_run_mass(const struct ir_seqdet *sd, int grid, int lit, doubl
 	return tail + GRID_RUN_OFF_MASS * tot / gap;
 }
 
+/* sd->gr_run_win: the blocks where grid `grid`'s trailer runs may end
+ * under a receiver's stretch of stretch_us (see GRID_RUN_TRAILER; none:
+ * an empty window). */
+static void grid_trailer_window(struct ir_seqdet *sd, int grid, double stretch_us)
+{
+	double unit = ir_grid_unit(grid), from, to, slack;
+
+	sd->gr_run_win[0] = 1;
+	sd->gr_run_win[1] = 0;
+	if (!GRID_RUN_TRAILER || !ir_grid_trailer(grid, &from, &to))
+		return;
+	/* (a block's start is its edge; the frame's first rise is where the
+	 * leader's samples put it, a stretch moves falls) */
+	slack = GRID_RUN_TOL * unit + sd->block_us + fabs(stretch_us);
+	from = (sd->gr_t0 - (double)sd->n0) * sd->us + from * unit - slack;
+	to = (sd->gr_t0 - (double)sd->n0) * sd->us + to * unit + slack;
+	sd->gr_run_win[0] = (uint64_t)fmax(0, ceil(from / sd->block_us));
+	sd->gr_run_win[1] = (uint64_t)fmax(0, floor(to / sd->block_us));
+}
+
 /* sd->gr_run_cost and gr_run_on on grid `grid`, for edges that cost
  * `nats` flat and a receiver's stretch of stretch_us (see
  * GRID_RUN_PRIOR); `nats` 0: none (the flat cost). */
@@ -1079,19 +1144,22 @@ static void grid_run_prior(struct ir_seqdet *sd, int grid, double nats, double s
 	sd->gr_run_grid = grid;
 	if (!(sd->gr_run_nats > 0))
 		return;
-	for (int lit = 0; lit < 2; lit++) {
-		double S = grid_run_mass(sd, grid, lit, P);
+	grid_trailer_window(sd, grid, stretch_us);
+	/* (the trailer's tables only where the grid has a trailer) */
+	for (int at = 0; at < (sd->gr_run_win[0] <= sd->gr_run_win[1] ? 2 : 1); at++)
+		for (int lit = 0; lit < 2; lit++) {
+			double S = grid_run_mass(sd, grid, lit, at, P);
 
-		for (int r = GRID_RUN_TABLE - 1; r >= 0; r--) {
-			double h;
+			for (int r = GRID_RUN_TABLE - 1; r >= 0; r--) {
+				double h;
 
-			S += P[r];
-			h = P[r] / S;
-			/* (at most what a rise in the gap costs) */
-			sd->gr_run_cost[lit][r] = (float)(fmin(GRID_GAP_NATS, -log(h)) / nats);
-			sd->gr_run_on[lit][r] = (float)(fmin(GRID_GAP_NATS, -log1p(-h)) / nats);
+				S += P[r];
+				h = P[r] / S;
+				/* (at most what a rise in the gap costs) */
+				sd->gr_run_cost[at][lit][r] = (float)(fmin(GRID_GAP_NATS, -log(h)) / nats);
+				sd->gr_run_on[at][lit][r] = (float)(fmin(GRID_GAP_NATS, -log1p(-h)) / nats);
+			}
 		}
-	}
 }
 
 /* The general family's trellises' edge cost on the frame's grid (see
@@ -1298,7 +1366,7 @@ static void commit_replay(struct ir_seqdet *sd)
 		}
 		for (unsigned m = 0; m < sd->L; m++)
 			s1 += (double)(float)(sd->pol * ((double)sd->xr[slot * sd->L + m] - sd->b)) * t->wp[m];
-		seqdet_trellis_block(sd, t, s1, slot);
+		seqdet_trellis_block(sd, t, s1, sd->nb);
 	}
 	t->edge_cost = grid_cost;
 	t->gap_run = gap;
@@ -1445,7 +1513,7 @@ static void block_done(struct ir_seqdet *sd)
 			continue;
 		for (unsigned m = 0; m < sd->L; m++)
 			s1 += sd->ub[m] * t->wp[m];
-		seqdet_trellis_block(sd, t, s1, slot);
+		seqdet_trellis_block(sd, t, s1, sd->nb);
 	}
 	sd->sx[slot] = sd->xsum;
 	sd->xsum = 0;

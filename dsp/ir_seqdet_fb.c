@@ -209,7 +209,7 @@ void seqdet_fb_restart(struct ir_seqdet *sd, struct trellis *t, double c)
 
 		for (unsigned m = 0; m < sd->L; m++)
 			s1 += sd->pol * ((double)x[m] - sd->b) * t->wp[m];
-		seqdet_trellis_block(sd, t, s1, (unsigned)(j % RING));
+		seqdet_trellis_block(sd, t, s1, j);
 	}
 }
 

@@ -51,6 +51,7 @@ struct grid_def {
 };
 
 #define B(m) (1u << (m))
+#define GRID_RC6 0 /* (grids[]'s first) */
 static const struct grid_def grids[] = {
 	/* RC-6 (its 3-unit runs: the trailer bit's double-width half next to a unit one) */
 	{ 444.4, B(1) | B(2) | B(3) | B(6), B(1) | B(2) | B(3), B(6), B(2), B(1) | B(2), B(1) | B(2) },
@@ -170,6 +171,24 @@ unsigned ir_grid_runs(int grid, bool lit, bool bits)
 	const struct grid_def *d = &grids[grid];
 
 	return bits ? (lit ? d->bit_pulse : d->bit_space) : (lit ? d->pulse : d->space);
+}
+
+/* RC-6's header (leader 6 + 2 units, start bit 2, mode bits 6, from the
+ * frame's first rise) puts its double-width trailer bit at 16-20 units;
+ * its halves, two units each, next to a unit half of the bit before or
+ * after make the frame's only 3-unit runs, ending 18 or 21 units in
+ * (the trailer bit's value and the neighbours' decide which): the data
+ * bits' runs are one unit or two.  The same in every mode (RC-6A's too). */
+#define RC6_TRAILER_FROM 18
+#define RC6_TRAILER_TO 21
+
+unsigned ir_grid_trailer(int grid, double *from_units, double *to_units)
+{
+	if (grid != GRID_RC6)
+		return 0;
+	*from_units = RC6_TRAILER_FROM;
+	*to_units = RC6_TRAILER_TO;
+	return B(3);
 }
 
 /* A run of `samples` at level `lit` on grid d, under a stretch of

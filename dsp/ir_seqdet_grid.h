@@ -66,6 +66,12 @@ double ir_grid_longest_space(int grid);
  * leader's, a trailer's): bit m set where a run of m units is one. */
 unsigned ir_grid_runs(int grid, bool lit, bool bits);
 
+/* The runs (bit m: m units, at either level) that grid `grid`'s frames
+ * have only where a header puts them, and the window (units after the
+ * frame's first rise) where such a run ends: *from_units..*to_units, set
+ * only where the mask is not 0 (RC-6's trailer bit's 3-unit runs). */
+unsigned ir_grid_trailer(int grid, double *from_units, double *to_units);
+
 /* Times g's edges together on grid `grid` (from ir_grid_pick): out[k] is
  * edge k's sample, and *stretch_us the receiver's stretch (µs: how much
  * longer its marks are, and its spaces shorter, than the grid's) that the

@@ -253,9 +253,13 @@ struct ir_seqdet {
 	 * ir_seqdet.c): per level, what the edge that ends a run of r
 	 * blocks costs, and going on past r blocks, as multiples of the
 	 * trellises' edge_cost (past the table: 1 and 0); the flat edge
-	 * cost (nats; 0: no prior), the grid and the stretch (µs) it is for */
-	float gr_run_cost[2][GRID_RUN_TABLE];
-	float gr_run_on[2][GRID_RUN_TABLE];
+	 * cost (nats; 0: no prior), the grid and the stretch (µs) it is for;
+	 * [1] where a run the grid has only at its header's trailer may end
+	 * (blocks gr_run_win[0]..[1], edges at a block's start; see
+	 * GRID_RUN_TRAILER), [0] elsewhere */
+	float gr_run_cost[2][2][GRID_RUN_TABLE];
+	float gr_run_on[2][2][GRID_RUN_TABLE];
+	uint64_t gr_run_win[2];
 	double gr_run_nats, gr_run_stretch;
 	int gr_run_grid;
 	/* the leader's space limit (blocks, 0: none) after a first pulse of

@@ -34,7 +34,7 @@ void seqdet_trellis_set_w(const struct ir_seqdet *sd, struct trellis *t, double 
  * t->gap_run blocks of darkness (past the frame's grid: see
  * GRID_GAP_NATS) GRID_GAP_NATS; on the grid, as much as the run it ends
  * tells (GRID_RUN_PRIOR in ir_seqdet.c). */
-static double edge_cost(const struct ir_seqdet *sd, const struct trellis *t, unsigned s)
+static double edge_cost(const struct ir_seqdet *sd, const struct trellis *t, unsigned s, unsigned at_trailer)
 {
 	int r = t->run[1 - s];
 
@@ -42,8 +42,9 @@ static double edge_cost(const struct ir_seqdet *sd, const struct trellis *t, uns
 		return t->edge_cost;
 	if (s && t->run[0] >= t->gap_run)
 		return sd->penalty / EDGE_NATS * GRID_GAP_NATS;
-	return sd->gr_run_nats > 0 && r >= 0 && r < GRID_RUN_TABLE ? t->edge_cost * sd->gr_run_cost[1 - s][r]
-								   : t->edge_cost;
+	return sd->gr_run_nats > 0 && r >= 0 && r < GRID_RUN_TABLE
+		       ? t->edge_cost * sd->gr_run_cost[at_trailer][1 - s][r]
+		       : t->edge_cost;
 }
 
 /* The limit (blocks) of a space that starts now after the saturated
@@ -60,10 +61,11 @@ static int space_limit(const struct ir_seqdet *sd, const struct trellis *t, int 
 }
 
 /* One block through one trellis: S1 = Σ u_i w^(i+1). */
-void seqdet_trellis_block(const struct ir_seqdet *sd, struct trellis *t, double s1, unsigned slot)
+void seqdet_trellis_block(const struct ir_seqdet *sd, struct trellis *t, double s1, uint64_t j)
 {
 	double nc[2][MAX_RUN_BLOCKS + 1], ncost[2][MAX_RUN_BLOCKS + 1];
 	int run[2], sat = t->lead_sat, pulse_run = t->run[1];
+	unsigned slot = (unsigned)(j % RING), at_trailer = j >= sd->gr_run_win[0] && j <= sd->gr_run_win[1];
 	uint8_t bits = 0;
 
 	for (unsigned s = 0; s < 2; s++) {
@@ -78,7 +80,7 @@ void seqdet_trellis_block(const struct ir_seqdet *sd, struct trellis *t, double 
 			double cost = t->cost[from_s][from_k];
 
 			if (cost < COST_INF)
-				cost += 2 * dd * s1 + dd * dd * t->q + (k == 1 ? edge_cost(sd, t, s) : 0);
+				cost += 2 * dd * s1 + dd * dd * t->q + (k == 1 ? edge_cost(sd, t, s, at_trailer) : 0);
 			ncost[s][k] = cost;
 			nc[s][k] = T + dd * t->wl;
 			/* (a pulse run that began at the start is the first pulse) */
@@ -92,7 +94,7 @@ void seqdet_trellis_block(const struct ir_seqdet *sd, struct trellis *t, double 
 					cost2 += sd->penalty / EDGE_NATS * long_run_nats[s];
 				if (t->gap_run > 0 && sd->gr_run_nats > 0 && t->run[s] >= 0 &&
 				    t->run[s] < GRID_RUN_TABLE)
-					cost2 += t->edge_cost * sd->gr_run_on[s][t->run[s]];
+					cost2 += t->edge_cost * sd->gr_run_on[at_trailer][s][t->run[s]];
 				if (!s && t->run[0] + 1 == t->lead_sat)
 					cost2 += sd->penalty / EDGE_NATS * LEAD_SPACE_NATS;
 

@@ -14,8 +14,9 @@
  * weights w^(i+1) over a block and their sums. */
 void seqdet_trellis_set_w(const struct ir_seqdet *sd, struct trellis *t, double w);
 
-/* One block through trellis t: s1 = Σ u_i w^(i+1) over the block's
- * restored samples u; the survivors' choices go into t->bits[slot]. */
-void seqdet_trellis_block(const struct ir_seqdet *sd, struct trellis *t, double s1, unsigned slot);
+/* Block j (since the frame's block 0) through trellis t: s1 = Σ u_i
+ * w^(i+1) over the block's restored samples u; the survivors' choices go
+ * into t->bits[j % RING]. */
+void seqdet_trellis_block(const struct ir_seqdet *sd, struct trellis *t, double s1, uint64_t j);
 
 #endif
