@@ -407,14 +407,49 @@ struct ir_seqdet;
 #ifndef DROOP_BAND_US
 #define DROOP_BAND_US 200.0
 #endif
-/* ...and it runs only under this rate, where the weak band is 2.8 samples
+/* ...and it runs only under this rate: where the weak band is 2.8 samples
  * (175 µs at 16 kHz, noise power 0.09 of the input's against 0.052 at
- * 48 kHz) and the band added most.  At 44.1/48 kHz it gained at τ 1 ms
- * but lost τ 5 ms/DC frames at 0 dB (test_seqdet_grid's rc6_0 + nec
- * 1549 -> 1536-1541 of 1600 at 5-5.5 σ; rc6_0 48 kHz τ 5 ms seed 73
- * 49 -> 42 of 50), not traced for want of time. */
+ * 48 kHz) it added most, and at 44.1/48 kHz it starts the τ 1 ms leaders
+ * the weak band misses.  There the 100 µs band less its 2 ms idle level
+ * peaks at 0.59 of a step that droops as it rises (noise-free NEC,
+ * 44.1 kHz, τ 1 ms; not 0.73), 1.1 times its 4.5 σ trigger at README SNR
+ * −2 dB and 1.4 times at 0 dB.  Traced on main 3be758a (`limit --rates
+ * 44100,48000 --taus 1 --snr -2,0 --protocols nec,rc6_0,sony12,sanyo`,
+ * 1600 frames): 191 of 333 lost frames never started, 133 of them out of
+ * the idle path with no trigger on the leader's rise (its statistic
+ * peaked at a median 0.87 of the trigger); the full path's own idle
+ * trigger was the line's state at none of them.  With the band from
+ * 32 kHz up to this rate, the same command: −2 dB 52.2/72.0 -> 61.0/77.2 %,
+ * 0 dB 94.8/97.8 -> 94.5/98.5; `limit --rates 44100,48000 --snr -2,0,2`
+ * (seven protocols × τ) 69.1/78.3, 93.7/95.4, 99.0/99.0 -> 71.5/80.2,
+ * 93.8/95.5, 98.9/99.0 (23 cells up, 7 down by one frame, rc5 1 ms 0 dB
+ * 48 kHz by one too); τ 5 ms/DC 0 dB (`--taus 5,0 --snr 0`, four protocols)
+ * 98.2/98.5 -> 98.1/98.5 (at stop 30 it lost them:
+ * test_seqdet_grid's rc6_0 + nec 1549 -> 1536-1541 of 1600, since gone
+ * with the trigger from the baseline, DROOP_FROM_BASE).  ≥ 10 dB, 16 kHz
+ * and coldstart unchanged (with the noise from the weak band's; `photodiode
+ * --rates 44100,48000 --snr 6,10` 36.7/61.0, 97.3/98.7 -> 41.3/70.0,
+ * 97.0/99.0 so).  It costs the idle path 0.8 instructions a sample at
+ * 48 kHz (the noise's measurement: see DROOP_NOISE_MEASURED_MAX_RATE).
+ * Not at 96 kHz and up (99.3 % at 0 dB there already; not measured). */
 #ifndef DROOP_MAX_RATE
-#define DROOP_MAX_RATE WEAK_TRIGGER_FAST_RATE
+#define DROOP_MAX_RATE 50000u
+#endif
+/* Below this rate the drooped-step band's noise is measured in the dark
+ * (demod_droop_noise); from it up its σ would be the weak band's measured
+ * σ times droop_sd_per_weak, the ratio white noise puts in the two bands'
+ * departures from the idle level (0.593 at 44.1 and 48 kHz: 0.352 in
+ * variance, where the bands alone give 0.497).  That saved the idle path
+ * the measurement's 0.8 instructions a sample (callgrind idle at 48 kHz
+ * 11289031 on main, 11678960 measured, 11281525 so) for the same
+ * figures (`limit --rates 44100,48000 --taus 1 --snr -2,0 --protocols
+ * nec,rc6_0,sony12,sanyo` 61.0/77.2, 94.5/98.5 measured, 62.0/77.2,
+ * 95.0/98.5 so), but music is not white: `bench_audio false --rate 44100`
+ * music-like 18 false frames an hour (32 in its first 900 s), measured 0
+ * in 900 s.  Measured wherever the band runs; the ratio is kept for a
+ * cheaper estimate that holds on coloured noise. */
+#ifndef DROOP_NOISE_MEASURED_MAX_RATE
+#define DROOP_NOISE_MEASURED_MAX_RATE DROOP_MAX_RATE
 #endif
 #ifndef DROOP_TRIGGER
 #define DROOP_TRIGGER 5.0
@@ -889,6 +924,8 @@ struct ir_demod {
 	bool weak_from_base, weak_refused_base; /* the weak start, the refused one, came from the baseline */
 	uint64_t weak_refused_n;
 	bool droop_on;   /* the band runs at this rate (see DROOP_MAX_RATE) */
+	bool droop_measured; /* its noise measured, not droop_sd_per_weak's (see DROOP_NOISE_MEASURED_MAX_RATE) */
+	double droop_sd_per_weak; /* white noise: its departure's σ over the weak band's */
 
 	/* envelope hook: a photodiode's carrier energy added to the samples
 	 * (ir_envelope.h) at rates that hold the carrier; NULL below 66 kHz.
@@ -960,7 +997,7 @@ static inline void demod_droop_noise(struct ir_demod *d, double lim_sigmas2)
 
 	/* (first: nothing gathered where the band is off, from 32 kHz, and
 	 * its loads cost the idle path 0.2 instructions a sample there) */
-	if (!d->droop_on)
+	if (!d->droop_measured)
 		return;
 	lim2 = lim_sigmas2 * d->droop_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
 	k = d->droop_acc_n;
