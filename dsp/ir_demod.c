@@ -28,27 +28,6 @@ static double band_noise_gain(double g)
 	return g * g * g * g * (1 + a2) / ((1 - a2) * (1 - a2) * (1 - a2));
 }
 
-/* The white-noise variance (per unit of the input's) of a two-section band
- * of gain `g` less the idle level that the weak triggers test it against
- * (a 2 ms average of the wide band, demod_idle_step): the sum of the
- * squares of the two impulse responses' difference. */
-static double departure_noise_gain(float g, const struct ir_demod *d)
-{
-	double a = demod_alpha_for(IDLE_TRACK_US, d->us_per_sample), x = 1;
-	double b1 = 0, b2 = 0, f1 = 0, f2 = 0, level = 0, sum = 0;
-	unsigned n = (unsigned)ceil(20 * IDLE_TRACK_US / d->us_per_sample);
-
-	for (unsigned k = 0; k < n; k++, x = 0) {
-		b1 += g * (x - b1);
-		b2 += g * (b1 - b2);
-		f1 += d->fast_g * (x - f1);
-		f2 += d->fast_g * (f1 - f2);
-		sum += (b2 - level) * (b2 - level);
-		level += a * (f2 - level);
-	}
-	return sum;
-}
-
 /* The weak trigger's white-noise gate (see WEAK_WHITE) for idle-path noise
  * estimates that move by `a` per update: an exponential average of about
  * (2 - a) / a independent samples, the log of a ratio of two of them
@@ -154,8 +133,6 @@ static void set_rates(struct ir_demod *d)
 	d->weak_base_thr = INFINITY;
 	d->weak_base_floor = INFINITY;
 	d->droop_on = d->weak_fast_rates && d->cfg.sample_rate < DROOP_MAX_RATE;
-	d->droop_measured = d->droop_on && d->cfg.sample_rate < DROOP_NOISE_MEASURED_MAX_RATE;
-	d->droop_sd_per_weak = sqrt(departure_noise_gain(d->droop_g, d) / departure_noise_gain(d->weak_g, d));
 	d->weak_white = weak_white_for(demod_alpha_for(NOISE_US, d->us_per_sample) * IDLE_NOISE_EVERY);
 	d->weak_acq_len = (unsigned)ceil(WEAK_ACQUIRE_US / d->us_per_sample);
 	d->weak_wait_g = demod_alpha_for(IDLE_TRACK_US, d->us_per_sample);

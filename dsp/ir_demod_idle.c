@@ -28,7 +28,7 @@ bool demod_weak_start_held(const struct ir_demod *d)
 static inline void weak_set_noise(struct ir_demod *d, double noise2)
 {
 	/* (the stream's first frame keeps WEAK_TRIGGER: see WEAK_TRIGGER_FAST) */
-	double sd = sqrt(noise2), thr = (d->have_edge ? d->weak_trigger : WEAK_TRIGGER) * sd + THRESHOLD_FLOOR;
+	double thr = (d->have_edge ? d->weak_trigger : WEAK_TRIGGER) * sqrt(noise2) + THRESHOLD_FLOOR;
 
 	/* a step learnt earlier sets a floor (ripple, droop residue and
 	 * ringing stay under it; see WEAK_STEP_FRACTION) */
@@ -59,8 +59,7 @@ static inline void weak_set_noise(struct ir_demod *d, double noise2)
 	/* the drooped-step band (see DROOP_BAND_US): with the fast rules only */
 	d->droop_thr = INFINITY;
 	if (d->have_edge && d->droop_on && isfinite(d->weak_thr)) {
-		double dsd = d->droop_measured ? sqrt(d->droop_noise2) : d->droop_sd_per_weak * sd;
-		double dthr = DROOP_TRIGGER * dsd + THRESHOLD_FLOOR;
+		double dthr = DROOP_TRIGGER * sqrt(d->droop_noise2) + THRESHOLD_FLOOR;
 
 		d->droop_thr = (float)(dthr > DROOP_STEP_FRACTION * d->step ? dthr : DROOP_STEP_FRACTION * d->step);
 	}
@@ -88,7 +87,7 @@ static inline void idle_noise(struct ir_demod *d, float x, float x_before, float
 
 
 		d->weak_noise2 += demod_weak_noise_gain(d) * ((dw2 < wlim2 ? dw2 : wlim2) - d->weak_noise2);
-		if (d->droop_measured) {
+		if (d->droop_on) {
 			float dd = d->d2 - d->idle_level;
 
 			d->droop_acc += dd * dd;

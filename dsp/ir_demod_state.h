@@ -430,26 +430,14 @@ struct ir_seqdet;
  * and coldstart unchanged (with the noise from the weak band's; `photodiode
  * --rates 44100,48000 --snr 6,10` 36.7/61.0, 97.3/98.7 -> 41.3/70.0,
  * 97.0/99.0 so).  It costs the idle path 0.8 instructions a sample at
- * 48 kHz (the noise's measurement: see DROOP_NOISE_MEASURED_MAX_RATE).
+ * 48 kHz: the noise's measurement in the dark (demod_droop_noise), as
+ * below 32 kHz.  Taken from the weak band's measured σ by the ratio white
+ * noise puts in the two departures (0.593) it cost nothing and gave the
+ * same figures, but music is not white: `bench_audio false --rate 44100`
+ * music-like gave 18 false frames an hour.
  * Not at 96 kHz and up (99.3 % at 0 dB there already; not measured). */
 #ifndef DROOP_MAX_RATE
 #define DROOP_MAX_RATE 50000u
-#endif
-/* Below this rate the drooped-step band's noise is measured in the dark
- * (demod_droop_noise); from it up its σ would be the weak band's measured
- * σ times droop_sd_per_weak, the ratio white noise puts in the two bands'
- * departures from the idle level (0.593 at 44.1 and 48 kHz: 0.352 in
- * variance, where the bands alone give 0.497).  That saved the idle path
- * the measurement's 0.8 instructions a sample (callgrind idle at 48 kHz
- * 11289031 on main, 11678960 measured, 11281525 so) for the same
- * figures (`limit --rates 44100,48000 --taus 1 --snr -2,0 --protocols
- * nec,rc6_0,sony12,sanyo` 61.0/77.2, 94.5/98.5 measured, 62.0/77.2,
- * 95.0/98.5 so), but music is not white: `bench_audio false --rate 44100`
- * music-like 18 false frames an hour (32 in its first 900 s), measured 0
- * in 900 s.  Measured wherever the band runs; the ratio is kept for a
- * cheaper estimate that holds on coloured noise. */
-#ifndef DROOP_NOISE_MEASURED_MAX_RATE
-#define DROOP_NOISE_MEASURED_MAX_RATE DROOP_MAX_RATE
 #endif
 #ifndef DROOP_TRIGGER
 #define DROOP_TRIGGER 5.0
@@ -924,8 +912,6 @@ struct ir_demod {
 	bool weak_from_base, weak_refused_base; /* the weak start, the refused one, came from the baseline */
 	uint64_t weak_refused_n;
 	bool droop_on;   /* the band runs at this rate (see DROOP_MAX_RATE) */
-	bool droop_measured; /* its noise measured, not droop_sd_per_weak's (see DROOP_NOISE_MEASURED_MAX_RATE) */
-	double droop_sd_per_weak; /* white noise: its departure's σ over the weak band's */
 
 	/* envelope hook: a photodiode's carrier energy added to the samples
 	 * (ir_envelope.h) at rates that hold the carrier; NULL below 66 kHz.
@@ -997,7 +983,7 @@ static inline void demod_droop_noise(struct ir_demod *d, double lim_sigmas2)
 
 	/* (first: nothing gathered where the band is off, from 32 kHz, and
 	 * its loads cost the idle path 0.2 instructions a sample there) */
-	if (!d->droop_measured)
+	if (!d->droop_on)
 		return;
 	lim2 = lim_sigmas2 * d->droop_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
 	k = d->droop_acc_n;

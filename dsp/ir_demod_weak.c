@@ -566,7 +566,7 @@ void demod_weak_idle_sample(struct ir_demod *d)
 		return;
 	if (d->n % IDLE_NOISE_EVERY == 0 && dw2 < wlim2) {
 		d->weak_noise2 += demod_weak_noise_gain(d) * (dw2 - d->weak_noise2);
-		if (d->droop_measured && dd2 < dlim2) {
+		if (d->droop_on && dd2 < dlim2) {
 			d->droop_acc += (float)dd2;
 			d->droop_acc_n++;
 		}
