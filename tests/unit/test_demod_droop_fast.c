@@ -12,11 +12,12 @@
  * runs at these rates too (DROOP_MAX_RATE), its noise measured in the
  * dark as below 32 kHz.  NEC, Sanyo and Sony 12 at 44.1 kHz −2 dB τ 1 ms,
  * bench_audio limit's channel, 40 frames each, seeds 440-442 and
- * 450-452: the mean % of frames and the frames decoded as other codes, 55.4 % and 1 on main 3be758a (seeds 440: 50.8, 450: 60.0;
- * Release), 60.4 % and 0 with the band (54.2, 66.7; with its noise from
- * the weak band's instead, 61.7 and 0); seeds 460-462, not in the test,
- * 40.0 / 2 -> 44.2 / 2 (the weak band's).  The mark lies between; other
- * codes no more than main's.
+ * 450-452: the mean % of frames and the frames decoded as other codes,
+ * 55.4 % and 1 on main 3be758a (seeds 440: 50.8, 450: 60.0; Release),
+ * 60.4 % and 0 with the band (54.2, 66.7; with its noise from the weak
+ * band's instead, 61.7 and 0); seeds 460-462, not in the test, 40.0 / 2
+ * -> 44.2 / 2 (the weak band's).  The mark lies between; other codes no
+ * more than main's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
