@@ -18,7 +18,10 @@
  *               that must see a little silence first)
  *   silence N   process N seconds of quiet noise (for callgrind: see
  *   dense N     callgrind.sh), or N seconds of back-to-back NEC frames,
- *               at 48 kHz, or at R Hz where a third argument R is given
+ *               at 48 kHz, or at R Hz where a third argument R is given;
+ *               a fourth, "photodiode", makes it a bare photodiode's line
+ *               (NEC's 38 kHz carrier: at 96/192 kHz the carrier front-end
+ *               locks and demodulates from the first frames on)
  *
  * Usage: bench_audio [snr|false|throughput|latency|all] [--frames N] [--seconds N]
  *                    [--rate R]
@@ -237,7 +240,7 @@ static void process_all(struct ir_receiver *rx, const float *s, size_t n)
 }
 
 /* Renders `seconds` of silence (dense = 0) or back-to-back NEC frames. */
-static float *render(unsigned rate, int dense, double seconds, size_t *n)
+static float *render(unsigned rate, int dense, double seconds, bool photodiode, size_t *n)
 {
 	struct ir_edge_buf b = { 0 };
 	struct ir_channel_config c;
@@ -247,6 +250,8 @@ static float *render(unsigned rate, int dense, double seconds, size_t *n)
 		ir_encode(IR_PROTO_NEC, (uint64_t)rand() & 0xffff, NULL, &b);
 	ir_channel_config_default(&c);
 	c.sample_rate = rate;
+	if (photodiode)
+		c.frontend = IR_FRONTEND_PHOTODIODE;
 	c.snr_db = 40;
 	c.ac_tau_ms = 5;
 	c.lead_ms = 0;
@@ -266,7 +271,7 @@ static void bench_throughput(void)
 	for (size_t r = 0; r < 2; r++) {
 		for (int dense = 0; dense < 2; dense++) {
 			size_t n;
-			float *s = render(rates[r], dense, 20, &n);
+			float *s = render(rates[r], dense, 20, false, &n);
 			struct ir_receiver_config cfg = { .sample_rate = rates[r], .channels = 1 };
 			struct ir_receiver *rx;
 			double t0, el;
@@ -310,10 +315,10 @@ static void bench_latency(void)
 }
 
 /* For callgrind: process N seconds, nothing else worth counting. */
-static void run_only(int dense, double seconds, unsigned rate)
+static void run_only(int dense, double seconds, unsigned rate, bool photodiode)
 {
 	size_t n;
-	float *s = render(rate, dense, seconds, &n);
+	float *s = render(rate, dense, seconds, photodiode, &n);
 	struct ir_receiver_config cfg = { .sample_rate = rate, .channels = 1 };
 	struct ir_receiver *rx;
 
@@ -341,7 +346,8 @@ int main(int argc, char **argv)
 			false_rate = (unsigned)atoi(argv[i + 1]);
 	if (strcmp(what, "silence") == 0 || strcmp(what, "dense") == 0) {
 		run_only(what[0] == 'd', argc > 2 ? atof(argv[2]) : 10,
-			 argc > 3 ? (unsigned)atoi(argv[3]) : 48000);
+			 argc > 3 ? (unsigned)atoi(argv[3]) : 48000,
+			 argc > 4 && strcmp(argv[4], "photodiode") == 0);
 		return 0;
 	}
 	if (!strcmp(what, "snr") || !strcmp(what, "all"))
