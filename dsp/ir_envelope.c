@@ -74,20 +74,24 @@ _Static_assert(ENV_CHANNELS <= ENV_LANES, "a lane per mixer");
  * noise in phase with the carrier (a coherent detector: linear in the
  * carrier, no small-signal suppression, the lit output's noise no longer
  * the magnitude's Rician excess), while the edges keep the mixer's speed
- * (the average sets the phase, not the band; no added delay).  200 µs:
- * bench_audio photodiode, mean of nec/rc5/sony12, 96 kHz -3/0 dB
- * 3.0/71.3 -> 7.0/77.3 %, 192 kHz -6/-3 dB 4.3/71.3 -> 7.7/78.7 %; a
- * reference of 500 µs gave back most of the gain (a carrier's phase
- * drifts between bursts), one of 100 µs about half of it. */
+ * (the average sets the phase, not the band; no added delay).  With
+ * ENV_OFFSET_MS and ENV_FORGET_US: bench_audio photodiode, mean of
+ * nec/rc5/sony12, 100 frames a point, 96 kHz -3/0/3 dB 3.0/71.3/94.7 ->
+ * 5.7/76.0/96.0 %, 192 kHz -6/-3 dB 4.3/71.3 -> 8.0/75.7 %.  The
+ * reference's length, nec/rc5/sony12 at 96/192 kHz, -3/0 dB (frames of
+ * 1200; the magnitude 736): 100 µs 768, 200 µs 783, 500 µs 741 (the
+ * carrier's phase restarts with each burst: see ENV_FORGET_US). */
 #define ENV_COHERENT_US 200.0
 /* A carrier off its mixer (up to ~1 kHz: the bank is 2-3 kHz apart;
  * Panasonic's 36.7 kHz on the 36 kHz mixer) turns the phasor, and the
  * slow average lags it (atan(2π Δf τ): 51° at 1 kHz, 200 µs).  So the
  * reference is turned each sample by the phasor's own mean turn (the
  * average of ref_n · conj(ref_{n-1}) over ENV_OFFSET_MS, weighted by the
- * reference's power, so lit samples rule it): a unit's lit-dark
- * separation at 96 kHz 0 dB, carrier 37 kHz, 6.95 (magnitude) -> 5.44
- * (projection, unturned) -> 7.43 σ; at 38 kHz 7.20 -> 7.59 either way. */
+ * reference's power, so lit samples rule it): a 560 µs unit's lit-dark
+ * separation inside runs at 96 kHz 0 dB, carrier 37 kHz, 6.95 σ
+ * (magnitude) -> 5.44 (projection, unturned) -> 7.43; at 38 kHz 7.20 ->
+ * 7.59 either way (a trace); test_photodiode_envelope's 250 µs units
+ * at 37 kHz: 2.91 dB over the light's mean -> 1.74 unturned -> 2.82. */
 #define ENV_OFFSET_MS 5.0
 /* A remote's carrier starts afresh with each burst (a gated oscillator:
  * the model's too), so the reference a burst leaves behind holds the wrong

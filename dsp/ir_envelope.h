@@ -11,7 +11,10 @@
  * thrown away.  This front-end adds the fundamental back: each of a small
  * bank of quadrature mixers (30-56 kHz, the common carriers) takes the
  * input to baseband and low-passes it to about one protocol unit's width;
- * its magnitude M is a receiver-like envelope of the carrier.  The sample
+ * its magnitude M is a receiver-like envelope of the carrier (once a
+ * mixer is in use, M is its I/Q projected onto the carrier's phase, which
+ * a slow average of that I/Q knows within a burst: a coherent detector,
+ * see ENV_COHERENT_US in ir_envelope.c).  The sample
  * the demodulator sees is then
  *
  *     x' + s · W · (M - mean M)
