@@ -2,6 +2,7 @@
 #include "ir_seqdet_grid.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* A run within GRID_TOL of a whole number of units (as a fraction of the
@@ -253,7 +254,7 @@ static unsigned path_off(const struct ir_grid *g, const struct grid_def *d, doub
 static int on_boundary(const struct ir_grid *g, const struct grid_def *d, int par, double from, bool lit,
 		       double stretch, double x)
 {
-	double n = (x - g->rise0) * g->us / d->unit - (lit ? 0 : stretch), r = nearbyint(n);
+	double n = g->ref_n + (x - g->ref) * g->us / d->unit - (lit ? 0 : stretch), r = nearbyint(n);
 	double tf = 0, tt = -1;
 
 	ir_grid_trailer((int)(d - grids), &tf, &tt);
@@ -272,6 +273,26 @@ static bool run_long_bit(const struct grid_def *d, double samples, double us, bo
 	return bits && off_mask(units, bits) <= GRID_TOL;
 }
 
+/* The best of edge k - 1's nc candidates c2 before a candidate whose
+ * runs from c2 cost cost[-c2] (and two[-c2] more where bnd[c2]; two NULL:
+ * none on a boundary, the common case kept as cheap as before): its
+ * score, and c2 into *back. */
+static double best_before(const double *v0, const double *cost, const double *two, const uint8_t *bnd, int nc,
+			  uint8_t *back)
+{
+	double bv = -INFINITY;
+
+	for (int c2 = 0; c2 < nc; c2++) {
+		double val = v0[c2] - cost[-c2] - (two && bnd[c2] ? two[-c2] : 0);
+
+		if (val > bv) {
+			bv = val;
+			*back = (uint8_t)c2;
+		}
+	}
+	return bv;
+}
+
 /* Edge k's candidate c after edge k - 1's c2 (or the anchor): the
  * best path's score into v1[c] and its choice into back[c].  The runs'
  * costs, which depend on c - c2 only, are taken once each; on a
@@ -285,6 +306,7 @@ static void retime_edge(const struct ir_grid *g, const struct grid_def *d, doubl
 	double base = k > 0 ? g->at[k] - g->at[k - 1] : g->at[0] - g->anchor, from = 0;
 	double sep = GRID_MIN_SEP * d->unit / g->us, cost[4 * IR_GRID_CAND_MAX], two[4 * IR_GRID_CAND_MAX];
 	uint8_t bnd[IR_GRID_CAND_MAX];
+	bool any_bnd = false;
 
 	par = ir_grid_mid_parity((int)(d - grids), &from);
 	/* the run of c - c2 + 2W samples more than base - 2W */
@@ -292,26 +314,23 @@ static void retime_edge(const struct ir_grid *g, const struct grid_def *d, doubl
 		double run = base + i - 2 * W;
 
 		cost[i] = run < sep ? INFINITY : GRID_OFF_NATS * run_off(d, run, g->us, lv, stretch);
-		two[i] = par >= 0 && run_long_bit(d, run, g->us, lv, stretch) ? GRID_OFF_NATS : 0;
 	}
-	for (int c2 = 0; c2 < nc; c2++)
-		bnd[c2] = (uint8_t)(k > 0 && on_boundary(g, d, par, from, lv, stretch, g->at[k - 1] + c2 - W));
+	for (int c2 = 0; c2 < nc; c2++) {
+		bnd[c2] = (uint8_t)(k > 0 ? on_boundary(g, d, par, from, lv, stretch, g->at[k - 1] + c2 - W)
+					  : on_boundary(g, d, par, from, lv, stretch, g->anchor));
+		any_bnd = any_bnd || bnd[c2];
+	}
+	for (int i = 0; any_bnd && i <= 4 * W; i++)
+		two[i] = run_long_bit(d, base + i - 2 * W, g->us, lv, stretch) ? GRID_OFF_NATS : 0;
 	for (int c = 0; c < nc; c++) {
 		double bv = -INFINITY;
 
 		back[c] = (uint8_t)W;
 		if (k == 0) {
 			/* the anchor is fixed: its run is c - W samples more */
-			bv = -cost[c + W] - (on_boundary(g, d, par, from, lv, stretch, g->anchor) ? two[c + W] : 0);
+			bv = -cost[c + W] - (any_bnd ? two[c + W] : 0);
 		} else if (isfinite(g->gain[k][c])) {
-			for (int c2 = 0; c2 < nc; c2++) {
-				double val = v0[c2] - cost[c - c2 + 2 * W] - (bnd[c2] ? two[c - c2 + 2 * W] : 0);
-
-				if (val > bv) {
-					bv = val;
-					back[c] = (uint8_t)c2;
-				}
-			}
+			bv = best_before(v0, cost + c + 2 * W, any_bnd ? two + c + 2 * W : NULL, bnd, nc, &back[c]);
 		}
 		v1[c] = bv + g->gain[k][c];
 	}

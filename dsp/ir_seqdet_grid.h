@@ -32,8 +32,9 @@ struct ir_grid {
 	int W;              /* candidate c of edge k: sample at[k] + c - W */
 	unsigned n;         /* edges */
 	double anchor;      /* the last edge told (sample): fixed */
-	double rise0;       /* the frame's first rise (sample; NAN: no Manchester
-			     * phase, see ir_grid_mid_parity) */
+	/* a rise told (sample; NAN: no Manchester phase) and its whole
+	 * units after the frame's first rise (see ir_grid_mid_parity) */
+	double ref, ref_n;
 	bool anchor_lit;    /* the level after it (edges alternate) */
 	double at[IR_GRID_EDGES_MAX];
 	/* the samples' fit of edge k at candidate c less at W (nats;

@@ -262,10 +262,12 @@ struct ir_seqdet {
 	float gr_run_on[3][2][GRID_RUN_TABLE];
 	uint64_t gr_run_win[2];
 	/* the grid's mid-bit parity (-1: none, see ir_grid_mid_parity),
-	 * where the frame's first rise and its data begin (µs from block
-	 * 0's start) and its unit (µs) */
+	 * where the frame's data begin (µs from block 0's start) and its
+	 * unit (µs); the phase's reference: a rise told (sample) and its
+	 * whole units after the frame's first rise (see GRID_RUN_PHASE) */
 	int gr_mid_par;
-	double gr_rise_us, gr_data_us, gr_unit;
+	double gr_data_us, gr_unit;
+	double ph_ref, ph_n;
 	double gr_run_nats, gr_run_stretch;
 	int gr_run_grid;
 	/* the leader's space limit (blocks, 0: none) after a first pulse of

@@ -36,7 +36,7 @@ void seqdet_trellis_set_w(const struct ir_seqdet *sd, struct trellis *t, double 
  * GRID_RUN_PHASE in ir_seqdet.c), else the grid's. */
 static unsigned run_table(const struct ir_seqdet *sd, unsigned at_trailer, unsigned lit, int run, uint64_t j)
 {
-	double x, n;
+	double x, n, r;
 
 	if (at_trailer || sd->gr_mid_par < 0)
 		return at_trailer;
@@ -45,10 +45,11 @@ static unsigned run_table(const struct ir_seqdet *sd, unsigned at_trailer, unsig
 	x = (double)((int64_t)j - run) * sd->block_us - (lit ? 0 : sd->gr_run_stretch);
 	if (x < sd->gr_data_us)
 		return 0;
-	n = (x - sd->gr_rise_us) / sd->gr_unit;
-	if (fabs(n - nearbyint(n)) >= IR_GRID_PHASE_TOL)
+	n = sd->ph_n + (x - (sd->ph_ref - (double)sd->n0) * sd->us) / sd->gr_unit;
+	r = nearbyint(n);
+	if (fabs(n - r) >= IR_GRID_PHASE_TOL)
 		return 0;
-	return ((int64_t)nearbyint(n) & 1) == sd->gr_mid_par ? 0 : 2;
+	return ((int64_t)r & 1) == sd->gr_mid_par ? 0 : 2;
 }
 
 /* What a run of level s that starts now costs trellis t: a rise after
