@@ -2,6 +2,7 @@
 #include "ir_seqdet_grid.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* A run within GRID_TOL of a whole number of units (as a fraction of the
@@ -52,6 +53,7 @@ struct grid_def {
 
 #define B(m) (1u << (m))
 #define GRID_RC6 0 /* (grids[]'s first) */
+#define GRID_RC5 1
 static const struct grid_def grids[] = {
 	/* RC-6 (its 3-unit runs: the trailer bit's double-width half next to a unit one) */
 	{ 444.4, B(1) | B(2) | B(3) | B(6), B(1) | B(2) | B(3), B(6), B(2), B(1) | B(2), B(1) | B(2) },
@@ -191,6 +193,23 @@ unsigned ir_grid_trailer(int grid, double *from_units, double *to_units)
 	return B(3);
 }
 
+/* RC-6: leader 6 + 2 units from the first rise, the start bit's rise at
+ * 8 and its mid at 9, the mode bits' at 11, 13, 15, the data's (past the
+ * trailer's 16-20) at 21, 23...: odd.  RC-5: the first rise is the first
+ * start bit's mid: even. */
+int ir_grid_mid_parity(int grid, double *from_units)
+{
+	if (grid == GRID_RC6) {
+		*from_units = 8;
+		return 1;
+	}
+	if (grid == GRID_RC5) {
+		*from_units = 0;
+		return 0;
+	}
+	return -1;
+}
+
 /* A run of `samples` at level `lit` on grid d, under a stretch of
  * `stretch` units: 1 when off it, 0 on it or past its longest run (a
  * frame's end, a repeat's gap: no grid there). */
@@ -228,39 +247,90 @@ static unsigned path_off(const struct ir_grid *g, const struct grid_def *d, doub
 	return off;
 }
 
+/* Where an edge at sample x that starts a run of level `lit` is on
+ * Manchester grid d (mid-bit parity `par`, data from `from` units), under
+ * a stretch of `stretch` units: 1 on a bit boundary, 0 mid-bit or not
+ * known (before the data, off a whole unit, RC-6's trailer bit). */
+static int on_boundary(const struct ir_grid *g, const struct grid_def *d, int par, double from, bool lit,
+		       double stretch, double x)
+{
+	double n = g->ref_n + (x - g->ref) * g->us / d->unit - (lit ? 0 : stretch), r = nearbyint(n);
+	double tf = 0, tt = -1;
+
+	ir_grid_trailer((int)(d - grids), &tf, &tt);
+	if (par < 0 || isnan(n) || n < from - 0.5 || fabs(n - r) >= IR_GRID_PHASE_TOL || (r >= tf - 2 && r <= tt))
+		return 0;
+	return ((int64_t)r & 1) != par;
+}
+
+/* A run of `samples` at level `lit` on grid d under a stretch of
+ * `stretch` units is one of its data bits' longer than a unit. */
+static bool run_long_bit(const struct grid_def *d, double samples, double us, bool lit, double stretch)
+{
+	unsigned bits = (lit ? d->bit_pulse : d->bit_space) & ~B(1);
+	double units = samples * us / d->unit + (lit ? -stretch : stretch);
+
+	return bits && off_mask(units, bits) <= GRID_TOL;
+}
+
+/* The best of edge k - 1's nc candidates c2 before a candidate whose
+ * runs from c2 cost cost[-c2] (and two[-c2] more where bnd[c2]; two NULL:
+ * none on a boundary, the common case kept as cheap as before): its
+ * score, and c2 into *back. */
+static double best_before(const double *v0, const double *cost, const double *two, const uint8_t *bnd, int nc,
+			  uint8_t *back)
+{
+	double bv = -INFINITY;
+
+	for (int c2 = 0; c2 < nc; c2++) {
+		double val = v0[c2] - cost[-c2] - (two && bnd[c2] ? two[-c2] : 0);
+
+		if (val > bv) {
+			bv = val;
+			*back = (uint8_t)c2;
+		}
+	}
+	return bv;
+}
+
 /* Edge k's candidate c after edge k - 1's c2 (or the anchor): the
  * best path's score into v1[c] and its choice into back[c].  The runs'
- * costs, which depend on c - c2 only, are taken once each. */
+ * costs, which depend on c - c2 only, are taken once each; on a
+ * Manchester grid a data run longer than a unit from a bit boundary
+ * (which of c2 start on one, bnd[]) costs GRID_OFF_NATS more. */
 static void retime_edge(const struct ir_grid *g, const struct grid_def *d, double stretch, unsigned k,
 			const double *v0, double *v1, uint8_t *back)
 {
-	int W = g->W, nc = 2 * W + 1;
+	int W = g->W, nc = 2 * W + 1, par;
 	bool lv = k == 0 ? g->anchor_lit : lit_after(g, k - 1);
-	double base = k > 0 ? g->at[k] - g->at[k - 1] : g->at[0] - g->anchor;
-	double sep = GRID_MIN_SEP * d->unit / g->us, cost[4 * IR_GRID_CAND_MAX];
+	double base = k > 0 ? g->at[k] - g->at[k - 1] : g->at[0] - g->anchor, from = 0;
+	double sep = GRID_MIN_SEP * d->unit / g->us, cost[4 * IR_GRID_CAND_MAX], two[4 * IR_GRID_CAND_MAX];
+	uint8_t bnd[IR_GRID_CAND_MAX];
+	bool any_bnd = false;
 
+	par = ir_grid_mid_parity((int)(d - grids), &from);
 	/* the run of c - c2 + 2W samples more than base - 2W */
 	for (int i = 0; i <= 4 * W; i++) {
 		double run = base + i - 2 * W;
 
 		cost[i] = run < sep ? INFINITY : GRID_OFF_NATS * run_off(d, run, g->us, lv, stretch);
 	}
+	for (int c2 = 0; c2 < nc; c2++) {
+		bnd[c2] = (uint8_t)(k > 0 ? on_boundary(g, d, par, from, lv, stretch, g->at[k - 1] + c2 - W)
+					  : on_boundary(g, d, par, from, lv, stretch, g->anchor));
+		any_bnd = any_bnd || bnd[c2];
+	}
+	for (int i = 0; any_bnd && i <= 4 * W; i++)
+		two[i] = run_long_bit(d, base + i - 2 * W, g->us, lv, stretch) ? GRID_OFF_NATS : 0;
 	for (int c = 0; c < nc; c++) {
 		double bv = -INFINITY;
 
 		back[c] = (uint8_t)W;
 		if (k == 0) {
 			/* the anchor is fixed: its run is c - W samples more */
-			bv = -cost[c + W];
+			bv = -cost[c + W] - (any_bnd ? two[c + W] : 0);
 		} else if (isfinite(g->gain[k][c])) {
-			for (int c2 = 0; c2 < nc; c2++) {
-				double val = v0[c2] - cost[c - c2 + 2 * W];
-
-				if (val > bv) {
-					bv = val;
-					back[c] = (uint8_t)c2;
-				}
-			}
+			bv = best_before(v0, cost + c + 2 * W, any_bnd ? two + c + 2 * W : NULL, bnd, nc, &back[c]);
 		}
 		v1[c] = bv + g->gain[k][c];
 	}

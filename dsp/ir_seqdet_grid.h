@@ -32,6 +32,9 @@ struct ir_grid {
 	int W;              /* candidate c of edge k: sample at[k] + c - W */
 	unsigned n;         /* edges */
 	double anchor;      /* the last edge told (sample): fixed */
+	/* a rise told (sample; NAN: no Manchester phase) and its whole
+	 * units after the frame's first rise (see ir_grid_mid_parity) */
+	double ref, ref_n;
 	bool anchor_lit;    /* the level after it (edges alternate) */
 	double at[IR_GRID_EDGES_MAX];
 	/* the samples' fit of edge k at candidate c less at W (nats;
@@ -72,9 +75,23 @@ unsigned ir_grid_runs(int grid, bool lit, bool bits);
  * only where the mask is not 0 (RC-6's trailer bit's 3-unit runs). */
 unsigned ir_grid_trailer(int grid, double *from_units, double *to_units);
 
+/* Where grid `grid`'s frames are Manchester coded (RC-6's, RC-5's), the
+ * parity of the units after the frame's first rise where its bits' mid
+ * transitions come (every bit has one; its boundary has one only where
+ * two bits are alike, so a data run of two units starts and ends mid-bit),
+ * and *from_units the first data edge (past the leader); -1 where the
+ * grid is not Manchester.  RC-6's trailer bit (see ir_grid_trailer) is
+ * off this parity: a caller leaves its window out. */
+int ir_grid_mid_parity(int grid, double *from_units);
+
+/* An edge this far (units) or more from a whole unit after the frame's
+ * first rise has no known Manchester phase. */
+#define IR_GRID_PHASE_TOL 0.3
+
 /* Times g's edges together on grid `grid` (from ir_grid_pick): out[k] is
- * edge k's sample, and *stretch_us the receiver's stretch (µs: how much
- * longer its marks are, and its spaces shorter, than the grid's) that the
+ * edge k's sample (on a Manchester grid a data run of two units from a
+ * bit boundary costs what a run off the grid does), and *stretch_us the
+ * receiver's stretch (µs: how much longer its marks are, and its spaces shorter, than the grid's) that the
  * path shows, 0 where the grid fits it unstretched.  `frame_us` is the
  * frame's stretch so far (0 at its start): a stretch far from it must
  * earn its place.  Returns false (out[] as traced, *stretch_us 0) when

@@ -256,10 +256,18 @@ struct ir_seqdet {
 	 * cost (nats; 0: no prior), the grid and the stretch (µs) it is for;
 	 * [1] where a run the grid has only at its header's trailer may end
 	 * (blocks gr_run_win[0]..[1], edges at a block's start; see
-	 * GRID_RUN_TRAILER), [0] elsewhere */
-	float gr_run_cost[2][2][GRID_RUN_TABLE];
-	float gr_run_on[2][2][GRID_RUN_TABLE];
+	 * GRID_RUN_TRAILER), [2] for a run that started on a Manchester
+	 * bit's boundary (GRID_RUN_PHASE), [0] elsewhere */
+	float gr_run_cost[3][2][GRID_RUN_TABLE];
+	float gr_run_on[3][2][GRID_RUN_TABLE];
 	uint64_t gr_run_win[2];
+	/* the grid's mid-bit parity (-1: none, see ir_grid_mid_parity),
+	 * where the frame's data begin (µs from block 0's start) and its
+	 * unit (µs); the phase's reference: a rise told (sample) and its
+	 * whole units after the frame's first rise (see GRID_RUN_PHASE) */
+	int gr_mid_par;
+	double gr_data_us, gr_unit;
+	double ph_ref, ph_n;
 	double gr_run_nats, gr_run_stretch;
 	int gr_run_grid;
 	/* the leader's space limit (blocks, 0: none) after a first pulse of

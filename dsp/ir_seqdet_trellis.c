@@ -30,11 +30,34 @@ void seqdet_trellis_set_w(const struct ir_seqdet *sd, struct trellis *t, double 
 	t->wl = pow(w, sd->L);
 }
 
+/* Which of the run prior's tables prices a run of level `lit` that has
+ * lasted `run` blocks up to block j: the trailer's where j is in its
+ * window, the bit boundary's where the run started on one (see
+ * GRID_RUN_PHASE in ir_seqdet.c), else the grid's. */
+static unsigned run_table(const struct ir_seqdet *sd, unsigned at_trailer, unsigned lit, int run, uint64_t j)
+{
+	double x, n, r;
+
+	if (at_trailer || sd->gr_mid_par < 0)
+		return at_trailer;
+	/* (the run's first block's start is its edge; a fall comes a
+	 * stretch late) */
+	x = (double)((int64_t)j - run) * sd->block_us - (lit ? 0 : sd->gr_run_stretch);
+	if (x < sd->gr_data_us)
+		return 0;
+	n = sd->ph_n + (x - (sd->ph_ref - (double)sd->n0) * sd->us) / sd->gr_unit;
+	r = nearbyint(n);
+	if (fabs(n - r) >= IR_GRID_PHASE_TOL)
+		return 0;
+	return ((int64_t)r & 1) == sd->gr_mid_par ? 0 : 2;
+}
+
 /* What a run of level s that starts now costs trellis t: a rise after
  * t->gap_run blocks of darkness (past the frame's grid: see
  * GRID_GAP_NATS) GRID_GAP_NATS; on the grid, as much as the run it ends
  * tells (GRID_RUN_PRIOR in ir_seqdet.c). */
-static double edge_cost(const struct ir_seqdet *sd, const struct trellis *t, unsigned s, unsigned at_trailer)
+static double edge_cost(const struct ir_seqdet *sd, const struct trellis *t, unsigned s, unsigned at_trailer,
+			uint64_t j)
 {
 	int r = t->run[1 - s];
 
@@ -43,7 +66,7 @@ static double edge_cost(const struct ir_seqdet *sd, const struct trellis *t, uns
 	if (s && t->run[0] >= t->gap_run)
 		return sd->penalty / EDGE_NATS * GRID_GAP_NATS;
 	return sd->gr_run_nats > 0 && r >= 0 && r < GRID_RUN_TABLE
-		       ? t->edge_cost * sd->gr_run_cost[at_trailer][1 - s][r]
+		       ? t->edge_cost * sd->gr_run_cost[run_table(sd, at_trailer, 1 - s, r, j)][1 - s][r]
 		       : t->edge_cost;
 }
 
@@ -80,7 +103,7 @@ void seqdet_trellis_block(const struct ir_seqdet *sd, struct trellis *t, double 
 			double cost = t->cost[from_s][from_k];
 
 			if (cost < COST_INF)
-				cost += 2 * dd * s1 + dd * dd * t->q + (k == 1 ? edge_cost(sd, t, s, at_trailer) : 0);
+				cost += 2 * dd * s1 + dd * dd * t->q + (k == 1 ? edge_cost(sd, t, s, at_trailer, j) : 0);
 			ncost[s][k] = cost;
 			nc[s][k] = T + dd * t->wl;
 			/* (a pulse run that began at the start is the first pulse) */
@@ -94,7 +117,8 @@ void seqdet_trellis_block(const struct ir_seqdet *sd, struct trellis *t, double 
 					cost2 += sd->penalty / EDGE_NATS * long_run_nats[s];
 				if (t->gap_run > 0 && sd->gr_run_nats > 0 && t->run[s] >= 0 &&
 				    t->run[s] < GRID_RUN_TABLE)
-					cost2 += t->edge_cost * sd->gr_run_on[at_trailer][s][t->run[s]];
+					cost2 += t->edge_cost *
+						 sd->gr_run_on[run_table(sd, at_trailer, s, t->run[s], j)][s][t->run[s]];
 				if (!s && t->run[0] + 1 == t->lead_sat)
 					cost2 += sd->penalty / EDGE_NATS * LEAD_SPACE_NATS;
 
