@@ -429,9 +429,10 @@ struct ir_seqdet;
  * with the trigger from the baseline, DROOP_FROM_BASE).  ≥ 10 dB, 16 kHz
  * and coldstart unchanged (with the noise from the weak band's; `photodiode
  * --rates 44100,48000 --snr 6,10` 36.7/61.0, 97.3/98.7 -> 41.3/70.0,
- * 97.0/99.0 so).  It costs the idle path 0.8 instructions a sample at
+ * 97.0/99.0 so).  It cost the idle path 0.8 instructions a sample at
  * 48 kHz: the noise's measurement in the dark (demod_droop_noise), as
- * below 32 kHz.  Taken from the weak band's measured σ by the ratio white
+ * below 32 kHz (now sparser there: DROOP_NOISE_SPARSE_RATE).  Taken from
+ * the weak band's measured σ by the ratio white
  * noise puts in the two departures (0.593) it cost nothing and gave the
  * same figures, but music is not white: `bench_audio false --rate 44100`
  * music-like gave 18 false frames an hour.
