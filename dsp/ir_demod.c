@@ -133,6 +133,8 @@ static void set_rates(struct ir_demod *d)
 	d->weak_base_thr = INFINITY;
 	d->weak_base_floor = INFINITY;
 	d->droop_on = d->weak_fast_rates && d->cfg.sample_rate < DROOP_MAX_RATE;
+	d->droop_gather = d->droop_on && d->cfg.sample_rate < DROOP_NOISE_SPARSE_RATE;
+	d->droop_first = DROOP_FIRST && d->droop_on && d->cfg.sample_rate >= DROOP_FIRST_MIN_RATE;
 	d->weak_white = weak_white_for(demod_alpha_for(NOISE_US, d->us_per_sample) * IDLE_NOISE_EVERY);
 	d->weak_acq_len = (unsigned)ceil(WEAK_ACQUIRE_US / d->us_per_sample);
 	d->weak_wait_g = demod_alpha_for(IDLE_TRACK_US, d->us_per_sample);

@@ -56,10 +56,13 @@ static inline void weak_set_noise(struct ir_demod *d, double noise2)
 
 		d->weak_base_thr = bthr > d->weak_base_floor ? bthr : d->weak_base_floor;
 	}
-	/* the drooped-step band (see DROOP_BAND_US): with the fast rules only */
+	/* the drooped-step band (see DROOP_BAND_US): with the fast rules, or
+	 * before the stream's first edge from the baseline either way (see
+	 * DROOP_FIRST_TRIGGER) */
 	d->droop_thr = INFINITY;
-	if (d->have_edge && d->droop_on && isfinite(d->weak_thr)) {
-		double dthr = DROOP_TRIGGER * sqrt(d->droop_noise2) + THRESHOLD_FLOOR;
+	if ((d->have_edge || d->droop_first) && d->droop_on && isfinite(d->weak_thr)) {
+		double dthr = (d->have_edge ? DROOP_TRIGGER : DROOP_FIRST_TRIGGER) * sqrt(d->droop_noise2) +
+			      THRESHOLD_FLOOR;
 
 		d->droop_thr = (float)(dthr > DROOP_STEP_FRACTION * d->step ? dthr : DROOP_STEP_FRACTION * d->step);
 	}
@@ -87,7 +90,8 @@ static inline void idle_noise(struct ir_demod *d, float x, float x_before, float
 
 
 		d->weak_noise2 += demod_weak_noise_gain(d) * ((dw2 < wlim2 ? dw2 : wlim2) - d->weak_noise2);
-		if (d->droop_on) {
+		if (d->droop_gather) {
+			/* (never before the first edge's rule: see DROOP_FIRST_MIN_RATE) */
 			float dd = d->d2 - d->idle_level;
 
 			d->droop_acc += dd * dd;
@@ -107,7 +111,10 @@ static void idle_housekeeping(struct ir_demod *d, float x)
 	d->noise_sd = sqrt(d->noise2);
 	d->baseline += d->alpha_baseline * IDLE_HOUSEKEEPING * (d->idle_level - d->baseline);
 	d->idle_thr = (float)demod_threshold(d);
-	demod_droop_noise(d, 16);
+	if (d->droop_gather)
+		demod_droop_noise(d, 16);
+	else if (d->droop_on) /* (from the baseline before the first edge: see DROOP_FIRST_TRIGGER) */
+		demod_droop_noise_sparse(d, 16, d->droop_base_dir == DROOP_BASE_EITHER ? d->baseline : d->idle_level);
 	weak_set_noise(d, d->weak_noise2); /* (inline: the idle path's cost) */
 	d->idle_lim2 = 16 * d->noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
 	d->idle_rlim2 = 16 * d->raw_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
@@ -121,11 +128,12 @@ static inline float idle_from_base(float dev, float dir)
 }
 
 /* The drooped-step band's departure: from the baseline in the polarity
- * `dir` where it is tested so (see DROOP_FROM_BASE), else from the level
- * either way. */
+ * `dir` where it is tested so (see DROOP_FROM_BASE), from it either way
+ * where `dir` is DROOP_BASE_EITHER (see DROOP_FIRST_TRIGGER), else from
+ * the level either way. */
 static inline float idle_droop_dev(float d2, float level, float base, float dir)
 {
-	return dir != 0 ? (d2 - base) * dir : fabsf(d2 - level);
+	return dir == 0 ? fabsf(d2 - level) : dir == DROOP_BASE_EITHER ? fabsf(d2 - base) : (d2 - base) * dir;
 }
 
 /* The drooped-step band's trigger as the idle path tests it: from the
@@ -146,7 +154,7 @@ void demod_idle_enter(struct ir_demod *d)
 	 * nothing) */
 	d->weak_base_dir = (float)d->pol;
 	d->weak_base_floor = d->pol != 0 ? (float)(STEP_FRACTION * d->step) : INFINITY;
-	d->droop_base_dir = DROOP_FROM_BASE && d->droop_on ? (float)d->pol : 0;
+	d->droop_base_dir = demod_droop_base_dir(d);
 	idle_housekeeping(d, 0);
 }
 

@@ -429,9 +429,10 @@ struct ir_seqdet;
  * with the trigger from the baseline, DROOP_FROM_BASE).  ≥ 10 dB, 16 kHz
  * and coldstart unchanged (with the noise from the weak band's; `photodiode
  * --rates 44100,48000 --snr 6,10` 36.7/61.0, 97.3/98.7 -> 41.3/70.0,
- * 97.0/99.0 so).  It costs the idle path 0.8 instructions a sample at
+ * 97.0/99.0 so).  It cost the idle path 0.8 instructions a sample at
  * 48 kHz: the noise's measurement in the dark (demod_droop_noise), as
- * below 32 kHz.  Taken from the weak band's measured σ by the ratio white
+ * below 32 kHz (now sparser there: DROOP_NOISE_SPARSE_RATE).  Taken from
+ * the weak band's measured σ by the ratio white
  * noise puts in the two departures (0.593) it cost nothing and gave the
  * same figures, but music is not white: `bench_audio false --rate 44100`
  * music-like gave 18 false frames an hour.
@@ -483,6 +484,63 @@ struct ir_seqdet;
 #ifndef DROOP_BASE_TRIGGER
 #define DROOP_BASE_TRIGGER 1.1f
 #endif
+/* Before the stream's first edge (the polarity unknown, the weak band's
+ * trigger at WEAK_TRIGGER), where the drooped-step band runs, it is tested
+ * from the slow baseline either way, at DROOP_FIRST_TRIGGER times
+ * DROOP_BASE_TRIGGER σ of its noise, measured there from the baseline too
+ * (demod_droop_dev_now).  There a leader drooping under a 1 ms coupling
+ * at 0 dB peaked at 0.76-0.98 of the weak band's 6 σ, and the stream's
+ * first frames were lost until one started by chance (start44: NEC and
+ * Sony 12 at 44.1 kHz lost their first six).  Traced on main 0d6ed55
+ * (`limit --rates 44100,48000 --taus 1,5 --snr -2,0 --protocols
+ * nec,rc6_0,sony12,sanyo`): 105 of 327 lost frames came before the
+ * stream's first decoded one; with this rule 31 of 259: 44.1/48 kHz −2 dB
+ * 76.8/87.2 -> 81.5/89.4 %, 0 dB 96.5/98.6 -> 98.1/98.6 (nec 1 ms 0 dB
+ * 44.1 93 -> 98, sony12 93 -> 99).  Measured from the idle
+ * level instead (as after the first edge), the 2 % hum against the 20 ms
+ * baseline started RC-5 frames' 20 ms of lead-in at 20-30 dB (`coldstart`
+ * uncut 16 kHz 30 dB 100 -> 98.3 %, 48 kHz 20 dB 100 -> 99.2): the noise
+ * of the statistic tested is the baseline's.  At 5.5 most of the gain
+ * went (0 dB 97.0/98.5, 85 lost before the first frame).  `bench_audio
+ * false` 0 an hour at 44.1/48 kHz (white, hum, clipped, music-like from
+ * the stream's start run exactly this trigger). */
+#ifndef DROOP_FIRST
+#define DROOP_FIRST 1
+#endif
+/* ...from this rate up, where the band's noise is one deviation every
+ * IDLE_HOUSEKEEPING samples (DROOP_NOISE_SPARSE_RATE) and taking it from
+ * the baseline costs the idle path nothing per sample.  Below it, gathered
+ * every IDLE_NOISE_EVERY samples, the choice of reference there cost
+ * callgrind idle at 16 kHz 24.0 -> 24.9 a sample (the bar is 25); it
+ * gained 16 kHz (`limit --rates 16000 --taus 1,5 --snr 0,2 --protocols
+ * nec,rc6_0,sony12,sanyo`) 30.1/72.6 -> 32.1/73.5 %, the frames lost
+ * before a stream's first 137 -> 39: open. */
+#define DROOP_FIRST_MIN_RATE DROOP_NOISE_SPARSE_RATE
+#ifndef DROOP_FIRST_TRIGGER
+#define DROOP_FIRST_TRIGGER 4.5
+#endif
+/* From this rate up the drooped-step band's noise is one deviation every
+ * IDLE_HOUSEKEEPING samples, weighed as DROOP_SPARSE_WEIGHT of the
+ * IDLE_NOISE_EVERY updates, not four gathered every IDLE_NOISE_EVERY:
+ * there the band (two 200 µs sections, 8.8 samples each at 44.1 kHz) is
+ * correlated over IDLE_NOISE_EVERY samples (ρ ≈ 0.5), four such
+ * deviations are worth ~2.6 independent ones, and gathering them cost the
+ * idle path ~0.9 instructions a sample.  Callgrind idle (48 kHz) with
+ * DROOP_FIRST_TRIGGER 24.95 -> 24.27 a sample (main 24.33).  Weighed as
+ * the four (the same averaging time) the estimate was coarser: `limit
+ * --rates 44100,48000 --taus 1,5 --snr -2,0 --protocols
+ * nec,rc6_0,sony12,sanyo` −2 dB 82.4/89.9 (gathered) -> 80.6/88.2 %; as
+ * two (twice the time: 16 ms before the first edge, 64 ms after)
+ * 81.5/89.4, as one 82.6/89.5 (0 dB 97.6-98.1 / 98.6-98.8 in all).  Not
+ * below: at 16 kHz the samples are nearly independent, and one in
+ * IDLE_HOUSEKEEPING made the estimate too coarse there (its 6 dB τ 5 ms/DC
+ * mean fell to 77.7 %, start44). */
+#define DROOP_NOISE_SPARSE_RATE WEAK_TRIGGER_FAST_RATE
+#ifndef DROOP_SPARSE_WEIGHT
+#define DROOP_SPARSE_WEIGHT 2.0
+#endif
+/* (droop_base_dir's value for "from the baseline, either way") */
+#define DROOP_BASE_EITHER 2.0f
 #define WEAK_TRIGGER_FAST_RATE 32000u
 /* From WEAK_LOW_FAST_RATE to WEAK_TRIGGER_FAST_RATE the same rules (the
  * trigger at WEAK_TRIGGER_LOW σ after the stream's first edge,
@@ -902,6 +960,10 @@ struct ir_demod {
 	double droop_gain, droop_noise2;
 	float droop_acc; /* squared deviations gathered for it (demod_droop_noise) */
 	unsigned droop_acc_n;
+	/* ...gathered every IDLE_NOISE_EVERY samples (else one every
+	 * IDLE_HOUSEKEEPING: see DROOP_NOISE_SPARSE_RATE) */
+	bool droop_gather;
+	bool droop_first; /* ...and runs before the stream's first edge (see DROOP_FIRST_TRIGGER) */
 	bool weak_droop; /* the weak start in progress was the drooped-step band's */
 	/* a trigger out of idle taken for a missed pulse's fall (see
 	 * WEAK_FALL_DISP): its direction (0: none) and sample */
@@ -975,15 +1037,16 @@ static inline double demod_weak_noise_gain(struct ir_demod *d)
  * averaging.  (Folded in one by one, as the weak band's, the idle path
  * cost 2.3 instructions a sample more, 26.3; one sample every
  * IDLE_HOUSEKEEPING instead made the estimate too coarse at 16 kHz: its
- * 6 dB τ 5 ms/DC mean fell to 77.7 %.) */
+ * 6 dB τ 5 ms/DC mean fell to 77.7 %.)  From DROOP_NOISE_SPARSE_RATE up
+ * see demod_droop_noise_sparse. */
 static inline void demod_droop_noise(struct ir_demod *d, double lim_sigmas2)
 {
 	double lim2, k, acc, g;
 	bool early;
 
-	/* (first: nothing gathered where the band is off, from 32 kHz, and
-	 * its loads cost the idle path 0.2 instructions a sample there) */
-	if (!d->droop_on)
+	/* (first: nothing gathered where the band is off, and its loads cost
+	 * the idle path 0.2 instructions a sample) */
+	if (!d->droop_gather)
 		return;
 	lim2 = lim_sigmas2 * d->droop_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
 	k = d->droop_acc_n;
@@ -995,6 +1058,43 @@ static inline void demod_droop_noise(struct ir_demod *d, double lim_sigmas2)
 	d->droop_noise2 += g * ((acc < k * lim2 ? acc : k * lim2) - k * d->droop_noise2);
 	d->droop_acc = 0;
 	d->droop_acc_n = 0;
+}
+
+/* ...and from DROOP_NOISE_SPARSE_RATE up (the band on, not gathered): one
+ * deviation now, from `ref` (the idle level, or the baseline where the
+ * band is tested from it either way), weighed as DROOP_SPARSE_WEIGHT
+ * gathered ones. */
+static inline void demod_droop_noise_sparse(struct ir_demod *d, double lim_sigmas2, double ref)
+{
+	double dd = (double)d->d2 - ref, dd2 = dd * dd;
+	double lim2 = lim_sigmas2 * d->droop_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
+	bool early = d->weak_noise_k < d->weak_noise_fast_k;
+	double g = (early || !d->have_edge ? d->alpha_noise : d->alpha_weak_noise) *
+		   (IDLE_NOISE_EVERY * DROOP_SPARSE_WEIGHT);
+
+	d->droop_noise2 += g * ((dd2 < lim2 ? dd2 : lim2) - d->droop_noise2);
+}
+
+/* The polarity in which the drooped-step band is tested from the slow
+ * baseline (see DROOP_FROM_BASE): the line's; DROOP_BASE_EITHER before the
+ * stream's first edge while it is unknown (see DROOP_FIRST_TRIGGER); 0
+ * (from the idle level, either way) otherwise. */
+static inline float demod_droop_base_dir(const struct ir_demod *d)
+{
+	if (!DROOP_FROM_BASE || !d->droop_on)
+		return 0;
+	if (d->pol != 0)
+		return (float)d->pol;
+	return d->droop_first && !d->have_edge ? DROOP_BASE_EITHER : 0;
+}
+
+/* The reference the drooped-step band's noise is measured from: the slow
+ * baseline where the band is tested from it either way (before the
+ * stream's first edge: see DROOP_FIRST_TRIGGER), else the idle level
+ * `level`. */
+static inline double demod_droop_noise_ref(const struct ir_demod *d, double level)
+{
+	return d->droop_first && !d->have_edge && d->pol == 0 ? d->baseline : level;
 }
 
 static inline double demod_threshold(const struct ir_demod *d)

@@ -531,7 +531,7 @@ static void strong_preempts_weak(struct ir_demod *d, float ref)
  * polarity (see DROOP_FROM_BASE), as the idle path does. */
 static bool droop_from_base(const struct ir_demod *d)
 {
-	return DROOP_FROM_BASE && d->droop_on && d->pol != 0;
+	return demod_droop_base_dir(d) != 0;
 }
 
 /* The line is idle on the full path: where a narrow band was chosen for
@@ -549,7 +549,8 @@ void demod_weak_idle_sample(struct ir_demod *d)
 {
 	double dw = (double)d->w2 - d->weak_idle, dw2 = dw * dw;
 	double wlim2 = 9 * d->weak_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
-	double dd = (double)d->d2 - d->weak_idle, dd2 = dd * dd;
+	double dref = demod_droop_noise_ref(d, d->weak_idle);
+	double dd = (double)d->d2 - dref, dd2 = dd * dd;
 	double dlim2 = 9 * d->droop_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
 
 	/* (a level is followed over consecutive idle samples of this path
@@ -566,13 +567,16 @@ void demod_weak_idle_sample(struct ir_demod *d)
 		return;
 	if (d->n % IDLE_NOISE_EVERY == 0 && dw2 < wlim2) {
 		d->weak_noise2 += demod_weak_noise_gain(d) * (dw2 - d->weak_noise2);
-		if (d->droop_on && dd2 < dlim2) {
+		if (d->droop_gather && dd2 < dlim2) {
 			d->droop_acc += (float)dd2;
 			d->droop_acc_n++;
 		}
 	}
 	if (d->n % IDLE_HOUSEKEEPING == 0) {
-		demod_droop_noise(d, 9);
+		if (d->droop_gather)
+			demod_droop_noise(d, 9);
+		else if (d->droop_on && dd2 < dlim2)
+			demod_droop_noise_sparse(d, 9, dref);
 		demod_weak_set_noise(d, d->weak_noise2);
 	}
 }
@@ -623,7 +627,8 @@ static bool weak_from_base(const struct ir_demod *d)
  * a step learnt earlier. */
 static bool droop_base_departs(const struct ir_demod *d)
 {
-	float dev = (d->d2 - (float)d->baseline) * (float)d->pol;
+	float dir = demod_droop_base_dir(d);
+	float dev = dir == DROOP_BASE_EITHER ? fabsf(d->d2 - (float)d->baseline) : (d->d2 - (float)d->baseline) * dir;
 
 	return dev >= DROOP_BASE_TRIGGER * d->droop_thr && dev >= DROOP_STEP_FRACTION * d->step;
 }

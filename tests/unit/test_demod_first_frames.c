@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A stream's first frames (issue #18): before its first edge the line's
+ * polarity is unknown and the weak band's trigger is WEAK_TRIGGER (6 σ,
+ * the false-frame guard of edgeless input), and a leader drooping under
+ * a 1 ms coupling at README SNR 0 dB peaks under it: main 0d6ed55 lost
+ * NEC's and Sony 12's first six frames of a stream at 44.1 kHz (start44),
+ * what a user who replays a short recording meets every time.  The
+ * drooped-step band, tested from the slow baseline either way against
+ * its own noise measured so (DROOP_FIRST_TRIGGER), starts them.  Twelve
+ * streams of six frames (NEC, Sony 12, RC-6 mode 0), bench_audio limit's
+ * channel, 44.1 kHz 0 dB τ 1 ms, seeds 500-532: the mean % of frames and
+ * the frames decoded as other codes, 68.1 % and 0 on main 0d6ed55, 88.9 %
+ * and 0 with the rule (Release); seeds 600-632, not in the test, 65.3 ->
+ * 75.0.  The mark lies between.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "audio_harness.h"
+#include "ir_protocol.h"
+
+#define FIRST_FRAMES 6u
+#define FIRST_SEED 500u
+#define MARK_FIRST_FRAMES 78.0
+#define MARK_FIRST_FRAMES_FALSE 1u
+
+static void test_short_streams_first_frames(void **state)
+{
+	static const enum ir_protocol protocols[] = { IR_PROTO_NEC, IR_PROTO_SONY12, IR_PROTO_RC6_0 };
+	unsigned false_frames = 0, n = 0;
+	double sum = 0, mean;
+
+	(void)state;
+	for (uint64_t first = FIRST_SEED; first <= FIRST_SEED + 30; first += 10)
+		for (size_t i = 0; i < sizeof(protocols) / sizeof(protocols[0]); i++) {
+			struct audio_result r;
+
+			assert_int_equal(audio_trial_limit_point(protocols[i], 44100, 1, 0, 0, FIRST_FRAMES, first + i, &r),
+					 0);
+			assert_true(r.sent > 0);
+			printf("  protocol %d seed %u 44.1 kHz tau 1 ms 0 dB, %u frames: %.1f %% (%u false)\n",
+			       (int)protocols[i], (unsigned)(first + i), FIRST_FRAMES, 100.0 * r.matched / r.sent,
+			       r.false_frames);
+			sum += 100.0 * r.matched / r.sent;
+			false_frames += r.false_frames;
+			n++;
+		}
+	mean = sum / n;
+	printf("a stream's first frames at 44.1 kHz: mean %.1f %%, %u false\n", mean, false_frames);
+	assert_true(mean >= MARK_FIRST_FRAMES);
+	assert_true(false_frames <= MARK_FIRST_FRAMES_FALSE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_short_streams_first_frames),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
