@@ -129,12 +129,18 @@ static void set_rates(struct ir_demod *d)
 	d->weak_gain = band_noise_gain(d->weak_g);
 	d->droop_g = (float)demod_alpha_for(DROOP_BAND_US, d->us_per_sample);
 	d->droop_gain = band_noise_gain(d->droop_g);
+	d->droop_g_alt = (float)demod_alpha_for(DROOP_BAND_LOW_US, d->us_per_sample);
+	d->droop_gain_alt = band_noise_gain(d->droop_g_alt);
+	d->droop_low = false;
 	d->droop_thr = INFINITY;
 	d->weak_base_thr = INFINITY;
 	d->weak_base_floor = INFINITY;
 	d->droop_on = d->weak_fast_rates && d->cfg.sample_rate < DROOP_MAX_RATE;
 	d->droop_gather = d->droop_on && d->cfg.sample_rate < DROOP_NOISE_SPARSE_RATE;
 	d->droop_first = DROOP_FIRST && d->droop_on && d->cfg.sample_rate >= DROOP_FIRST_MIN_RATE;
+	d->droop_low_ok = d->droop_on && d->cfg.sample_rate < WEAK_TRIGGER_FAST_RATE;
+	d->droop_hum_g = demod_alpha_for(WEAK_NOISE_US, d->us_per_sample) * IDLE_HOUSEKEEPING * DROOP_HUM_EVERY;
+	demod_droop_sections(d, d->droop_low_ok); /* (no hum measured yet) */
 	d->weak_white = weak_white_for(demod_alpha_for(NOISE_US, d->us_per_sample) * IDLE_NOISE_EVERY);
 	d->weak_acq_len = (unsigned)ceil(WEAK_ACQUIRE_US / d->us_per_sample);
 	d->weak_wait_g = demod_alpha_for(IDLE_TRACK_US, d->us_per_sample);

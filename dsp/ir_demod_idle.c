@@ -111,9 +111,10 @@ static void idle_housekeeping(struct ir_demod *d, float x)
 	d->noise_sd = sqrt(d->noise2);
 	d->baseline += d->alpha_baseline * IDLE_HOUSEKEEPING * (d->idle_level - d->baseline);
 	d->idle_thr = (float)demod_threshold(d);
-	if (d->droop_gather)
+	if (d->droop_gather) {
 		demod_droop_noise(d, 16);
-	else if (d->droop_on) /* (from the baseline before the first edge: see DROOP_FIRST_TRIGGER) */
+		demod_droop_hum(d, d->idle_level);
+	} else if (d->droop_on) /* (from the baseline before the first edge: see DROOP_FIRST_TRIGGER) */
 		demod_droop_noise_sparse(d, 16, d->droop_base_dir == DROOP_BASE_EITHER ? d->baseline : d->idle_level);
 	weak_set_noise(d, d->weak_noise2); /* (inline: the idle path's cost) */
 	d->idle_lim2 = 16 * d->noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;

@@ -407,6 +407,61 @@ struct ir_seqdet;
 #ifndef DROOP_BAND_US
 #define DROOP_BAND_US 200.0
 #endif
+/*
+ * ...and below WEAK_TRIGGER_FAST_RATE (16-22.05 kHz) sections of
+ * DROOP_BAND_LOW_US, while the line carries no hum (DROOP_HUM_ON) and the
+ * step learnt is under DROOP_LOW_MAX_SNR_DB (demod_droop_hum).  Two
+ * sections of 200/300/400/500 µs peak on a step drooping under a 1 ms
+ * coupling at 2.19/2.32/2.37/2.37 × step/σ at 16 kHz (start16): traced at
+ * 16 kHz 0 dB, most frames that never started were τ 1 ms leaders the
+ * band did not trigger on.  `limit --rates 16000 --snr 0,2 --taus 1,5,0`
+ * (six protocols) 47.4/81.8 -> 49.6/84.7 % (τ 1 ms: all twelve cells up,
+ * 0 dB 11.5 -> 13.3, 2 dB 58.3 -> 68.0; τ 5 ms/DC within a few frames);
+ * 22.05 kHz 75.9/95.0 -> 76.9/94.6 (τ 1 ms 0 dB rc6_0 48 -> 61, sony12
+ * 45 -> 63).  Always on (start16's), strong hum (`bench_audio false
+ * --rate 16000 --seconds 240`, hum rows) took 1.6 -> 17.9 s of CPU: its
+ * σ halved, the hum's residue against the idle level started weak frames
+ * every hum cycle (traced: 3430 starts in 40 s, from the full path's
+ * idle level, the polarity unknown) and the full path never left
+ * (test_demod_droop_low: 920 -> 1515 edges in 30 s, and a false frame);
+ * and ≥ 10 dB lost frames (16 kHz 10 dB sanyo DC 100 -> 99).  With
+ * both rules: hum rows 1.6 s as main; 16/22.05 kHz 4/6/10 dB (six
+ * protocols) the same frames as main; rcmm32 (its unit under 4 samples
+ * at 16 kHz) 16 kHz τ 1 ms 6 dB 75 -> 69, 22.05 kHz 4 dB 78 -> 72, other
+ * cells ±3.  Callgrind idle 16 kHz 23.98 -> 24.09, 48 kHz the same.
+ */
+#ifndef DROOP_BAND_LOW_US
+#define DROOP_BAND_LOW_US 400.0
+#endif
+/* The long sections only while the step learnt (the stream's, 0 before
+ * its first) is under this README SNR against the input's white noise
+ * (step² under DROOP_LOW_MAX_STEP2 raw_noise2).  Above it the 200 µs
+ * sections already trigger on nearly every drooped leader (the lanes'
+ * Monte Carlo, DROOP_FROM_BASE: P 0.97 at 4 dB), and the long ones only
+ * moved frames: 16 kHz 4/6/10 dB 97.3/99.6/99.9 -> 97.2/99.8/99.8 %,
+ * sanyo DC 10 dB 100 -> 99, rcmm32 τ 1 ms 10 dB 89 -> 88.  The learnt
+ * step's step²/σ² at 16 kHz (traced, 10 %/90 % of the streams' values):
+ * 2 dB 5.6-6.8, 4 dB 9.0-10.7 against 4·10^(SNR/10) = 6.3, 10.0. */
+#ifndef DROOP_LOW_MAX_SNR_DB
+#define DROOP_LOW_MAX_SNR_DB 3.0
+#endif
+#define DROOP_LOW_MAX_STEP2 (4.0 * pow(10.0, DROOP_LOW_MAX_SNR_DB / 10.0))
+/* Hum: the dark line's idle level less the slow baseline, its square
+ * averaged over WEAK_NOISE_US, over DROOP_HUM_ON times the input's white
+ * noise variance (raw_noise2) brings back the short sections, under
+ * DROOP_HUM_OFF times the long.  White noise alone puts ~0.015 there (the
+ * 2 ms level's share); bench limit's channel (2 % hum) 0.003-0.3 at
+ * 16 kHz 0-10 dB, bursts to ~1 after a frame; `false`'s strong hum
+ * (0.3 against 0.01 of noise) ~430.  Updated every DROOP_HUM_EVERY
+ * housekeepings: every one cost the idle path at 16 kHz 0.45 instructions
+ * a sample (23.98 -> 24.43). */
+#ifndef DROOP_HUM_ON
+#define DROOP_HUM_ON 4.0
+#endif
+#ifndef DROOP_HUM_OFF
+#define DROOP_HUM_OFF (0.5 * DROOP_HUM_ON)
+#endif
+#define DROOP_HUM_EVERY 4u
 /* ...and it runs only under this rate: where the weak band is 2.8 samples
  * (175 µs at 16 kHz, noise power 0.09 of the input's against 0.052 at
  * 48 kHz) it added most, and at 44.1/48 kHz it starts the τ 1 ms leaders
@@ -958,6 +1013,13 @@ struct ir_demod {
 	 * and its trigger (INFINITY: off) */
 	float d1, d2, droop_g, droop_thr;
 	double droop_gain, droop_noise2;
+	/* ...its sections' length where it runs below WEAK_TRIGGER_FAST_RATE:
+	 * DROOP_BAND_LOW_US (droop_low; the other length's gain and noise
+	 * gain kept beside), DROOP_BAND_US while the idle level's departure
+	 * from the baseline (droop_hum2, averaged) says hum (see DROOP_HUM_ON) */
+	bool droop_low_ok, droop_low;
+	float droop_g_alt;
+	double droop_gain_alt, droop_hum2, droop_hum_g;
 	float droop_acc; /* squared deviations gathered for it (demod_droop_noise) */
 	unsigned droop_acc_n;
 	/* ...gathered every IDLE_NOISE_EVERY samples (else one every
@@ -1058,6 +1120,45 @@ static inline void demod_droop_noise(struct ir_demod *d, double lim_sigmas2)
 	d->droop_noise2 += g * ((acc < k * lim2 ? acc : k * lim2) - k * d->droop_noise2);
 	d->droop_acc = 0;
 	d->droop_acc_n = 0;
+}
+
+/* The drooped-step band's sections (see DROOP_BAND_LOW_US): DROOP_BAND_LOW_US
+ * or DROOP_BAND_US (`low` false), its noise variance carried over by the
+ * ratio of the two noise gains. */
+static inline void demod_droop_sections(struct ir_demod *d, bool low)
+{
+	float g = d->droop_g;
+	double gain = d->droop_gain;
+
+	if (low == d->droop_low || !d->droop_low_ok)
+		return;
+	d->droop_g = d->droop_g_alt;
+	d->droop_gain = d->droop_gain_alt;
+	d->droop_g_alt = g;
+	d->droop_gain_alt = gain;
+	d->droop_noise2 *= d->droop_gain / gain;
+	d->droop_low = low;
+}
+
+/* Every IDLE_HOUSEKEEPING samples of a dark line where the long sections
+ * may run (on the idle path and the full path's dark, `level` the idle
+ * level it follows): the idle level's departure from the slow baseline,
+ * squared and averaged over WEAK_NOISE_US, against the input's own white
+ * noise (raw_noise2); the long sections while it is under the hum's
+ * bound (DROOP_HUM_ON) and the step learnt under DROOP_LOW_MAX_SNR_DB. */
+static inline void demod_droop_hum(struct ir_demod *d, double level)
+{
+	double h = level - d->baseline;
+	bool low;
+
+	/* (every DROOP_HUM_EVERY housekeepings: see DROOP_HUM_ON) */
+	if (d->n % (IDLE_HOUSEKEEPING * DROOP_HUM_EVERY) != 0)
+		return;
+	d->droop_hum2 += d->droop_hum_g * (h * h - d->droop_hum2);
+	low = d->droop_hum2 < (d->droop_low ? DROOP_HUM_ON : DROOP_HUM_OFF) * d->raw_noise2 &&
+	      d->step * d->step < DROOP_LOW_MAX_STEP2 * d->raw_noise2;
+	if (low != d->droop_low)
+		demod_droop_sections(d, low);
 }
 
 /* ...and from DROOP_NOISE_SPARSE_RATE up (the band on, not gathered): one

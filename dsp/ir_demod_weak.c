@@ -573,9 +573,10 @@ void demod_weak_idle_sample(struct ir_demod *d)
 		}
 	}
 	if (d->n % IDLE_HOUSEKEEPING == 0) {
-		if (d->droop_gather)
+		if (d->droop_gather) {
 			demod_droop_noise(d, 9);
-		else if (d->droop_on && dd2 < dlim2)
+			demod_droop_hum(d, d->weak_idle);
+		} else if (d->droop_on && dd2 < dlim2)
 			demod_droop_noise_sparse(d, 9, dref);
 		demod_weak_set_noise(d, d->weak_noise2);
 	}
