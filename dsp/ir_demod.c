@@ -135,6 +135,8 @@ static void set_rates(struct ir_demod *d)
 	d->droop_on = d->weak_fast_rates && d->cfg.sample_rate < DROOP_MAX_RATE;
 	d->droop_gather = d->droop_on && d->cfg.sample_rate < DROOP_NOISE_SPARSE_RATE;
 	d->droop_first = DROOP_FIRST && d->droop_on && d->cfg.sample_rate >= DROOP_FIRST_MIN_RATE;
+	d->droop_ref = &d->idle_level; /* (demod_idle_enter decides it) */
+	d->droop_first_n = (uint64_t)ceil(DROOP_FIRST_ARM_US / d->us_per_sample);
 	d->weak_white = weak_white_for(demod_alpha_for(NOISE_US, d->us_per_sample) * IDLE_NOISE_EVERY);
 	d->weak_acq_len = (unsigned)ceil(WEAK_ACQUIRE_US / d->us_per_sample);
 	d->weak_wait_g = demod_alpha_for(IDLE_TRACK_US, d->us_per_sample);
