@@ -79,7 +79,12 @@ static void run_cuts(const struct coldstart_grid *g, const struct ir_channel_con
 		}
 	}
 	c->uncut_tried++;
-	c->uncut_ok += audio_decodes_from(s, n, 0, rate, n, w, NULL);
+	if (audio_decodes_from(s, n, 0, rate, n, w, NULL))
+		c->uncut_ok++;
+	else if (g->list)
+		printf("miss: %s %u Hz %g dB tau %g ms %s seed %llu: uncut\n", audio_cut_frames[f].name, rate,
+		       cc->snr_db, cc->ac_tau_ms, cc->invert ? "inverted" : "active low",
+		       (unsigned long long)cc->seed);
 }
 
 /* One rate × SNR: every frame × tau × polarity × seed. */
@@ -122,7 +127,7 @@ static void run_cell(const struct coldstart_grid *g, unsigned rate, double snr,
 
 static const char usage[] =
 	"usage: bench_audio coldstart [--rates r,s] [--snr x,y] [--taus ms,...] (0 = DC)\n"
-	"         [--seeds N] [--markdown] [--list] (every cut missed) [--edges] (and its edges)\n";
+	"         [--seeds N] [--markdown] [--list] (every cut missed, and every uncut rendering) [--edges] (and its edges)\n";
 
 static int grid_parse(struct coldstart_grid *g, int argc, char **argv)
 {

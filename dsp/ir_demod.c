@@ -141,6 +141,8 @@ static void set_rates(struct ir_demod *d)
 	d->droop_low_ok = d->droop_on && d->cfg.sample_rate < WEAK_TRIGGER_FAST_RATE;
 	d->droop_hum_g = demod_alpha_for(WEAK_NOISE_US, d->us_per_sample) * IDLE_HOUSEKEEPING * DROOP_HUM_EVERY;
 	demod_droop_sections(d, d->droop_low_ok); /* (no hum measured yet) */
+	d->droop_ref = &d->idle_level; /* (demod_idle_enter decides it) */
+	d->droop_first_n = (uint64_t)ceil(DROOP_FIRST_ARM_US / d->us_per_sample);
 	d->weak_white = weak_white_for(demod_alpha_for(NOISE_US, d->us_per_sample) * IDLE_NOISE_EVERY);
 	d->weak_acq_len = (unsigned)ceil(WEAK_ACQUIRE_US / d->us_per_sample);
 	d->weak_wait_g = demod_alpha_for(IDLE_TRACK_US, d->us_per_sample);

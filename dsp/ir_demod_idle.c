@@ -58,9 +58,10 @@ static inline void weak_set_noise(struct ir_demod *d, double noise2)
 	}
 	/* the drooped-step band (see DROOP_BAND_US): with the fast rules, or
 	 * before the stream's first edge from the baseline either way (see
-	 * DROOP_FIRST_TRIGGER) */
+	 * DROOP_FIRST_TRIGGER, DROOP_FIRST_ARM_US) */
 	d->droop_thr = INFINITY;
-	if ((d->have_edge || d->droop_first) && d->droop_on && isfinite(d->weak_thr)) {
+	if ((d->have_edge || (d->droop_first && d->n >= d->droop_first_n)) && d->droop_on &&
+	    isfinite(d->weak_thr)) {
 		double dthr = (d->have_edge ? DROOP_TRIGGER : DROOP_FIRST_TRIGGER) * sqrt(d->droop_noise2) +
 			      THRESHOLD_FLOOR;
 
@@ -91,8 +92,9 @@ static inline void idle_noise(struct ir_demod *d, float x, float x_before, float
 
 		d->weak_noise2 += demod_weak_noise_gain(d) * ((dw2 < wlim2 ? dw2 : wlim2) - d->weak_noise2);
 		if (d->droop_gather) {
-			/* (never before the first edge's rule: see DROOP_FIRST_MIN_RATE) */
-			float dd = d->d2 - d->idle_level;
+			/* (the idle level, or the baseline before the stream's
+			 * first edge: see DROOP_FIRST_MIN_RATE) */
+			float dd = d->d2 - *d->droop_ref;
 
 			d->droop_acc += dd * dd;
 			d->droop_acc_n++;
@@ -110,12 +112,13 @@ static void idle_housekeeping(struct ir_demod *d, float x)
 		d->peak = ax;
 	d->noise_sd = sqrt(d->noise2);
 	d->baseline += d->alpha_baseline * IDLE_HOUSEKEEPING * (d->idle_level - d->baseline);
+	d->droop_base = (float)d->baseline;
 	d->idle_thr = (float)demod_threshold(d);
 	if (d->droop_gather) {
 		demod_droop_noise(d, 16);
 		demod_droop_hum(d, d->idle_level);
 	} else if (d->droop_on) /* (from the baseline before the first edge: see DROOP_FIRST_TRIGGER) */
-		demod_droop_noise_sparse(d, 16, d->droop_base_dir == DROOP_BASE_EITHER ? d->baseline : d->idle_level);
+		demod_droop_noise_sparse(d, 16, *d->droop_ref);
 	weak_set_noise(d, d->weak_noise2); /* (inline: the idle path's cost) */
 	d->idle_lim2 = 16 * d->noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
 	d->idle_rlim2 = 16 * d->raw_noise2 + THRESHOLD_FLOOR * THRESHOLD_FLOOR;
@@ -156,6 +159,7 @@ void demod_idle_enter(struct ir_demod *d)
 	d->weak_base_dir = (float)d->pol;
 	d->weak_base_floor = d->pol != 0 ? (float)(STEP_FRACTION * d->step) : INFINITY;
 	d->droop_base_dir = demod_droop_base_dir(d);
+	d->droop_ref = demod_droop_noise_from_base(d) ? &d->droop_base : &d->idle_level;
 	idle_housekeeping(d, 0);
 }
 

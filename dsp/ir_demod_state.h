@@ -562,17 +562,43 @@ struct ir_seqdet;
 #ifndef DROOP_FIRST
 #define DROOP_FIRST 1
 #endif
-/* ...from this rate up, where the band's noise is one deviation every
- * IDLE_HOUSEKEEPING samples (DROOP_NOISE_SPARSE_RATE) and taking it from
- * the baseline costs the idle path nothing per sample.  Below it, gathered
- * every IDLE_NOISE_EVERY samples, the choice of reference there cost
- * callgrind idle at 16 kHz 24.0 -> 24.9 a sample (the bar is 25); it
- * gained 16 kHz (`limit --rates 16000 --taus 1,5 --snr 0,2 --protocols
- * nec,rc6_0,sony12,sanyo`) 30.1/72.6 -> 32.1/73.5 %, the frames lost
- * before a stream's first 137 -> 39: open. */
-#define DROOP_FIRST_MIN_RATE DROOP_NOISE_SPARSE_RATE
+/* ...from this rate up: wherever the band runs.  Below
+ * DROOP_NOISE_SPARSE_RATE the band's noise is gathered every
+ * IDLE_NOISE_EVERY samples, and the reference's choice made there, per
+ * gathered sample, cost callgrind idle at 16 kHz 24.0 -> 24.9 a sample
+ * (the bar is 25), so the rule ran only from 32 kHz.  The idle path now
+ * decides it once, where it begins (droop_ref: the idle level, or the
+ * baseline as a float while the band is tested from it either way):
+ * callgrind idle (`bench_audio silence 10 R`) 16 kHz 23.99 -> 24.41,
+ * 22.05 kHz 24.10 -> 24.52, 48 kHz 24.31 -> 24.31 (silence has no edge:
+ * all of it runs this trigger, whose σ is now set every IDLE_HOUSEKEEPING
+ * there too; the pointer itself cost 0.08 at 16 kHz).  `limit --rates
+ * 16000,22050 --snr 0,2 --taus 1,5,0` (six protocols), 881064d -> this: 16 kHz
+ * 47.4/81.8 -> 49.4/82.4 %, 22.05 kHz 73.7/96.6 -> 76.6/97.0 (34 cells up,
+ * one down by a frame; τ 1 ms 0 dB 11.5 -> 15.7, 46.0 -> 51.8); `--snr
+ * 4,6,10` 97.3/99.6/99.9 -> 97.6/99.7/99.9 and 99.3/99.8/99.8 ->
+ * 99.2/99.8/99.8 (6 dB τ 5 ms/DC 99.5 both at 16 kHz).  A stream's first
+ * six frames (test_short_streams_first_frames_16_khz, 16 kHz 2 dB τ 1 ms)
+ * 36.8 -> 56.9 %.  `--rates 44100,48000 --snr -2,0 --taus 1,5` (four
+ * protocols) cmp-identical. */
+#ifndef DROOP_FIRST_MIN_RATE
+#define DROOP_FIRST_MIN_RATE WEAK_LOW_FAST_RATE
+#endif
 #ifndef DROOP_FIRST_TRIGGER
 #define DROOP_FIRST_TRIGGER 4.5
+#endif
+/* ...and from this far into the stream: one period of 50 Hz mains.  The
+ * band's σ from the baseline starts as the white noise's (prime_finish)
+ * and takes in the hum's wander against the baseline only as the hum
+ * swings: armed where the weak band is (START_PROOF_US, 12 ms), the rule
+ * started the 2 % hum at 12-14 ms into a stream, 8 times in `coldstart
+ * --snr 20,30` at 16 and 48 kHz alike, and at 16 kHz that lost two uncut
+ * RC-5 frames (uncut 20/30 dB 100/100 -> 99.7/99.7 %, 0 with this; 16 kHz
+ * 6/10 dB uncut 81.4/93.6 (main) -> 91.7/95.0 either way).  `limit
+ * --rates 16000,22050 --snr 0,2` cmp-identical with and without it; 32 ms
+ * lost the uncut 10 dB gain (93.6: the frame comes at 20 ms). */
+#ifndef DROOP_FIRST_ARM_US
+#define DROOP_FIRST_ARM_US 20000.0
 #endif
 /* From this rate up the drooped-step band's noise is one deviation every
  * IDLE_HOUSEKEEPING samples, weighed as DROOP_SPARSE_WEIGHT of the
@@ -878,6 +904,13 @@ struct ir_demod {
 	 * baseline on the idle path (0: from the idle level, either way; see
 	 * DROOP_FROM_BASE) */
 	float droop_base_dir;
+	/* the reference the idle path measures the drooped-step band's noise
+	 * from (demod_droop_noise_ref's choice, made in demod_idle_enter): the
+	 * idle level, or droop_base, the baseline as a float (set in the
+	 * housekeeping) while the band is tested from it either way (see
+	 * DROOP_FIRST_MIN_RATE) */
+	const float *droop_ref;
+	float droop_base;
 	double idle_lim2, idle_rlim2;
 	double fast_gain, slow_gain, mid_gain, low_gain; /* noise variance gains of the bands */
 	float x_prev;
@@ -1026,6 +1059,7 @@ struct ir_demod {
 	 * IDLE_HOUSEKEEPING: see DROOP_NOISE_SPARSE_RATE) */
 	bool droop_gather;
 	bool droop_first; /* ...and runs before the stream's first edge (see DROOP_FIRST_TRIGGER) */
+	uint64_t droop_first_n; /* ...from this sample on (see DROOP_FIRST_ARM_US) */
 	bool weak_droop; /* the weak start in progress was the drooped-step band's */
 	/* a trigger out of idle taken for a missed pulse's fall (see
 	 * WEAK_FALL_DISP): its direction (0: none) and sample */
@@ -1189,13 +1223,19 @@ static inline float demod_droop_base_dir(const struct ir_demod *d)
 	return d->droop_first && !d->have_edge ? DROOP_BASE_EITHER : 0;
 }
 
-/* The reference the drooped-step band's noise is measured from: the slow
- * baseline where the band is tested from it either way (before the
- * stream's first edge: see DROOP_FIRST_TRIGGER), else the idle level
- * `level`. */
+/* Whether the drooped-step band's noise is measured from the slow
+ * baseline: where the band is tested from it either way (before the
+ * stream's first edge: see DROOP_FIRST_TRIGGER); else from the idle
+ * level.  (The idle path decides it once, in demod_idle_enter: droop_ref.) */
+static inline bool demod_droop_noise_from_base(const struct ir_demod *d)
+{
+	return d->droop_first && !d->have_edge && d->pol == 0;
+}
+
+/* ...the reference so: the baseline, or the idle level `level`. */
 static inline double demod_droop_noise_ref(const struct ir_demod *d, double level)
 {
-	return d->droop_first && !d->have_edge && d->pol == 0 ? d->baseline : level;
+	return demod_droop_noise_from_base(d) ? d->baseline : level;
 }
 
 static inline double demod_threshold(const struct ir_demod *d)
