@@ -129,6 +129,20 @@ static const double edge_nats[] = { EDGE_NATS, RCMM_EDGE_NATS };
  * (strong_edge in ir_demod_weak.c).  (48 kHz 0 dB τ 1 ms: nec, jvc, sanyo
  * 38/33/35 -> 51/49/46 %.) */
 #define COMMIT_MAX_US 11000.0
+/* ...and COMMIT_LOW_MAX_US where the start window is COMMIT_LOW_US (under
+ * 33.3 kHz): at 16 kHz under a 1 ms coupling an 0 dB NEC, JVC or Sanyo
+ * leader has drooped away after ~2 ms, its undershoot at 9 ms is ~9
+ * samples, and at 11 ms the best hypothesis had gained 5-20 nats over
+ * darkness, under START_NATS: the start was taken back (traced at 16 kHz
+ * 0 dB, six protocols × τ 1/5 ms/DC, the harness's truth: 113 right
+ * starts of 1800 frames taken back, NEC 41, Sanyo 25, RC-6 22, JVC 13;
+ * all but 4 under τ 1 ms).  16 ms sees NEC's 4.5 ms leader space end
+ * (13.5 ms) and its first bit pulse: 43 taken back; 13 ms 99, 20 ms 26
+ * but fewer decoded (the longer wait's blocks decided on EDGE_NATS, not
+ * the grid).  Above 33.3 kHz unchanged (byte-identical there). */
+#ifndef COMMIT_LOW_MAX_US
+#define COMMIT_LOW_MAX_US 16000.0
+#endif
 /* Decisions are final this long after the block they decide: at 0 dB
  * the survivors of a two-level run-length trellis merge within a few
  * units (RC-5's 889 µs is the longest). */
@@ -159,6 +173,12 @@ static const double edge_nats[] = { EDGE_NATS, RCMM_EDGE_NATS };
 static double commit_us_for(double us)
 {
 	return COMMIT_US / us < COMMIT_MIN_SAMPLES ? COMMIT_LOW_US : COMMIT_US;
+}
+
+/* The longest the choice waits at `us` per sample (see COMMIT_LOW_MAX_US), µs. */
+static double commit_max_us_for(double us)
+{
+	return COMMIT_US / us < COMMIT_MIN_SAMPLES ? COMMIT_LOW_MAX_US : COMMIT_MAX_US;
 }
 
 /* A frame's leader is decided before any grid exists: at 16 kHz under a
@@ -229,7 +249,7 @@ int ir_seqdet_new(unsigned sample_rate, ir_seqdet_edge_fn edge_fn,
 	sd->every = (unsigned)ceil(EMIT_EVERY_US / block_us);
 	sd->commit = (unsigned)ceil(commit_us_for(sd->us) / block_us);
 	/* (at least the start window: below 33 kHz that is COMMIT_LOW_US) */
-	sd->commit_max = (unsigned)ceil(COMMIT_MAX_US / block_us);
+	sd->commit_max = (unsigned)ceil(commit_max_us_for(sd->us) / block_us);
 	if (sd->commit_max < sd->commit)
 		sd->commit_max = sd->commit;
 	seqdet_fb_init(sd, sample_rate);
@@ -1014,6 +1034,27 @@ static void rcmm_tell_inserted(struct ir_seqdet *sd, uint64_t j, uint64_t upto)
 #ifndef GRID_RUN_OFF_MASS
 #define GRID_RUN_OFF_MASS 0.05
 #endif
+/* ...but GRID_RUN_OFF_MASS_SHORT where the grid's unit has fewer samples
+ * than GRID_UNIT_FULL_SAMPLES (every grid at 16 kHz): there a unit pulse's
+ * evidence at 0 dB is a few nats, and at 0.05 a run off the grid cost
+ * about what the legal runs it merged did (NEC: a space of 5 units, a
+ * bit pulse missed between a unit space and a 3-unit one, ~7.4 nats
+ * against their ~6.5; a 3-unit pulse, a unit space missed, the same), so
+ * that the samples alone decided whether a unit pulse or space was there.
+ * Traced at 16 kHz 0 dB (six protocols × τ 1/5 ms/DC, told runs against
+ * the harness's truth): of the frames lost after a right start, 162 first
+ * went wrong at a unit run missed in the data, most NEC's and Sanyo's 5-
+ * and 7-unit spaces and 3-unit pulses.  At 0.002 a 5-unit space costs
+ * ~10.6 nats: 131 (0.01 134, 0.0005 124 but more runs stopped).  Not on
+ * a Manchester grid (gr_mid_par set: RC-5's, RC-6's; untraced why, a
+ * run off the grid may be how its phase recovers from a slip): there
+ * rc6_0 5 ms 2 dB went 89 -> 84 % (86 with the phase table's mass kept).  44.1/48 kHz
+ * keep 0.05 (all units full there: byte-identical).  bench_audio limit
+ * --rates 16000 --snr 0 --taus 5,0 --protocols nec,jvc,sanyo,sony12
+ * --frames 300: 521.0 -> 532.3 (sum of the 8 cells' %, none down). */
+#ifndef GRID_RUN_OFF_MASS_SHORT
+#define GRID_RUN_OFF_MASS_SHORT 0.002
+#endif
 #ifndef GRID_RUN_END
 #define GRID_RUN_END 0.05
 #endif
@@ -1125,6 +1166,7 @@ static double grid_run_mass(const struct ir_seqdet *sd, int grid, int lit, int a
 	unsigned runs = ir_grid_runs(grid, lit, false), bits = ir_grid_runs(grid, lit, true);
 	unsigned trailer = ir_grid_trailer(grid, &from, &to);
 	int gap = (int)fmin(GRID_RUN_TABLE, ceil((ir_grid_longest_space(grid) + unit) / sd->block_us));
+	double off = unit / sd->us < GRID_UNIT_FULL_SAMPLES && sd->gr_mid_par < 0 ? GRID_RUN_OFF_MASS_SHORT : GRID_RUN_OFF_MASS;
 
 	/* (from a Manchester bit boundary: see GRID_RUN_PHASE) */
 	if (at_trailer == 2) {
@@ -1150,8 +1192,8 @@ static double grid_run_mass(const struct ir_seqdet *sd, int grid, int lit, int a
 	}
 	/* (past the table: a pulse's runaway, a space's gap) */
 	for (int r = 1; r < gap; r++)
-		P[r] += GRID_RUN_OFF_MASS * tot / gap;
-	return tail + GRID_RUN_OFF_MASS * tot / gap;
+		P[r] += off * tot / gap;
+	return tail + off * tot / gap;
 }
 
 /* sd->gr_run_win: the blocks where grid `grid`'s trailer runs may end
@@ -1262,12 +1304,25 @@ static void grid_edge_cost(struct ir_seqdet *sd, int grid)
 		       isnan(sd->gr_stretch) ? sd->gr_lead_stretch : sd->gr_stretch * sd->us);
 }
 
+/* A frame no grid fits (gr_grid -2) has no longest space to tell its gap
+ * by, but none in the protocol tables is over RUNAWAY_GAP_US: below
+ * 33.3 kHz a rise after that much darkness costs GRID_GAP_NATS there
+ * too.  With the longer wait (COMMIT_LOW_MAX_US) some 16 kHz 0 dB τ 1 ms
+ * starts, proven by a few nats, were told on no grid, and a lone 6-sample
+ * run of noise 11 ms after the last edge made, with the darkness after
+ * it, an iMON frame of all ones (sanyo; at main the start was taken
+ * back). */
+static int nogrid_gap_run(const struct ir_seqdet *sd)
+{
+	return COMMIT_US / sd->us < COMMIT_MIN_SAMPLES ? (int)ceil(RUNAWAY_GAP_US / sd->block_us) : 0;
+}
+
 /* The general family's trellises' edge cost off the grid (EDGE_NATS). */
 static void grid_edge_cost_off(struct ir_seqdet *sd)
 {
 	for (unsigned i = 0; i < N_TAU_H * N_SCALE; i++) {
 		sd->tr[i].edge_cost = sd->penalty / EDGE_NATS * EDGE_NATS;
-		sd->tr[i].gap_run = 0;
+		sd->tr[i].gap_run = nogrid_gap_run(sd);
 	}
 	sd->gr_run_nats = 0;
 }
@@ -1362,7 +1417,7 @@ static int grid_leader(struct ir_seqdet *sd)
 		sd->gr_grid = grid < 0 ? -2 : grid;
 		if (grid >= 0)
 			grid_edge_cost(sd, grid);
-		else if (sd->gr_tent)
+		else
 			grid_edge_cost_off(sd);
 	}
 	return grid;
