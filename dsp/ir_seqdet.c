@@ -129,20 +129,15 @@ static const double edge_nats[] = { EDGE_NATS, RCMM_EDGE_NATS };
  * (strong_edge in ir_demod_weak.c).  (48 kHz 0 dB τ 1 ms: nec, jvc, sanyo
  * 38/33/35 -> 51/49/46 %.) */
 #define COMMIT_MAX_US 11000.0
-/* ...and COMMIT_LOW_MAX_US where the start window is COMMIT_LOW_US (under
- * 33.3 kHz): at 16 kHz under a 1 ms coupling an 0 dB NEC, JVC or Sanyo
- * leader has drooped away after ~2 ms, its undershoot at 9 ms is ~9
- * samples, and at 11 ms the best hypothesis had gained 5-20 nats over
- * darkness, under START_NATS: the start was taken back (traced at 16 kHz
- * 0 dB, six protocols × τ 1/5 ms/DC, the harness's truth: 113 right
- * starts of 1800 frames taken back, NEC 41, Sanyo 25, RC-6 22, JVC 13;
- * all but 4 under τ 1 ms).  16 ms sees NEC's 4.5 ms leader space end
- * (13.5 ms) and its first bit pulse: 43 taken back; 13 ms 99, 20 ms 26
- * but fewer decoded (the longer wait's blocks decided on EDGE_NATS, not
- * the grid).  Above 33.3 kHz unchanged (byte-identical there). */
-#ifndef COMMIT_LOW_MAX_US
-#define COMMIT_LOW_MAX_US 16000.0
-#endif
+/* (Tried, keep16: below 33.3 kHz a wait of 16 ms, where an 0 dB NEC,
+ * JVC or Sanyo leader drooped away under a 1 ms coupling had gained only
+ * 5-20 nats over darkness at 11 ms and its right start was taken back:
+ * 113 of 1800 right starts at 16 kHz 0 dB taken back -> 43, `limit
+ * --rates 16000 --snr 0,2,6` (six protocols × τ) with the stop-46 merge
+ * 51.9/85.4/99.7 -> 53.5/86.1/99.4 %: 6 dB lost a frame in four cells
+ * (jvc/rc5/sony12 5 ms, nec 1 ms), under the 99.5 % bar; 13 ms took back
+ * 99, 20 ms 26 but decoded fewer.  Not kept: a start proven by a few nats
+ * more is to be proven by the frame's grid, not by waiting.) */
 /* Decisions are final this long after the block they decide: at 0 dB
  * the survivors of a two-level run-length trellis merge within a few
  * units (RC-5's 889 µs is the longest). */
@@ -173,12 +168,6 @@ static const double edge_nats[] = { EDGE_NATS, RCMM_EDGE_NATS };
 static double commit_us_for(double us)
 {
 	return COMMIT_US / us < COMMIT_MIN_SAMPLES ? COMMIT_LOW_US : COMMIT_US;
-}
-
-/* The longest the choice waits at `us` per sample (see COMMIT_LOW_MAX_US), µs. */
-static double commit_max_us_for(double us)
-{
-	return COMMIT_US / us < COMMIT_MIN_SAMPLES ? COMMIT_LOW_MAX_US : COMMIT_MAX_US;
 }
 
 /* A frame's leader is decided before any grid exists: at 16 kHz under a
@@ -249,7 +238,7 @@ int ir_seqdet_new(unsigned sample_rate, ir_seqdet_edge_fn edge_fn,
 	sd->every = (unsigned)ceil(EMIT_EVERY_US / block_us);
 	sd->commit = (unsigned)ceil(commit_us_for(sd->us) / block_us);
 	/* (at least the start window: below 33 kHz that is COMMIT_LOW_US) */
-	sd->commit_max = (unsigned)ceil(commit_max_us_for(sd->us) / block_us);
+	sd->commit_max = (unsigned)ceil(COMMIT_MAX_US / block_us);
 	if (sd->commit_max < sd->commit)
 		sd->commit_max = sd->commit;
 	seqdet_fb_init(sd, sample_rate);
@@ -1309,12 +1298,12 @@ static void grid_edge_cost(struct ir_seqdet *sd, int grid)
 /* A frame no grid fits (gr_grid -2) has no longest space to tell its gap
  * by, but none in the protocol tables is over RUNAWAY_GAP_US: below
  * 33.3 kHz a rise after that much darkness costs GRID_GAP_NATS there
- * too.  With the longer wait (COMMIT_LOW_MAX_US) some 16 kHz 0 dB τ 1 ms
- * starts, proven by a few nats, were told on no grid, and a lone 6-sample
- * run of noise 11 ms after the last edge made, with the darkness after
- * it, an iMON frame of all ones (sanyo; at main the start was taken
- * back).  bench_audio limit --rates 16000 --snr 0,2 (six protocols × τ
- * 1/5 ms/DC): other codes 10 -> 8 (both iMON's gone), the figures the
+ * too.  With a longer wait (tried: see COMMIT_MAX_US) some 16 kHz 0 dB
+ * τ 1 ms starts, proven by a few nats, were told on no grid, and a lone
+ * 6-sample run of noise 11 ms after the last edge made, with the darkness
+ * after it, an iMON frame of all ones (sanyo); bench_audio limit --rates
+ * 16000 --snr 0,2 (six protocols × τ 1/5 ms/DC) with that wait: other
+ * codes 10 -> 8 (both iMON's gone), the figures the
  * same.  (Above 33.3 kHz: none, as before.) */
 static int nogrid_gap_run(const struct ir_seqdet *sd)
 {
