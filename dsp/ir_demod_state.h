@@ -905,7 +905,7 @@ struct ir_demod {
 	 * DROOP_FROM_BASE) */
 	float droop_base_dir;
 	/* the reference the idle path measures the drooped-step band's noise
-	 * from (demod_droop_noise_ref's choice, made in demod_idle_enter): the
+	 * from (demod_droop_noise_from_base's choice, made in demod_idle_enter): the
 	 * idle level, or droop_base, the baseline as a float (set in the
 	 * housekeeping) while the band is tested from it either way (see
 	 * DROOP_FIRST_MIN_RATE) */
